@@ -1,0 +1,107 @@
+/* nmodel: the tree that mount.nmodel shows, without FUSE. */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include "cli/commands.h"
+#include "config.h"
+#include "formats/driver.h"
+
+static void usage(FILE *f)
+{
+	fprintf(f,
+		"usage: nmodel info FILE\n"
+		"       nmodel ls [-l] [-R] FILE [PATH]\n"
+		"       nmodel cat FILE PATH\n"
+		"       nmodel extract FILE DIR\n"
+		"       nmodel formats | --help | --version\n");
+}
+
+nm_tree *nm_cli_open(const char *path)
+{
+	nm_tree *t;
+	nm_error err;
+	if (nm_open_model(path, &t, &err) != NM_OK) {
+		fprintf(stderr, "nmodel: %s\n", err.msg);
+		return NULL;
+	}
+	return t;
+}
+
+int nm_cli_copy(nm_tree *t, nm_node *n, int fd, const char *shown)
+{
+	static char buf[1 << 16];
+	uint64_t off = 0;
+	nm_error err;
+	for (;;) {
+		size_t got;
+		if (nm_read(t, n, off, buf, sizeof buf, &got, &err) != NM_OK) {
+			fprintf(stderr, "nmodel: %s: %s\n", shown, err.msg);
+			return NM_EXIT_FAIL;
+		}
+		if (got == 0)
+			return NM_EXIT_OK;
+		for (size_t done = 0; done < got;) {
+			ssize_t w = write(fd, buf + done, got - done);
+			if (w < 0 && errno == EINTR)
+				continue;
+			if (w < 0) {
+				fprintf(stderr, "nmodel: %s: write failed: %s\n", shown, strerror(errno));
+				return NM_EXIT_FAIL;
+			}
+			done += (size_t)w;
+		}
+		off += got;
+	}
+}
+
+static int cat(const char *file, const char *path)
+{
+	nm_tree *t = nm_cli_open(file);
+	nm_node *n;
+	nm_error err;
+	int rc = NM_EXIT_FAIL;
+	if (!t)
+		return NM_EXIT_FAIL;
+	if (nm_resolve(t, path, &n, &err) != NM_OK)
+		fprintf(stderr, "nmodel: %s\n", err.msg);
+	else if (nm_node_type(n) == NM_NODE_DIR)
+		fprintf(stderr, "nmodel: %s: is a directory\n", path);
+	else
+		rc = nm_cli_copy(t, n, STDOUT_FILENO, path);
+	nm_tree_free(t);
+	return rc;
+}
+
+int main(int argc, char **argv)
+{
+	if (argc < 2) {
+		usage(stderr);
+		return NM_EXIT_USAGE;
+	}
+	const char *cmd = argv[1];
+	if (!strcmp(cmd, "--help") || !strcmp(cmd, "-h") || !strcmp(cmd, "help")) {
+		usage(stdout);
+		return NM_EXIT_OK;
+	}
+	if (!strcmp(cmd, "--version") || !strcmp(cmd, "-V")) {
+		printf("nmodel (%s) %s\n", PACKAGE_NAME, PACKAGE_VERSION);
+		return NM_EXIT_OK;
+	}
+	if (!strcmp(cmd, "formats")) {
+		for (size_t i = 0; nm_drivers[i]; i++)
+			printf("%-6s %s\n", nm_drivers[i]->name, nm_drivers[i]->description);
+		return NM_EXIT_OK;
+	}
+	if (!strcmp(cmd, "info") && argc == 3)
+		return cat(argv[2], "/info.txt");
+	if (!strcmp(cmd, "cat") && argc == 4)
+		return cat(argv[2], argv[3]);
+	if (!strcmp(cmd, "ls"))
+		return nm_cmd_ls(argc - 1, argv + 1);
+	if (!strcmp(cmd, "extract") && argc == 4)
+		return nm_cmd_extract(argc - 1, argv + 1);
+	usage(stderr);
+	return NM_EXIT_USAGE;
+}

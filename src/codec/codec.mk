@@ -1,0 +1,18 @@
+# Codecs: pure buffer -> buffer functions, each with its known-answer tests.
+libnmodel_a_SOURCES += \
+	src/codec/pica.h src/codec/pica.c src/codec/etc1.h src/codec/etc1.c \
+	src/codec/gx.h src/codec/gx.c src/codec/gx_cmpr.c src/codec/gx_internal.h \
+	src/codec/lzss_retro.h src/codec/lzss_retro.c \
+	src/codec/inflate.h src/codec/inflate.c
+
+check_PROGRAMS += tests/test_codec_pica tests/test_codec_gx tests/test_codec_compress
+TESTS += tests/test_codec_pica tests/test_codec_gx tests/test_codec_compress
+tests_test_codec_pica_SOURCES = tests/test_codec_pica.c
+tests_test_codec_pica_CFLAGS = $(AM_CFLAGS) $(CHECK_CFLAGS)
+tests_test_codec_pica_LDADD = $(LDADD_COMMON) $(CHECK_LIBS)
+tests_test_codec_gx_SOURCES = tests/test_codec_gx.c
+tests_test_codec_gx_CFLAGS = $(AM_CFLAGS) $(CHECK_CFLAGS)
+tests_test_codec_gx_LDADD = $(LDADD_COMMON) $(CHECK_LIBS)
+tests_test_codec_compress_SOURCES = tests/test_codec_compress.c
+tests_test_codec_compress_CFLAGS = $(AM_CFLAGS) $(CHECK_CFLAGS)
+tests_test_codec_compress_LDADD = $(LDADD_COMMON) $(CHECK_LIBS)

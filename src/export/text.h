@@ -1,0 +1,41 @@
+/* The text conventions every tree shares (DESIGN.md "The tree every mount shows"):
+ *   key: value lines, lower_snake keys; enums as `NAME (0x2601)`; vectors space-separated;
+ *   floats in their shortest form that reads back to the same float.
+ * and the CSV conventions: a header row, then fixed-width numbers, so that a CSV's exact
+ * size follows from its row count without decoding anything (st_size before read). */
+#ifndef NM_TEXT_H
+#define NM_TEXT_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include "lib/out.h"
+
+/* Shortest decimal that strtof reads back to exactly f ("0.1", "1e+30", "nan", "-inf").
+ * buf must hold NM_FLOAT_BUF bytes; returns buf. */
+#define NM_FLOAT_BUF 32
+const char *nm_fmt_float(char *buf, float f);
+
+void nm_kv(nm_out *o, const char *key, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+void nm_kv_float(nm_out *o, const char *key, float f);
+void nm_kv_floats(nm_out *o, const char *key, const float *f, size_t n);
+/* `key: NAME (0xVALUE)`; name NULL prints `unknown (0x..)`. */
+void nm_kv_enum(nm_out *o, const char *key, const char *name, uint32_t value);
+void nm_kv_str(nm_out *o, const char *key, const char *s); /* value escaped to one line */
+/* Shortest float as a bare token (for text that is not key: value). */
+void nm_out_float(nm_out *o, float f);
+
+/* CSV: every float takes NM_CSV_FLOAT_WIDTH bytes ("+1.00000000e+00": 9 significant
+ * digits, enough to round-trip a float); non-finite values are right-aligned words. */
+#define NM_CSV_FLOAT_WIDTH 15
+void nm_csv_float(nm_out *o, float f);
+/* Unsigned/signed integers right-aligned in width bytes (space-padded). */
+void nm_csv_uint(nm_out *o, uint64_t v, unsigned width);
+void nm_csv_int(nm_out *o, int64_t v, unsigned width);
+/* Decimal digits of v (1 for 0). */
+unsigned nm_digits(uint64_t v);
+
+/* Write a CSV header row from column names joined by ','; returns its byte length. */
+size_t nm_csv_header(nm_out *o, const char *const *names, size_t n);
+size_t nm_csv_header_len(const char *const *names, size_t n);
+
+#endif

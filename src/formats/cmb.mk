@@ -1,0 +1,1 @@
+# cmb driver: sources and tests are added here (see Makefile.am).

@@ -1,0 +1,124 @@
+/* Celestia binary CMOD (FORMATS.md section 5): a stream of int16 tokens, little-endian.
+ * The parser walks the stream once at mount, keeping materials whole and, for meshes,
+ * only where their vertex and index data lie; the data is read when a file needs it. */
+#ifndef NM_CMOD_H
+#define NM_CMOD_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include "lib/reader.h"
+#include "lib/tree.h"
+
+#define CMOD_MAGIC "#celmodel_binary"
+#define CMOD_MAGIC_LEN 16
+#define CMOD_TEXTURE_SEMANTICS 4
+#define CMOD_MAX_ATTRS 16
+
+enum cmod_token {
+	CMOD_MATERIAL = 1001, CMOD_END_MATERIAL = 1002, CMOD_DIFFUSE = 1003,
+	CMOD_SPECULAR = 1004, CMOD_SPECULAR_POWER = 1005, CMOD_OPACITY = 1006,
+	CMOD_TEXTURE = 1007, CMOD_MESH = 1009, CMOD_END_MESH = 1010,
+	CMOD_VERTEX_DESC = 1011, CMOD_END_VERTEX_DESC = 1012, CMOD_VERTICES = 1013,
+	CMOD_EMISSIVE = 1014, CMOD_BLEND = 1015
+};
+
+enum cmod_type { CMOD_FLOAT1 = 1, CMOD_FLOAT2, CMOD_FLOAT3, CMOD_FLOAT4, CMOD_STRING,
+		 CMOD_UINT32, CMOD_COLOR };
+
+enum cmod_format { CMOD_F1 = 0, CMOD_F2, CMOD_F3, CMOD_F4, CMOD_UB4, CMOD_FORMAT_COUNT };
+
+enum cmod_semantic { CMOD_POSITION = 0, CMOD_COLOR0, CMOD_COLOR1, CMOD_NORMAL, CMOD_TANGENT,
+		     CMOD_TEXCOORD0, CMOD_TEXCOORD1, CMOD_TEXCOORD2, CMOD_TEXCOORD3,
+		     CMOD_POINTSIZE, CMOD_NEXTPOSITION, CMOD_SCALEFACTOR, CMOD_SEMANTIC_COUNT };
+
+enum cmod_prim { CMOD_TRILIST = 0, CMOD_TRISTRIP, CMOD_TRIFAN, CMOD_LINELIST, CMOD_LINESTRIP,
+		 CMOD_POINTS, CMOD_SPRITES, CMOD_PRIM_COUNT };
+
+/* An unknown token inside a material: skipped by its type tag, listed in its text. */
+typedef struct cmod_unknown {
+	uint16_t token, type;
+	uint64_t offset;
+} cmod_unknown;
+
+typedef struct cmod_material {
+	uint64_t offset, end;
+	float diffuse[3], specular[3], emissive[3];
+	float specpower, opacity;
+	int blend;                                /* 0 normal, 1 add, 2 premultiplied */
+	char *texture[CMOD_TEXTURE_SEMANTICS];    /* by semantic; NULL when absent */
+	cmod_unknown *unknown;
+	size_t nunknown;
+} cmod_material;
+
+typedef struct cmod_attr {
+	int semantic, format;
+	unsigned offset;                          /* within a vertex */
+} cmod_attr;
+
+typedef struct cmod_group {
+	int prim;
+	uint32_t material;                        /* UINT32_MAX: none (-1) */
+	uint32_t count;
+	uint64_t index_offset;                    /* file offset of count u32 indices */
+} cmod_group;
+
+typedef struct cmod_mesh {
+	uint64_t offset, end;
+	cmod_attr attrs[CMOD_MAX_ATTRS];
+	unsigned nattrs, stride;
+	uint32_t nverts;
+	uint64_t vertex_offset;
+	cmod_group *groups;
+	size_t ngroups;
+} cmod_mesh;
+
+typedef struct cmod_model {
+	nm_reader *reader;
+	cmod_material *materials;
+	size_t nmaterials;
+	cmod_mesh *meshes;
+	size_t nmeshes;
+	uint64_t vertices, indices;               /* totals */
+	bool truncated;                           /* parsing stopped at an error */
+	nm_error parse_error;
+	char *ascii_header;                       /* materials section of the ASCII form */
+	struct cmod_obj *obj;                     /* mesh.obj description */
+} cmod_model;
+
+/* Parse the token stream. On a broken stream after the header, returns the error and
+ * keeps what was parsed before it (m->truncated). */
+nm_status cmod_parse(nm_reader *r, cmod_model *m, nm_error *err);
+void cmod_model_free(cmod_model *m);
+
+/* Names used in every output. */
+const char *cmod_semantic_name(int semantic);    /* NULL when it has no ASCII keyword */
+const char *cmod_format_name(int format);
+const char *cmod_prim_name(int prim);
+const char *cmod_blend_name(int blend);
+const char *cmod_texture_keyword(int semantic);  /* texture0, normalmap, ... */
+unsigned cmod_format_components(int format);
+unsigned cmod_format_size(int format);
+
+/* Vertex data of a mesh and the index data of a group, read and checked. */
+nm_status cmod_load_vertices(cmod_model *m, const cmod_mesh *mesh, uint8_t **out,
+			     nm_error *err);
+nm_status cmod_load_indices(cmod_model *m, const cmod_mesh *mesh, const cmod_group *g,
+			    uint32_t **out, nm_error *err);
+/* Component c of attribute a of vertex v, as a float (ub4 as 0..255). */
+float cmod_component(const cmod_mesh *mesh, const uint8_t *verts, uint32_t v,
+		     const cmod_attr *a, unsigned c);
+
+/* Digits of the largest index of a mesh; index lines with every index that wide. */
+unsigned cmod_index_width(const cmod_mesh *mesh);
+void cmod_write_indices(nm_out *o, const cmod_mesh *mesh, const cmod_group *g,
+			const uint32_t *idx);
+/* Triangles of a triangle group, after strip/fan conversion (0 for lines and points). */
+uint64_t cmod_triangle_count(const cmod_group *g);
+
+/* Files: vertices.csv, primitives, model.ascii.cmod, mesh.obj/mtl. */
+nm_status cmod_add_mesh_files(nm_tree *t, nm_node *dir, cmod_model *m, cmod_mesh *mesh);
+nm_status cmod_add_ascii(nm_tree *t, nm_node *root, cmod_model *m);
+nm_status cmod_add_obj(nm_tree *t, nm_node *root, cmod_model *m);
+void cmod_material_text(nm_out *o, const cmod_model *m, size_t i);
+
+#endif

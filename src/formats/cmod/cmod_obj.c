@@ -1,0 +1,163 @@
+/* mesh.obj + mesh.mtl for CMOD: one OBJ group per triangle primitive group; groups of
+ * the same mesh share its vertices. Lines and points stay in primitives/ only. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "export/obj.h"
+#include "export/text.h"
+#include "export/triangulate.h"
+#include "formats/cmod/cmod.h"
+
+struct cmod_obj {
+	nm_obj_model model;
+	struct obj_group_ref { cmod_mesh *mesh; cmod_group *group; } *refs;
+};
+
+static int prim_kind(int prim)
+{
+	switch (prim) {
+	case CMOD_TRILIST: return NM_PRIM_TRIANGLES;
+	case CMOD_TRISTRIP: return NM_PRIM_STRIP;
+	case CMOD_TRIFAN: return NM_PRIM_FAN;
+	default: return -1;
+	}
+}
+
+uint64_t cmod_triangle_count(const cmod_group *g)
+{
+	int kind = prim_kind(g->prim);
+	return kind < 0 ? 0 : nm_triangle_count((nm_prim)kind, g->count);
+}
+
+static const cmod_attr *find_attr(const cmod_mesh *mesh, int semantic, unsigned min_comps)
+{
+	for (unsigned a = 0; a < mesh->nattrs; a++)
+		if (mesh->attrs[a].semantic == semantic && mesh->attrs[a].format != CMOD_UB4 &&
+		    cmod_format_components(mesh->attrs[a].format) >= min_comps)
+			return &mesh->attrs[a];
+	return NULL;
+}
+
+static void copy_attr(const cmod_mesh *mesh, const uint8_t *verts, const cmod_attr *a,
+		      unsigned comps, float *dst)
+{
+	unsigned have = a ? cmod_format_components(a->format) : 0;
+	for (uint32_t v = 0; v < mesh->nverts; v++)
+		for (unsigned c = 0; c < comps; c++)
+			dst[(size_t)v * comps + c] = c < have ? cmod_component(mesh, verts, v, a, c)
+							      : 0.0f;
+}
+
+static nm_status load_group(void *ctx, size_t gi, nm_obj_data *d, nm_error *err)
+{
+	cmod_model *m = ctx;
+	const struct obj_group_ref *ref = &m->obj->refs[gi];
+	const cmod_mesh *mesh = ref->mesh;
+	nm_status s;
+	if (d->positions) {
+		uint8_t *verts;
+		s = cmod_load_vertices(m, mesh, &verts, err);
+		if (s != NM_OK)
+			return s;
+		copy_attr(mesh, verts, find_attr(mesh, CMOD_POSITION, 1), 3, d->positions);
+		if (d->normals)
+			copy_attr(mesh, verts, find_attr(mesh, CMOD_NORMAL, 3), 3, d->normals);
+		if (d->texcoords)
+			copy_attr(mesh, verts, find_attr(mesh, CMOD_TEXCOORD0, 2), 2, d->texcoords);
+		free(verts);
+	}
+	uint32_t *idx;
+	s = cmod_load_indices(m, mesh, ref->group, &idx, err);
+	if (s != NM_OK)
+		return s;
+	nm_triangulate((nm_prim)prim_kind(ref->group->prim), idx, ref->group->count, d->tris);
+	free(idx);
+	return NM_OK;
+}
+
+static void mtl_color(nm_out *o, const char *key, const float *c)
+{
+	nm_out_str(o, key);
+	for (int i = 0; i < 3; i++) {
+		nm_out_char(o, ' ');
+		nm_out_float(o, c[i]);
+	}
+	nm_out_char(o, '\n');
+}
+
+static void write_mtl(nm_out *o, const cmod_model *m)
+{
+	static const char *const map_keys[] = { "map_Kd", "norm", "map_Ks", "map_Ke" };
+	nm_out_str(o, "# Celestia CMOD materials; texture names are as the model gives them\n");
+	for (size_t i = 0; i < m->nmaterials; i++) {
+		const cmod_material *mat = &m->materials[i];
+		nm_out_printf(o, "\nnewmtl material%zu\n", i);
+		mtl_color(o, "Kd", mat->diffuse);
+		mtl_color(o, "Ks", mat->specular);
+		mtl_color(o, "Ke", mat->emissive);
+		nm_out_str(o, "Ns ");
+		nm_out_float(o, mat->specpower);
+		nm_out_str(o, "\nd ");
+		nm_out_float(o, mat->opacity);
+		nm_out_char(o, '\n');
+		for (int s = 0; s < CMOD_TEXTURE_SEMANTICS; s++)
+			if (mat->texture[s])
+				nm_out_printf(o, "%s %s\n", map_keys[s], mat->texture[s]);
+	}
+}
+
+nm_status cmod_add_obj(nm_tree *t, nm_node *root, cmod_model *m)
+{
+	size_t n = 0;
+	for (size_t i = 0; i < m->nmeshes; i++)
+		for (size_t g = 0; g < m->meshes[i].ngroups; g++)
+			n += prim_kind(m->meshes[i].groups[g].prim) >= 0;
+	struct cmod_obj *obj = nm_tree_alloc(t, sizeof *obj);
+	nm_obj_group *groups = nm_tree_alloc(t, (n ? n : 1) * sizeof *groups);
+	struct obj_group_ref *refs = nm_tree_alloc(t, (n ? n : 1) * sizeof *refs);
+	if (!obj || !groups || !refs)
+		return NM_E_NOMEM;
+	m->obj = obj;
+	obj->refs = refs;
+	size_t k = 0;
+	for (size_t i = 0; i < m->nmeshes; i++) {
+		cmod_mesh *mesh = &m->meshes[i];
+		bool first = true;
+		for (size_t g = 0; g < mesh->ngroups; g++) {
+			cmod_group *grp = &mesh->groups[g];
+			if (prim_kind(grp->prim) < 0)
+				continue;
+			char name[64];
+			snprintf(name, sizeof name, "mesh%zu_group%zu", i, g);
+			groups[k].name = nm_tree_alloc(t, strlen(name) + 1);
+			if (!groups[k].name)
+				return NM_E_NOMEM;
+			strcpy(groups[k].name, name);
+			if (grp->material != UINT32_MAX) {
+				snprintf(name, sizeof name, "material%u", grp->material);
+				groups[k].material = nm_tree_alloc(t, strlen(name) + 1);
+				if (!groups[k].material)
+					return NM_E_NOMEM;
+				strcpy(groups[k].material, name);
+			}
+			groups[k].nverts = mesh->nverts;
+			groups[k].has_normals = find_attr(mesh, CMOD_NORMAL, 3) != NULL;
+			groups[k].has_texcoords = find_attr(mesh, CMOD_TEXCOORD0, 2) != NULL;
+			groups[k].ntris = cmod_triangle_count(grp);
+			groups[k].reuse_vertices = !first;
+			refs[k].mesh = mesh;
+			refs[k].group = grp;
+			first = false;
+			k++;
+		}
+	}
+	obj->model = (nm_obj_model){ .mtllib = "mesh.mtl", .comment = "Celestia CMOD via nmodelfs",
+				     .groups = groups, .ngroups = n, .load = load_group, .ctx = m };
+	nm_out o;
+	nm_out_init(&o);
+	write_mtl(&o, m);
+	if (!nm_text(t, root, "mesh.mtl", &o))
+		return NM_E_NOMEM;
+	return nm_lazy(t, root, "mesh.obj", nm_obj_size(&obj->model), nm_obj_produce, &obj->model,
+		       NULL) ? NM_OK : NM_E_NOMEM;
+}

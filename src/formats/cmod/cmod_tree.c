@@ -1,0 +1,351 @@
+/* The CMOD tree: info.txt, materials/N.txt, meshes/N/{header.txt, raw.bin,
+ * vertexdesc.txt, vertices.csv, primitives/M.txt}, model.ascii.cmod, mesh.obj/mtl. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "export/text.h"
+#include "formats/cmod/cmod.h"
+#include "formats/driver.h"
+
+static const char *const semantic_names[CMOD_SEMANTIC_COUNT] = {
+	"position", "color0", "color1", "normal", "tangent", "texcoord0", "texcoord1",
+	"texcoord2", "texcoord3", "pointsize", "nextposition", "scalefactor"
+};
+
+/* The ASCII form has no keyword for nextposition and scalefactor. */
+const char *cmod_semantic_name(int s)
+{
+	return s >= 0 && s < CMOD_POSITION + 10 ? semantic_names[s] : NULL;
+}
+
+static const char *semantic_label(int s)
+{
+	return s >= 0 && s < CMOD_SEMANTIC_COUNT ? semantic_names[s] : "unknown";
+}
+
+const char *cmod_format_name(int f)
+{
+	static const char *const n[] = { "f1", "f2", "f3", "f4", "ub4" };
+	return f >= 0 && f < CMOD_FORMAT_COUNT ? n[f] : "unknown";
+}
+
+const char *cmod_prim_name(int p)
+{
+	static const char *const n[] = { "trilist", "tristrip", "trifan", "linelist",
+					 "linestrip", "points", "sprites" };
+	return p >= 0 && p < CMOD_PRIM_COUNT ? n[p] : "unknown";
+}
+
+const char *cmod_blend_name(int b)
+{
+	static const char *const n[] = { "normal", "add", "premultiplied" };
+	return b >= 0 && b < 3 ? n[b] : "unknown";
+}
+
+const char *cmod_texture_keyword(int s)
+{
+	static const char *const n[] = { "texture0", "normalmap", "specularmap", "emissivemap" };
+	return s >= 0 && s < CMOD_TEXTURE_SEMANTICS ? n[s] : "unknown";
+}
+
+/* Column suffixes by what the attribute holds. */
+static const char *component_suffix(int semantic, unsigned c)
+{
+	static const char *const xyzw = "xyzw", *const rgba = "rgba", *const uvwq = "uvwq";
+	static char buf[4][2];
+	const char *set = semantic == CMOD_COLOR0 || semantic == CMOD_COLOR1 ? rgba
+			: semantic >= CMOD_TEXCOORD0 && semantic <= CMOD_TEXCOORD3 ? uvwq : xyzw;
+	buf[c][0] = set[c];
+	buf[c][1] = '\0';
+	return buf[c];
+}
+
+/* --- materials ------------------------------------------------------------------ */
+
+void cmod_material_text(nm_out *o, const cmod_model *m, size_t i)
+{
+	static const char *const map_keys[] = { "diffuse_map", "normal_map", "specular_map",
+						"emissive_map" };
+	static const char *const type_names[] = { "?", "float1", "float2", "float3", "float4",
+						  "string", "uint32", "color" };
+	const cmod_material *mat = &m->materials[i];
+	nm_kv(o, "index", "%zu", i);
+	nm_kv(o, "offset", "0x%llx", (unsigned long long)mat->offset);
+	nm_kv_floats(o, "diffuse", mat->diffuse, 3);
+	nm_kv_floats(o, "specular", mat->specular, 3);
+	nm_kv_floats(o, "emissive", mat->emissive, 3);
+	nm_kv_float(o, "specpower", mat->specpower);
+	nm_kv_float(o, "opacity", mat->opacity);
+	nm_kv_enum(o, "blend", cmod_blend_name(mat->blend), (uint32_t)mat->blend);
+	for (int s = 0; s < CMOD_TEXTURE_SEMANTICS; s++)
+		if (mat->texture[s])
+			nm_kv_str(o, map_keys[s], mat->texture[s]);
+	for (size_t k = 0; k < mat->nunknown; k++) {
+		const cmod_unknown *u = &mat->unknown[k];
+		nm_kv(o, "unknown_token", "%u %s at 0x%llx (skipped)", u->token,
+		      u->type < 8 ? type_names[u->type] : "?", (unsigned long long)u->offset);
+	}
+}
+
+/* --- vertices.csv --------------------------------------------------------------- */
+
+static unsigned value_width(int format)
+{
+	return format == CMOD_UB4 ? 3 : NM_CSV_FLOAT_WIDTH;
+}
+
+static size_t vertex_columns(const cmod_mesh *mesh, char names[][32])
+{
+	size_t n = 0;
+	for (unsigned a = 0; a < mesh->nattrs; a++) {
+		const cmod_attr *at = &mesh->attrs[a];
+		unsigned comps = cmod_format_components(at->format);
+		for (unsigned c = 0; c < comps; c++, n++) {
+			if (comps == 1)
+				snprintf(names[n], 32, "%s", semantic_label(at->semantic));
+			else
+				snprintf(names[n], 32, "%s_%s", semantic_label(at->semantic),
+					 component_suffix(at->semantic, c));
+		}
+	}
+	return n;
+}
+
+static uint64_t vertices_csv_size(const cmod_mesh *mesh)
+{
+	char names[CMOD_MAX_ATTRS * 4][32];
+	const char *ptrs[CMOD_MAX_ATTRS * 4];
+	size_t n = vertex_columns(mesh, names), row = 0;
+	for (size_t i = 0; i < n; i++)
+		ptrs[i] = names[i];
+	for (unsigned a = 0; a < mesh->nattrs; a++)
+		row += (size_t)cmod_format_components(mesh->attrs[a].format) *
+		       (value_width(mesh->attrs[a].format) + 1);
+	return nm_csv_header_len(ptrs, n) + (uint64_t)mesh->nverts * row;
+}
+
+struct mesh_ref {
+	cmod_model *m;
+	cmod_mesh *mesh;
+};
+
+static nm_status produce_vertices(void *ctx, void *arg, nm_out *o, nm_error *err)
+{
+	struct mesh_ref *ref = arg;
+	const cmod_mesh *mesh = ref->mesh;
+	char names[CMOD_MAX_ATTRS * 4][32];
+	const char *ptrs[CMOD_MAX_ATTRS * 4];
+	size_t n = vertex_columns(mesh, names);
+	uint8_t *verts;
+	(void)ctx;
+	for (size_t i = 0; i < n; i++)
+		ptrs[i] = names[i];
+	nm_status s = cmod_load_vertices(ref->m, mesh, &verts, err);
+	if (s != NM_OK)
+		return s;
+	nm_csv_header(o, ptrs, n);
+	for (uint32_t v = 0; v < mesh->nverts && !o->failed; v++) {
+		bool first = true;
+		for (unsigned a = 0; a < mesh->nattrs; a++) {
+			const cmod_attr *at = &mesh->attrs[a];
+			for (unsigned c = 0; c < cmod_format_components(at->format); c++) {
+				if (!first)
+					nm_out_char(o, ',');
+				first = false;
+				float f = cmod_component(mesh, verts, v, at, c);
+				if (at->format == CMOD_UB4)
+					nm_csv_uint(o, (uint64_t)f, 3);
+				else
+					nm_csv_float(o, f);
+			}
+		}
+		nm_out_char(o, '\n');
+	}
+	free(verts);
+	return NM_OK;
+}
+
+/* --- primitives/M.txt ----------------------------------------------------------- */
+
+struct group_ref {
+	cmod_model *m;
+	cmod_mesh *mesh;
+	cmod_group *group;
+	size_t header_len;
+};
+
+/* Indices per line: one primitive per line where primitives are separate. */
+static unsigned indices_per_line(int prim)
+{
+	switch (prim) {
+	case CMOD_TRILIST: return 3;
+	case CMOD_LINELIST: return 2;
+	case CMOD_POINTS: case CMOD_SPRITES: return 1;
+	default: return 12;
+	}
+}
+
+unsigned cmod_index_width(const cmod_mesh *mesh)
+{
+	return nm_digits(mesh->nverts ? mesh->nverts - 1 : 0);
+}
+
+/* Index lines, each index right-aligned to the width of the largest possible index. */
+void cmod_write_indices(nm_out *o, const cmod_mesh *mesh, const cmod_group *g,
+			const uint32_t *idx)
+{
+	unsigned per = indices_per_line(g->prim), w = cmod_index_width(mesh);
+	for (uint32_t i = 0; i < g->count; i++) {
+		nm_csv_uint(o, idx[i], w);
+		nm_out_char(o, (i + 1) % per == 0 || i + 1 == g->count ? '\n' : ' ');
+	}
+}
+
+static void group_header(nm_out *o, const cmod_group *g)
+{
+	nm_kv_enum(o, "type", cmod_prim_name(g->prim), (uint32_t)g->prim);
+	nm_kv(o, "material", "%lld", g->material == UINT32_MAX ? -1LL : (long long)g->material);
+	nm_kv(o, "count", "%u", g->count);
+	nm_kv(o, "index_offset", "0x%llx", (unsigned long long)g->index_offset);
+	nm_out_str(o, "indices:\n");
+}
+
+static nm_status produce_group(void *ctx, void *arg, nm_out *o, nm_error *err)
+{
+	struct group_ref *ref = arg;
+	uint32_t *idx;
+	(void)ctx;
+	nm_status s = cmod_load_indices(ref->m, ref->mesh, ref->group, &idx, err);
+	if (s != NM_OK)
+		return s;
+	group_header(o, ref->group);
+	cmod_write_indices(o, ref->mesh, ref->group, idx);
+	free(idx);
+	return NM_OK;
+}
+
+nm_status cmod_add_mesh_files(nm_tree *t, nm_node *dir, cmod_model *m, cmod_mesh *mesh)
+{
+	nm_out o;
+	nm_out_init(&o);
+	nm_kv(&o, "offset", "0x%llx", (unsigned long long)mesh->offset);
+	nm_kv(&o, "size", "%llu", (unsigned long long)(mesh->end - mesh->offset));
+	nm_kv(&o, "vertex_count", "%u", mesh->nverts);
+	nm_kv(&o, "vertex_stride", "%u", mesh->stride);
+	nm_kv(&o, "vertex_offset", "0x%llx", (unsigned long long)mesh->vertex_offset);
+	nm_kv(&o, "primitive_groups", "%zu", mesh->ngroups);
+	nm_text(t, dir, "header.txt", &o);
+	nm_slice(t, dir, "raw.bin", m->reader, mesh->offset, mesh->end - mesh->offset);
+
+	for (unsigned a = 0; a < mesh->nattrs; a++)
+		nm_out_printf(&o, "%s %s\n", semantic_label(mesh->attrs[a].semantic),
+			      cmod_format_name(mesh->attrs[a].format));
+	nm_text(t, dir, "vertexdesc.txt", &o);
+
+	struct mesh_ref *mref = nm_tree_alloc(t, sizeof *mref);
+	if (!mref)
+		return NM_E_NOMEM;
+	mref->m = m;
+	mref->mesh = mesh;
+	nm_lazy(t, dir, "vertices.csv", vertices_csv_size(mesh), produce_vertices, NULL, mref);
+
+	nm_node *prims = nm_dir(t, dir, "primitives");
+	for (size_t g = 0; prims && g < mesh->ngroups; g++) {
+		struct group_ref *ref = nm_tree_alloc(t, sizeof *ref);
+		if (!ref)
+			return NM_E_NOMEM;
+		ref->m = m;
+		ref->mesh = mesh;
+		ref->group = &mesh->groups[g];
+		group_header(&o, ref->group);
+		uint64_t size = o.len + (uint64_t)ref->group->count * (cmod_index_width(mesh) + 1);
+		nm_out_free(&o);
+		char name[32];
+		snprintf(name, sizeof name, "%zu.txt", g);
+		nm_lazy(t, prims, name, size, produce_group, NULL, ref);
+	}
+	nm_out_free(&o);
+	return NM_OK;
+}
+
+/* --- the driver ----------------------------------------------------------------- */
+
+static bool cmod_probe(const uint8_t *head, size_t len, uint64_t size)
+{
+	(void)size;
+	return len >= CMOD_MAGIC_LEN && memcmp(head, CMOD_MAGIC, CMOD_MAGIC_LEN) == 0;
+}
+
+static void free_model(void *p)
+{
+	cmod_model_free(p);
+	free(p);
+}
+
+static nm_status cmod_build(nm_reader *r, nm_tree *t, nm_node *root, nm_error *err);
+
+const nm_driver nm_driver_cmod = {
+	.name = "cmod",
+	.description = "Celestia binary CMOD",
+	.probe = cmod_probe,
+	.build = cmod_build,
+};
+
+static nm_status cmod_build(nm_reader *r, nm_tree *t, nm_node *root, nm_error *err)
+{
+	cmod_model *m = calloc(1, sizeof *m);
+	if (!m)
+		return nm_fail(err, NM_E_NOMEM, nm_reader_name(r), NULL, NM_NO_OFFSET,
+			       "out of memory");
+	nm_status s = cmod_parse(r, m, err);
+	if (s != NM_OK && m->nmaterials == 0 && m->nmeshes == 0) {
+		free_model(m);
+		return s; /* nothing to show: the header or the first record is broken */
+	}
+	if (nm_tree_on_free(t, free_model, m) != NM_OK)
+		return nm_fail(err, NM_E_NOMEM, nm_reader_name(r), NULL, NM_NO_OFFSET,
+			       "out of memory");
+
+	nm_out o;
+	nm_out_init(&o);
+	nm_info_begin(&o, &nm_driver_cmod, r);
+	nm_kv(&o, "materials", "%zu", m->nmaterials);
+	nm_kv(&o, "meshes", "%zu", m->nmeshes);
+	nm_kv(&o, "vertices", "%llu", (unsigned long long)m->vertices);
+	nm_kv(&o, "indices", "%llu", (unsigned long long)m->indices);
+	if (m->truncated)
+		nm_kv_str(&o, "error", m->parse_error.msg);
+	nm_text(t, root, "info.txt", &o);
+	if (m->truncated)
+		nm_error_file(t, root, &m->parse_error);
+
+	nm_node *mats = nm_dir(t, root, "materials");
+	if (m->nmaterials) {
+		uint64_t first = m->materials[0].offset, last = m->materials[m->nmaterials - 1].end;
+		nm_kv(&o, "count", "%zu", m->nmaterials);
+		nm_kv(&o, "offset", "0x%llx", (unsigned long long)first);
+		nm_text(t, mats, "header.txt", &o);
+		nm_slice(t, mats, "raw.bin", r, first, last - first);
+	}
+	for (size_t i = 0; i < m->nmaterials; i++) {
+		char name[32];
+		cmod_material_text(&o, m, i);
+		snprintf(name, sizeof name, "%zu.txt", i);
+		nm_text(t, mats, name, &o);
+	}
+	nm_node *meshes = nm_dir(t, root, "meshes");
+	for (size_t i = 0; meshes && i < m->nmeshes; i++) {
+		char name[32];
+		snprintf(name, sizeof name, "%zu", i);
+		nm_node *d = nm_dir(t, meshes, name);
+		if (!d || cmod_add_mesh_files(t, d, m, &m->meshes[i]) != NM_OK)
+			goto nomem;
+	}
+	nm_out_free(&o);
+	if (cmod_add_ascii(t, root, m) != NM_OK || cmod_add_obj(t, root, m) != NM_OK)
+		goto nomem;
+	return NM_OK;
+nomem:
+	nm_out_free(&o);
+	return nm_fail(err, NM_E_NOMEM, nm_reader_name(r), NULL, NM_NO_OFFSET, "out of memory");
+}

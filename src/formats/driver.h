@@ -1,0 +1,39 @@
+/* The format registry. A driver recognises its files by their first bytes and builds
+ * their tree; it reads only through the reader and writes only through the shared
+ * writers (export/). Adding a format = one driver struct + one line in registry.c. */
+#ifndef NM_DRIVER_H
+#define NM_DRIVER_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include "lib/reader.h"
+#include "lib/tree.h"
+
+#define NM_PROBE_BYTES 64
+
+typedef struct nm_driver {
+	const char *name;         /* short id, e.g. "cmod" */
+	const char *description;  /* the first line of info.txt, e.g. "Celestia binary CMOD" */
+	/* head holds the first min(NM_PROBE_BYTES, size) bytes of the file. */
+	bool (*probe)(const uint8_t *head, size_t len, uint64_t size);
+	/* Build the tree of r under dir. Fail only when nothing useful can be shown (broken
+	 * header); a chunk that fails alone gets an error.txt in its directory instead. */
+	nm_status (*build)(nm_reader *r, nm_tree *t, nm_node *dir, nm_error *err);
+} nm_driver;
+
+/* Every driver, in probe order, NULL-terminated. */
+extern const nm_driver *const nm_drivers[];
+
+/* The driver for r, or NM_E_UNSUPPORTED with a message naming what was found. */
+nm_status nm_driver_find(nm_reader *r, const nm_driver **out, nm_error *err);
+/* Probe and build r under dir (archives use this for their members). */
+nm_status nm_build_any(nm_reader *r, nm_tree *t, nm_node *dir, nm_error *err);
+
+/* Open path, probe, build a whole tree (the reader is freed with the tree). */
+nm_status nm_open_model(const char *path, nm_tree **out, nm_error *err);
+
+/* The first lines of every info.txt: "format: DESCRIPTION", source name and size. */
+void nm_info_begin(nm_out *o, const nm_driver *d, nm_reader *r);
+
+#endif

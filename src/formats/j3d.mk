@@ -1,0 +1,1 @@
+# j3d driver: sources and tests are added here (see Makefile.am).

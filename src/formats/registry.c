@@ -1,0 +1,82 @@
+#include <ctype.h>
+#include <stdio.h>
+#include <string.h>
+#include "export/text.h"
+#include "formats/driver.h"
+
+extern const nm_driver nm_driver_cmod;
+
+const nm_driver *const nm_drivers[] = {
+	&nm_driver_cmod,
+	NULL
+};
+
+nm_status nm_driver_find(nm_reader *r, const nm_driver **out, nm_error *err)
+{
+	uint8_t head[NM_PROBE_BYTES];
+	uint64_t size = nm_reader_size(r);
+	size_t len = size < sizeof head ? (size_t)size : sizeof head;
+	nm_status s = nm_reader_read(r, 0, head, len, NULL, err);
+	if (s != NM_OK)
+		return s;
+	for (size_t i = 0; nm_drivers[i]; i++)
+		if (nm_drivers[i]->probe(head, len, size)) {
+			*out = nm_drivers[i];
+			return NM_OK;
+		}
+	char shown[4 * 8 + 1];
+	size_t o = 0;
+	for (size_t i = 0; i < len && i < 8; i++)
+		o += (size_t)snprintf(shown + o, sizeof shown - o,
+				      isprint(head[i]) && head[i] != '\\' ? "%c" : "\\x%02x",
+				      head[i]);
+	shown[o] = '\0';
+	char names[256];
+	o = 0;
+	for (size_t i = 0; nm_drivers[i]; i++)
+		o += (size_t)snprintf(names + o, sizeof names - o, "%s%s", i ? ", " : "",
+				      nm_drivers[i]->description);
+	return nm_fail(err, NM_E_UNSUPPORTED, nm_reader_name(r), NULL, 0,
+		       "not a model this tool reads (starts with \"%s\"; expected %s)",
+		       shown, names);
+}
+
+nm_status nm_build_any(nm_reader *r, nm_tree *t, nm_node *dir, nm_error *err)
+{
+	const nm_driver *d;
+	nm_status s = nm_driver_find(r, &d, err);
+	return s != NM_OK ? s : d->build(r, t, dir, err);
+}
+
+static void close_reader(void *r) { nm_reader_close(r); }
+
+nm_status nm_open_model(const char *path, nm_tree **out, nm_error *err)
+{
+	nm_reader *r;
+	nm_status s = nm_reader_open_file(path, &r, err);
+	if (s != NM_OK)
+		return s;
+	nm_tree *t = nm_tree_new();
+	if (!t) {
+		nm_reader_close(r);
+		return nm_fail(err, NM_E_NOMEM, path, NULL, NM_NO_OFFSET, "out of memory");
+	}
+	if (nm_tree_on_free(t, close_reader, r) != NM_OK) {
+		nm_tree_free(t);
+		return nm_fail(err, NM_E_NOMEM, path, NULL, NM_NO_OFFSET, "out of memory");
+	}
+	s = nm_build_any(r, t, nm_tree_root(t), err);
+	if (s != NM_OK) {
+		nm_tree_free(t);
+		return s;
+	}
+	*out = t;
+	return NM_OK;
+}
+
+void nm_info_begin(nm_out *o, const nm_driver *d, nm_reader *r)
+{
+	nm_kv(o, "format", "%s", d->description);
+	nm_kv_str(o, "source", nm_reader_name(r));
+	nm_kv(o, "source_size", "%llu", (unsigned long long)nm_reader_size(r));
+}

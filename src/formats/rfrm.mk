@@ -1,0 +1,1 @@
+# rfrm driver: sources and tests are added here (see Makefile.am).

@@ -1,0 +1,24 @@
+/* Command line of mount.nmodel: SOURCE MOUNTPOINT [-o opts] plus libfuse's own options. */
+#ifndef NM_FUSE_OPTIONS_H
+#define NM_FUSE_OPTIONS_H
+
+#define FUSE_USE_VERSION 34
+#include <fuse_lowlevel.h>
+#include <stddef.h>
+
+typedef struct nm_mount_options {
+	char *source;           /* the model file */
+	size_t cache_bytes;     /* -o cache_size=MiB */
+	int show_help;
+	int show_version;
+} nm_mount_options;
+
+#define NM_DEFAULT_CACHE_MIB 64
+
+/* Take our options and the source out of args, leaving libfuse's (mountpoint, -f, -d,
+ * -o allow_other, ...) in place and adding the read-only defaults. Returns 0, or -1
+ * after printing one line to stderr. */
+int nm_mount_parse_options(struct fuse_args *args, nm_mount_options *opts);
+void nm_mount_usage(const char *prog);
+
+#endif

@@ -1,0 +1,35 @@
+/* An LRU cache of produced file contents, bounded in bytes, shared by all threads.
+ * A miss runs the fill function once: other threads asking for the same key meanwhile
+ * wait for it instead of producing again. Entries in use are pinned and never freed
+ * under their reader; the entry being returned is always kept, even when it alone is
+ * larger than the limit (so a big file is produced once per read pass, not per read). */
+#ifndef NM_CACHE_H
+#define NM_CACHE_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include "lib/error.h"
+#include "lib/out.h"
+
+typedef struct nm_cache nm_cache;
+typedef struct nm_cache_entry nm_cache_entry;
+typedef nm_status (*nm_fill_fn)(void *ctx, void *arg, nm_out *out, nm_error *err);
+
+#define NM_CACHE_DEFAULT_LIMIT (64u << 20)
+
+nm_cache *nm_cache_new(size_t limit);
+void nm_cache_free(nm_cache *c);
+void nm_cache_set_limit(nm_cache *c, size_t limit);
+
+/* The pinned entry for key, filled by fill(ctx, arg) on a miss. */
+nm_status nm_cache_get(nm_cache *c, const void *key, nm_fill_fn fill, void *ctx, void *arg,
+		       nm_cache_entry **entry, nm_error *err);
+const uint8_t *nm_cache_data(const nm_cache_entry *e);
+size_t nm_cache_len(const nm_cache_entry *e);
+void nm_cache_release(nm_cache *c, nm_cache_entry *e);
+
+/* Statistics, for tests and benchmarks. */
+uint64_t nm_cache_fills(nm_cache *c);
+size_t nm_cache_bytes(nm_cache *c);
+
+#endif

@@ -1,0 +1,41 @@
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+#include "lib/error.h"
+
+void nm_error_clear(nm_error *err)
+{
+	if (err) {
+		err->code = NM_OK;
+		err->msg[0] = '\0';
+	}
+}
+
+nm_status nm_fail(nm_error *err, nm_status code, const char *file, const char *chunk,
+		  uint64_t off, const char *fmt, ...)
+{
+	if (!err)
+		return code;
+	size_t n = 0, cap = sizeof err->msg;
+	int w;
+	err->code = code;
+	w = snprintf(err->msg, cap, "%s: ", file ? file : "(input)");
+	n = w > 0 ? (size_t)w : 0;
+	if (n < cap && (chunk || off != NM_NO_OFFSET)) {
+		if (chunk && off != NM_NO_OFFSET)
+			w = snprintf(err->msg + n, cap - n, "%s at 0x%llx: ", chunk,
+				     (unsigned long long)off);
+		else if (chunk)
+			w = snprintf(err->msg + n, cap - n, "%s: ", chunk);
+		else
+			w = snprintf(err->msg + n, cap - n, "at 0x%llx: ", (unsigned long long)off);
+		n += w > 0 ? (size_t)w : 0;
+	}
+	if (n < cap) {
+		va_list ap;
+		va_start(ap, fmt);
+		vsnprintf(err->msg + n, cap - n, fmt, ap);
+		va_end(ap);
+	}
+	return code;
+}

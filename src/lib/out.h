@@ -1,0 +1,32 @@
+/* A growing output buffer: what a producer writes a file's bytes into. Allocation
+ * failure is sticky (checked once at the end with nm_out_status), so formatting code
+ * stays linear. */
+#ifndef NM_OUT_H
+#define NM_OUT_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include "lib/status.h"
+
+typedef struct nm_out {
+	uint8_t *data;
+	size_t len;
+	size_t cap;
+	bool failed;
+} nm_out;
+
+void nm_out_init(nm_out *o);
+void nm_out_free(nm_out *o);
+/* Make room for n more bytes; returns a pointer to write them at (NULL on failure).
+ * The caller then adds n to o->len. */
+uint8_t *nm_out_reserve(nm_out *o, size_t n);
+void nm_out_write(nm_out *o, const void *p, size_t n);
+void nm_out_str(nm_out *o, const char *s);
+void nm_out_char(nm_out *o, char c);
+void nm_out_printf(nm_out *o, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+nm_status nm_out_status(const nm_out *o);
+/* Hand over the bytes (the buffer becomes empty). */
+uint8_t *nm_out_take(nm_out *o, size_t *len);
+
+#endif

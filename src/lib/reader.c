@@ -1,0 +1,160 @@
+#include <errno.h>
+#include <fcntl.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+#include "lib/reader.h"
+
+enum reader_kind { READER_FILE, READER_MEMORY, READER_WINDOW };
+
+struct nm_reader {
+	enum reader_kind kind;
+	char *name;
+	uint64_t size;
+	int fd;               /* READER_FILE */
+	uint8_t *data;        /* READER_MEMORY */
+	nm_reader *parent;    /* READER_WINDOW */
+	uint64_t base;        /* READER_WINDOW */
+};
+
+static nm_reader *reader_alloc(enum reader_kind kind, const char *name, uint64_t size)
+{
+	nm_reader *r = calloc(1, sizeof *r);
+	if (!r)
+		return NULL;
+	r->name = strdup(name ? name : "(memory)");
+	if (!r->name) {
+		free(r);
+		return NULL;
+	}
+	r->kind = kind;
+	r->size = size;
+	r->fd = -1;
+	return r;
+}
+
+nm_status nm_reader_open_file(const char *path, nm_reader **out, nm_error *err)
+{
+	const char *base = strrchr(path, '/');
+	base = base && base[1] ? base + 1 : path;
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return nm_fail(err, errno == ENOENT ? NM_E_NOENT : NM_E_IO, base, NULL,
+			       NM_NO_OFFSET, "cannot open: %s", strerror(errno));
+	struct stat st;
+	if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {
+		close(fd);
+		return nm_fail(err, S_ISDIR(st.st_mode) ? NM_E_ISDIR : NM_E_INVAL, base, NULL,
+			       NM_NO_OFFSET, "not a regular file");
+	}
+	nm_reader *r = reader_alloc(READER_FILE, base, (uint64_t)st.st_size);
+	if (!r) {
+		close(fd);
+		return nm_fail(err, NM_E_NOMEM, base, NULL, NM_NO_OFFSET, "out of memory");
+	}
+	r->fd = fd;
+	*out = r;
+	return NM_OK;
+}
+
+nm_status nm_reader_new_memory(const char *name, void *data, size_t len, nm_reader **out,
+			       nm_error *err)
+{
+	nm_reader *r = reader_alloc(READER_MEMORY, name, len);
+	if (!r)
+		return nm_fail(err, NM_E_NOMEM, name, NULL, NM_NO_OFFSET, "out of memory");
+	r->data = data;
+	*out = r;
+	return NM_OK;
+}
+
+nm_status nm_reader_new_window(nm_reader *parent, const char *name, uint64_t off,
+			       uint64_t len, nm_reader **out, nm_error *err)
+{
+	if (off > parent->size || len > parent->size - off)
+		return nm_fail(err, NM_E_FORMAT, parent->name, name, off,
+			       "member of 0x%llx bytes runs past the end of the file (0x%llx)",
+			       (unsigned long long)len, (unsigned long long)parent->size);
+	nm_reader *r = reader_alloc(READER_WINDOW, name, len);
+	if (!r)
+		return nm_fail(err, NM_E_NOMEM, name, NULL, NM_NO_OFFSET, "out of memory");
+	r->parent = parent;
+	r->base = off;
+	*out = r;
+	return NM_OK;
+}
+
+void nm_reader_close(nm_reader *r)
+{
+	if (!r)
+		return;
+	if (r->fd >= 0)
+		close(r->fd);
+	free(r->data);
+	free(r->name);
+	free(r);
+}
+
+uint64_t nm_reader_size(const nm_reader *r) { return r->size; }
+const char *nm_reader_name(const nm_reader *r) { return r->name; }
+
+static nm_status read_file(nm_reader *r, uint64_t off, uint8_t *buf, size_t len,
+			   const char *chunk, nm_error *err)
+{
+	while (len > 0) {
+		ssize_t n = pread(r->fd, buf, len, (off_t)off);
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0)
+			return nm_fail(err, NM_E_IO, r->name, chunk, off, "read failed: %s",
+				       strerror(errno));
+		if (n == 0)
+			return nm_fail(err, NM_E_IO, r->name, chunk, off,
+				       "file ended early: it changed after it was mounted");
+		buf += n;
+		off += (uint64_t)n;
+		len -= (size_t)n;
+	}
+	return NM_OK;
+}
+
+nm_status nm_reader_read(nm_reader *r, uint64_t off, void *buf, size_t len,
+			 const char *chunk, nm_error *err)
+{
+	if (off > r->size || len > r->size - off)
+		return nm_fail(err, NM_E_FORMAT, r->name, chunk, off,
+			       "0x%zx bytes run past the end of the data (0x%llx)", len,
+			       (unsigned long long)r->size);
+	switch (r->kind) {
+	case READER_FILE:
+		return read_file(r, off, buf, len, chunk, err);
+	case READER_MEMORY:
+		if (len)
+			memcpy(buf, r->data + off, len);
+		return NM_OK;
+	case READER_WINDOW:
+		return nm_reader_read(r->parent, r->base + off, buf, len, chunk, err);
+	}
+	return NM_E_INVAL;
+}
+
+nm_status nm_reader_load(nm_reader *r, uint64_t off, size_t len, const char *chunk,
+			 uint8_t **out, nm_error *err)
+{
+	/* Check the range first so that a hostile length never sizes an allocation. */
+	if (off > r->size || len > r->size - off)
+		return nm_fail(err, NM_E_FORMAT, r->name, chunk, off,
+			       "0x%zx bytes run past the end of the data (0x%llx)", len,
+			       (unsigned long long)r->size);
+	uint8_t *buf = malloc(len ? len : 1);
+	if (!buf)
+		return nm_fail(err, NM_E_NOMEM, r->name, chunk, off, "out of memory");
+	nm_status s = nm_reader_read(r, off, buf, len, chunk, err);
+	if (s != NM_OK) {
+		free(buf);
+		return s;
+	}
+	*out = buf;
+	return NM_OK;
+}

@@ -1,0 +1,36 @@
+/* Read-only, bounds-checked access to the source bytes. A reader is a file (read with
+ * pread, never mapped, never opened for writing), a window into another reader (a
+ * member of an archive) or a buffer in memory (decompressed data, unit tests). */
+#ifndef NM_READER_H
+#define NM_READER_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include "lib/error.h"
+
+typedef struct nm_reader nm_reader;
+
+nm_status nm_reader_open_file(const char *path, nm_reader **out, nm_error *err);
+/* Takes ownership of data (malloc'd). name is used in messages. */
+nm_status nm_reader_new_memory(const char *name, void *data, size_t len, nm_reader **out,
+			       nm_error *err);
+/* A window [off, off+len) of parent; parent must outlive it. */
+nm_status nm_reader_new_window(nm_reader *parent, const char *name, uint64_t off,
+			       uint64_t len, nm_reader **out, nm_error *err);
+void nm_reader_close(nm_reader *r);
+
+uint64_t nm_reader_size(const nm_reader *r);
+/* The name errors use: the file's base name, or the name given. */
+const char *nm_reader_name(const nm_reader *r);
+
+/* Exactly len bytes at off, or an error naming chunk (may be NULL) and the offset.
+ * Reading past the end is NM_E_FORMAT; a short read of a file that used to be long
+ * enough (it changed under us) is NM_E_IO. */
+nm_status nm_reader_read(nm_reader *r, uint64_t off, void *buf, size_t len,
+			 const char *chunk, nm_error *err);
+
+/* malloc'd copy of [off, off+len); the caller frees. */
+nm_status nm_reader_load(nm_reader *r, uint64_t off, size_t len, const char *chunk,
+			 uint8_t **out, nm_error *err);
+
+#endif

@@ -1,0 +1,516 @@
+#include <pthread.h>
+#include <stdatomic.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "lib/cache.h"
+#include "lib/tree.h"
+
+struct nm_node {
+	nm_node_kind kind;
+	char *name;
+	nm_node *parent;
+	uint64_t id;
+	nm_node *hnext;            /* (parent, name) hash chain */
+
+	/* NM_NODE_DIR */
+	nm_node **kids;
+	size_t nkids, capkids;
+	nm_populate_fn populate;   /* NULL once populated (or never lazy) */
+
+	/* NM_NODE_TEXT */
+	uint8_t *text;
+
+	/* NM_NODE_SLICE */
+	nm_reader *reader;
+	uint64_t off;
+
+	/* NM_NODE_LAZY */
+	nm_produce_fn produce;
+
+	/* lazy files and lazy directories */
+	void *ctx, *arg;
+	_Atomic uint64_t size;     /* NM_SIZE_MEASURE until known */
+};
+
+struct cleanup {
+	nm_free_fn fn;
+	void *p;
+};
+
+struct nm_tree {
+	/* Guards the structure while lazy directories populate; the build before the
+	 * first query is single-threaded and takes no lock. */
+	pthread_mutex_t lock;
+	nm_node *root;
+	uint64_t next_id;
+	nm_node **buckets;
+	size_t nbuckets, nnodes;
+	nm_node **all;             /* every node, for freeing */
+	struct cleanup *cleanups;
+	size_t ncleanups;
+	nm_cache *cache;
+};
+
+static size_t hash_name(const nm_node *parent, const char *name, size_t nbuckets)
+{
+	uint64_t h = 1469598103934665603ull ^ (uintptr_t)parent;
+	for (const unsigned char *p = (const unsigned char *)name; *p; p++)
+		h = (h ^ *p) * 1099511628211ull;
+	return (size_t)(h ^ h >> 29) & (nbuckets - 1);
+}
+
+static nm_node *find_child(nm_tree *t, const nm_node *dir, const char *name)
+{
+	for (nm_node *n = t->buckets[hash_name(dir, name, t->nbuckets)]; n; n = n->hnext)
+		if (n->parent == dir && strcmp(n->name, name) == 0)
+			return n;
+	return NULL;
+}
+
+static void rehash(nm_tree *t)
+{
+	size_t n = t->nbuckets * 2;
+	nm_node **b = calloc(n, sizeof *b);
+	if (!b)
+		return;
+	for (size_t i = 0; i < t->nnodes; i++) {
+		nm_node *node = t->all[i];
+		if (!node->parent)
+			continue;
+		size_t j = hash_name(node->parent, node->name, n);
+		node->hnext = b[j];
+		b[j] = node;
+	}
+	free(t->buckets);
+	t->buckets = b;
+	t->nbuckets = n;
+}
+
+static nm_node *add_node(nm_tree *t, nm_node *parent, const char *name, nm_node_kind kind)
+{
+	if (parent && (parent->kind != NM_NODE_DIR || !name[0] || strchr(name, '/') ||
+		       find_child(t, parent, name)))
+		return NULL;
+	nm_node *n = calloc(1, sizeof *n);
+	if (!n)
+		return NULL;
+	n->name = strdup(name);
+	if (!n->name) {
+		free(n);
+		return NULL;
+	}
+	/* all[] grows in powers of two. */
+	if ((t->nnodes & (t->nnodes - 1)) == 0) {
+		size_t cap = t->nnodes ? t->nnodes * 2 : 64;
+		nm_node **all = realloc(t->all, cap * sizeof *all);
+		if (!all)
+			goto fail;
+		t->all = all;
+	}
+	if (parent && parent->nkids == parent->capkids) {
+		size_t cap = parent->capkids ? parent->capkids * 2 : 8;
+		nm_node **k = realloc(parent->kids, cap * sizeof *k);
+		if (!k)
+			goto fail;
+		parent->kids = k;
+		parent->capkids = cap;
+	}
+	n->kind = kind;
+	n->parent = parent;
+	n->id = ++t->next_id;
+	atomic_init(&n->size, 0);
+	t->all[t->nnodes++] = n;
+	if (parent) {
+		parent->kids[parent->nkids++] = n;
+		size_t b = hash_name(parent, name, t->nbuckets);
+		n->hnext = t->buckets[b];
+		t->buckets[b] = n;
+		if (t->nnodes > t->nbuckets)
+			rehash(t);
+	}
+	return n;
+fail:
+	free(n->name);
+	free(n);
+	return NULL;
+}
+
+nm_tree *nm_tree_new(void)
+{
+	nm_tree *t = calloc(1, sizeof *t);
+	if (!t)
+		return NULL;
+	pthread_mutex_init(&t->lock, NULL);
+	t->nbuckets = 64;
+	t->buckets = calloc(t->nbuckets, sizeof *t->buckets);
+	t->cache = nm_cache_new(NM_CACHE_DEFAULT_LIMIT);
+	if (t->buckets && t->cache)
+		t->root = add_node(t, NULL, "/", NM_NODE_DIR);
+	if (!t->root) {
+		nm_tree_free(t);
+		return NULL;
+	}
+	return t;
+}
+
+void nm_tree_free(nm_tree *t)
+{
+	if (!t)
+		return;
+	nm_cache_free(t->cache);
+	for (size_t i = 0; i < t->nnodes; i++) {
+		nm_node *n = t->all[i];
+		free(n->kids);
+		free(n->text);
+		free(n->name);
+		free(n);
+	}
+	for (size_t i = t->ncleanups; i-- > 0;)
+		t->cleanups[i].fn(t->cleanups[i].p);
+	free(t->cleanups);
+	free(t->all);
+	free(t->buckets);
+	pthread_mutex_destroy(&t->lock);
+	free(t);
+}
+
+nm_node *nm_tree_root(nm_tree *t) { return t->root; }
+void nm_tree_set_cache_limit(nm_tree *t, size_t bytes) { nm_cache_set_limit(t->cache, bytes); }
+uint64_t nm_tree_productions(nm_tree *t) { return nm_cache_fills(t->cache); }
+
+nm_status nm_tree_on_free(nm_tree *t, nm_free_fn fn, void *p)
+{
+	struct cleanup *c = realloc(t->cleanups, (t->ncleanups + 1) * sizeof *c);
+	if (!c) {
+		fn(p);
+		return NM_E_NOMEM;
+	}
+	t->cleanups = c;
+	c[t->ncleanups].fn = fn;
+	c[t->ncleanups].p = p;
+	t->ncleanups++;
+	return NM_OK;
+}
+
+static void free_ptr(void *p) { free(p); }
+
+void *nm_tree_alloc(nm_tree *t, size_t size)
+{
+	void *p = calloc(1, size ? size : 1);
+	if (p && nm_tree_on_free(t, free_ptr, p) != NM_OK)
+		return NULL; /* on_free freed it */
+	return p;
+}
+
+nm_node *nm_dir(nm_tree *t, nm_node *parent, const char *name)
+{
+	return add_node(t, parent, name, NM_NODE_DIR);
+}
+
+nm_node *nm_lazy_dir(nm_tree *t, nm_node *parent, const char *name, nm_populate_fn fn,
+		     void *ctx, void *arg)
+{
+	nm_node *n = add_node(t, parent, name, NM_NODE_DIR);
+	if (n) {
+		n->populate = fn;
+		n->ctx = ctx;
+		n->arg = arg;
+	}
+	return n;
+}
+
+nm_node *nm_text(nm_tree *t, nm_node *parent, const char *name, nm_out *out)
+{
+	if (nm_out_status(out) != NM_OK)
+		return NULL;
+	nm_node *n = add_node(t, parent, name, NM_NODE_TEXT);
+	if (n) {
+		size_t len;
+		n->text = nm_out_take(out, &len);
+		atomic_store(&n->size, len);
+	}
+	return n;
+}
+
+nm_node *nm_text_str(nm_tree *t, nm_node *parent, const char *name, const char *s)
+{
+	nm_out o;
+	nm_out_init(&o);
+	nm_out_str(&o, s);
+	nm_node *n = nm_text(t, parent, name, &o);
+	nm_out_free(&o);
+	return n;
+}
+
+nm_node *nm_slice(nm_tree *t, nm_node *parent, const char *name, nm_reader *r,
+		  uint64_t off, uint64_t len)
+{
+	if (off > nm_reader_size(r) || len > nm_reader_size(r) - off)
+		return NULL;
+	nm_node *n = add_node(t, parent, name, NM_NODE_SLICE);
+	if (n) {
+		n->reader = r;
+		n->off = off;
+		atomic_store(&n->size, len);
+	}
+	return n;
+}
+
+nm_node *nm_lazy(nm_tree *t, nm_node *parent, const char *name, uint64_t size,
+		 nm_produce_fn fn, void *ctx, void *arg)
+{
+	nm_node *n = add_node(t, parent, name, NM_NODE_LAZY);
+	if (n) {
+		n->produce = fn;
+		n->ctx = ctx;
+		n->arg = arg;
+		atomic_store(&n->size, size);
+	}
+	return n;
+}
+
+nm_node *nm_error_file(nm_tree *t, nm_node *dir, const nm_error *e)
+{
+	nm_out o;
+	nm_out_init(&o);
+	nm_out_printf(&o, "%s\n", e->msg);
+	nm_node *n = nm_text(t, dir, "error.txt", &o);
+	nm_out_free(&o);
+	return n;
+}
+
+/* Length of the valid UTF-8 sequence at p (at most n bytes), or 0. */
+static size_t utf8_len(const unsigned char *p, size_t n)
+{
+	size_t len;
+	unsigned min;
+	if (p[0] < 0x80)
+		return 1;
+	if ((p[0] & 0xE0) == 0xC0) { len = 2; min = 0x80; }
+	else if ((p[0] & 0xF0) == 0xE0) { len = 3; min = 0x800; }
+	else if ((p[0] & 0xF8) == 0xF0) { len = 4; min = 0x10000; }
+	else return 0;
+	if (len > n)
+		return 0;
+	unsigned cp = p[0] & (0x7F >> len);
+	for (size_t i = 1; i < len; i++) {
+		if ((p[i] & 0xC0) != 0x80)
+			return 0;
+		cp = cp << 6 | (p[i] & 0x3F);
+	}
+	if (cp < min || cp > 0x10FFFF || (cp >= 0xD800 && cp <= 0xDFFF))
+		return 0;
+	return len;
+}
+
+char *nm_safe_name(const char *raw, size_t len)
+{
+	const unsigned char *p = (const unsigned char *)raw;
+	char *s = malloc(len * 3 + 4);
+	size_t o = 0;
+	if (!s)
+		return NULL;
+	if ((len == 1 && p[0] == '.') || (len == 2 && p[0] == '.' && p[1] == '.')) {
+		for (size_t i = 0; i < len; i++)
+			o += (size_t)sprintf(s + o, "%%2E");
+		s[o] = '\0';
+		return s;
+	}
+	for (size_t i = 0; i < len;) {
+		size_t u = utf8_len(p + i, len - i);
+		if (u == 1 && (p[i] < 0x20 || p[i] == 0x7F || p[i] == '/' || p[i] == '%'))
+			u = 0;
+		if (u == 0) {
+			o += (size_t)sprintf(s + o, "%%%02X", p[i]);
+			i++;
+		} else {
+			memcpy(s + o, p + i, u);
+			o += u;
+			i += u;
+		}
+	}
+	if (o == 0)
+		o += (size_t)sprintf(s, "%%00");
+	s[o] = '\0';
+	return s;
+}
+
+static bool stem_taken(nm_tree *t, nm_node *dir, const char *stem, const char *const *exts)
+{
+	char buf[1024];
+	for (size_t i = 0; exts[i]; i++) {
+		snprintf(buf, sizeof buf, "%s%s", stem, exts[i]);
+		if (find_child(t, dir, buf))
+			return true;
+	}
+	return false;
+}
+
+char *nm_unique_stem(nm_tree *t, nm_node *dir, const char *stem, const char *const *exts)
+{
+	static const char *const none[] = { "", NULL };
+	char buf[1024];
+	if (!exts)
+		exts = none;
+	snprintf(buf, sizeof buf, "%s", stem);
+	for (unsigned i = 2; stem_taken(t, dir, buf, exts); i++)
+		snprintf(buf, sizeof buf, "%s~%u", stem, i);
+	return strdup(buf);
+}
+
+nm_node_kind nm_node_type(const nm_node *n) { return n->kind; }
+const char *nm_node_name(const nm_node *n) { return n->name; }
+nm_node *nm_node_parent(const nm_node *n) { return n->parent ? n->parent : (nm_node *)n; }
+uint64_t nm_node_id(const nm_node *n) { return n->id; }
+
+/* Populate a lazy directory once; callers hold t->lock. */
+static nm_status populate(nm_tree *t, nm_node *dir, nm_error *err)
+{
+	if (!dir->populate)
+		return NM_OK;
+	nm_populate_fn fn = dir->populate;
+	dir->populate = NULL;
+	nm_status s = fn(t, dir, dir->ctx, dir->arg, err);
+	if (s != NM_OK) {
+		/* Keep what was added and say what went wrong in the directory itself. */
+		if (!find_child(t, dir, "error.txt"))
+			nm_error_file(t, dir, err);
+	}
+	return NM_OK;
+}
+
+nm_status nm_lookup(nm_tree *t, nm_node *dir, const char *name, nm_node **out, nm_error *err)
+{
+	if (dir->kind != NM_NODE_DIR)
+		return nm_fail(err, NM_E_NOTDIR, dir->name, NULL, NM_NO_OFFSET, "not a directory");
+	pthread_mutex_lock(&t->lock);
+	nm_status s = populate(t, dir, err);
+	nm_node *n = s == NM_OK ? find_child(t, dir, name) : NULL;
+	pthread_mutex_unlock(&t->lock);
+	if (s != NM_OK)
+		return s;
+	if (!n)
+		return nm_fail(err, NM_E_NOENT, name, NULL, NM_NO_OFFSET, "no such file");
+	*out = n;
+	return NM_OK;
+}
+
+nm_status nm_resolve(nm_tree *t, const char *path, nm_node **out, nm_error *err)
+{
+	nm_node *n = t->root;
+	char part[1024];
+	const char *p = path;
+	while (*p) {
+		while (*p == '/')
+			p++;
+		if (!*p)
+			break;
+		size_t len = strcspn(p, "/");
+		if (len >= sizeof part)
+			return nm_fail(err, NM_E_NOENT, path, NULL, NM_NO_OFFSET, "name too long");
+		memcpy(part, p, len);
+		part[len] = '\0';
+		p += len;
+		nm_status s = nm_lookup(t, n, part, &n, err);
+		if (s != NM_OK)
+			return nm_fail(err, s, path, NULL, NM_NO_OFFSET, "%s", nm_status_str(s));
+	}
+	*out = n;
+	return NM_OK;
+}
+
+nm_status nm_children(nm_tree *t, nm_node *dir, nm_node ***out, size_t *count, nm_error *err)
+{
+	if (dir->kind != NM_NODE_DIR)
+		return nm_fail(err, NM_E_NOTDIR, dir->name, NULL, NM_NO_OFFSET, "not a directory");
+	pthread_mutex_lock(&t->lock);
+	nm_status s = populate(t, dir, err);
+	*out = dir->kids;
+	*count = dir->nkids;
+	pthread_mutex_unlock(&t->lock);
+	return s;
+}
+
+static nm_status produce(void *node, void *unused, nm_out *out, nm_error *err)
+{
+	nm_node *n = node;
+	(void)unused;
+	return n->produce(n->ctx, n->arg, out, err);
+}
+
+/* Pinned produced bytes of a lazy file, checked against its declared size. */
+static nm_status produced(nm_tree *t, nm_node *n, nm_cache_entry **e, nm_error *err)
+{
+	nm_status s = nm_cache_get(t->cache, n, produce, n, NULL, e, err);
+	if (s != NM_OK)
+		return s;
+	uint64_t want = atomic_load(&n->size), got = nm_cache_len(*e);
+	if (want == NM_SIZE_MEASURE) {
+		atomic_store(&n->size, got);
+	} else if (want != got) {
+		nm_cache_release(t->cache, *e);
+		return nm_fail(err, NM_E_IO, n->name, NULL, NM_NO_OFFSET,
+			       "internal error: produced %llu bytes, announced %llu",
+			       (unsigned long long)got, (unsigned long long)want);
+	}
+	return NM_OK;
+}
+
+nm_status nm_size(nm_tree *t, nm_node *n, uint64_t *size, nm_error *err)
+{
+	uint64_t sz = atomic_load(&n->size);
+	if (n->kind == NM_NODE_LAZY && sz == NM_SIZE_MEASURE) {
+		nm_cache_entry *e;
+		nm_status s = produced(t, n, &e, err);
+		if (s != NM_OK)
+			return s;
+		sz = nm_cache_len(e);
+		nm_cache_release(t->cache, e);
+	}
+	*size = n->kind == NM_NODE_DIR ? 0 : sz;
+	return NM_OK;
+}
+
+nm_status nm_read(nm_tree *t, nm_node *n, uint64_t off, void *buf, size_t len, size_t *got,
+		  nm_error *err)
+{
+	*got = 0;
+	if (n->kind == NM_NODE_DIR)
+		return nm_fail(err, NM_E_ISDIR, n->name, NULL, NM_NO_OFFSET, "is a directory");
+	uint64_t size = atomic_load(&n->size);
+	if (n->kind != NM_NODE_LAZY || size != NM_SIZE_MEASURE) {
+		if (off >= size)
+			return NM_OK;
+		if (len > size - off)
+			len = (size_t)(size - off);
+	}
+	switch (n->kind) {
+	case NM_NODE_TEXT:
+		memcpy(buf, n->text + off, len);
+		*got = len;
+		return NM_OK;
+	case NM_NODE_SLICE: {
+		nm_status s = nm_reader_read(n->reader, n->off + off, buf, len, n->name, err);
+		if (s == NM_OK)
+			*got = len;
+		return s == NM_E_FORMAT ? NM_E_IO : s; /* the file shrank under us */
+	}
+	case NM_NODE_LAZY: {
+		nm_cache_entry *e;
+		nm_status s = produced(t, n, &e, err);
+		if (s != NM_OK)
+			return s;
+		size_t have = nm_cache_len(e);
+		if (off < have) {
+			*got = len < have - off ? len : (size_t)(have - off);
+			memcpy(buf, nm_cache_data(e) + off, *got);
+		}
+		nm_cache_release(t->cache, e);
+		return NM_OK;
+	}
+	case NM_NODE_DIR:
+		break;
+	}
+	return NM_E_INVAL;
+}

@@ -1,0 +1,90 @@
+/* The format-agnostic tree a driver builds and every front end (FUSE, CLI, tests) reads.
+ *
+ * Directories hold children in the order the driver added them. A file is one of:
+ *  - text:   bytes formatted at build time (headers, records: cheap, record-sized);
+ *  - slice:  a byte range of a reader (raw.bin), read on demand, never cached;
+ *  - lazy:   a producer that runs on first read; its exact size is given up front
+ *            (or, for small record-sized output only, NM_SIZE_MEASURE: produced once on
+ *            the first stat). Produced bytes live in the tree's LRU cache; concurrent
+ *            readers of one file wait for a single production.
+ * A directory can also be lazy: its populate callback runs on the first lookup/readdir
+ * (archive members). Nodes live until the tree is freed, so a node pointer is a
+ * stable handle (the FUSE layer uses it as the inode number). */
+#ifndef NM_TREE_H
+#define NM_TREE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include "lib/error.h"
+#include "lib/out.h"
+#include "lib/reader.h"
+
+typedef struct nm_tree nm_tree;
+typedef struct nm_node nm_node;
+
+#define NM_SIZE_MEASURE UINT64_MAX
+
+/* Writes the whole file into out. ctx/arg are the driver's, given at nm_lazy(). */
+typedef nm_status (*nm_produce_fn)(void *ctx, void *arg, nm_out *out, nm_error *err);
+/* Adds the children of dir (created with nm_lazy_dir). */
+typedef nm_status (*nm_populate_fn)(nm_tree *t, nm_node *dir, void *ctx, void *arg,
+				    nm_error *err);
+typedef void (*nm_free_fn)(void *p);
+
+typedef enum nm_node_kind { NM_NODE_DIR, NM_NODE_TEXT, NM_NODE_SLICE, NM_NODE_LAZY } nm_node_kind;
+
+nm_tree *nm_tree_new(void);
+void nm_tree_free(nm_tree *t);
+nm_node *nm_tree_root(nm_tree *t);
+/* Bytes the cache may hold (it always keeps at least the file being read). */
+void nm_tree_set_cache_limit(nm_tree *t, size_t bytes);
+/* Run fn(p) when the tree is freed (driver contexts, readers), in reverse order. */
+nm_status nm_tree_on_free(nm_tree *t, nm_free_fn fn, void *p);
+
+/* Zeroed memory freed with the tree (records a producer points at); NULL on failure. */
+void *nm_tree_alloc(nm_tree *t, size_t size);
+
+/* Builders. name is used as given: make it safe with nm_safe_name first if it comes
+ * from the file. They return NULL when the name is taken or memory runs out. */
+nm_node *nm_dir(nm_tree *t, nm_node *parent, const char *name);
+nm_node *nm_lazy_dir(nm_tree *t, nm_node *parent, const char *name, nm_populate_fn fn,
+		     void *ctx, void *arg);
+/* Takes the buffer of out (it becomes empty). */
+nm_node *nm_text(nm_tree *t, nm_node *parent, const char *name, nm_out *out);
+nm_node *nm_text_str(nm_tree *t, nm_node *parent, const char *name, const char *s);
+nm_node *nm_slice(nm_tree *t, nm_node *parent, const char *name, nm_reader *r,
+		  uint64_t off, uint64_t len);
+nm_node *nm_lazy(nm_tree *t, nm_node *parent, const char *name, uint64_t size,
+		 nm_produce_fn fn, void *ctx, void *arg);
+/* error.txt in dir with the message, for a chunk that failed to parse. */
+nm_node *nm_error_file(nm_tree *t, nm_node *dir, const nm_error *e);
+
+/* A file name from bytes of the model: '/', NUL, control bytes, invalid UTF-8, '%'
+ * and the names "." / ".." / "" are %XX-escaped. Returns malloc'd text. */
+char *nm_safe_name(const char *raw, size_t len);
+/* stem, or stem~2, stem~3... such that no child of dir is named stem~N + any of exts
+ * (a NULL-terminated list of suffixes, e.g. {".png", ".txt", NULL}). malloc'd. */
+char *nm_unique_stem(nm_tree *t, nm_node *dir, const char *stem, const char *const *exts);
+
+/* Queries. */
+nm_node_kind nm_node_type(const nm_node *n);
+const char *nm_node_name(const nm_node *n);
+nm_node *nm_node_parent(const nm_node *n);
+uint64_t nm_node_id(const nm_node *n); /* 1 for the root, dense, stable per build */
+nm_status nm_lookup(nm_tree *t, nm_node *dir, const char *name, nm_node **out, nm_error *err);
+/* Resolve "/a/b/c" (or "a/b/c") from the root. */
+nm_status nm_resolve(nm_tree *t, const char *path, nm_node **out, nm_error *err);
+/* Children of dir, populating it first if lazy; *out is valid until the tree is freed
+ * (arrays only grow while populating, which happens once). */
+nm_status nm_children(nm_tree *t, nm_node *dir, nm_node ***out, size_t *count,
+		      nm_error *err);
+/* Exact size (runs the producer once for NM_SIZE_MEASURE files). 0 for directories. */
+nm_status nm_size(nm_tree *t, nm_node *file, uint64_t *size, nm_error *err);
+/* Copy up to len bytes from off; *got = bytes copied (0 at or past the end). */
+nm_status nm_read(nm_tree *t, nm_node *file, uint64_t off, void *buf, size_t len,
+		  size_t *got, nm_error *err);
+/* Count of files produced so far (tests use it to prove laziness). */
+uint64_t nm_tree_productions(nm_tree *t);
+
+#endif
