@@ -1,1 +1,359 @@
-/* todo */
+/* CMOD driver: fixtures from tests/fixtures/cmod_writer.c with known data, broken files,
+ * and every corpus file. */
+#include <check.h>
+#include <dirent.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "export/text.h"
+#include "formats/driver.h"
+#include "lib/bytes.h"
+#include "tests/fixtures/cmod_writer.h"
+#include "tests/walk.h"
+
+static size_t count_lines(const char *s)
+{
+	size_t n = 0;
+	for (; *s; s++)
+		n += *s == '\n';
+	return n;
+}
+
+START_TEST(sample_tree)
+{
+	size_t len;
+	uint8_t *bytes = cmodw_sample(&len);
+	nm_tree *t;
+	nm_error err;
+	ck_assert_int_eq(walk_build(bytes, len, "sample.cmod", &t, &err), NM_OK);
+
+	char *info = walk_read(t, "/info.txt", NULL);
+	ck_assert_ptr_nonnull(info);
+	ck_assert(strncmp(info, "format: Celestia binary CMOD\n", 29) == 0);
+	ck_assert_ptr_nonnull(strstr(info, "materials: 2\nmeshes: 1\nvertices: 24\nindices: 48\n"));
+	free(info);
+
+	char *mat = walk_read(t, "/materials/1.txt", NULL);
+	ck_assert_ptr_nonnull(strstr(mat, "diffuse: 0.2 0.6 1\n"));
+	ck_assert_ptr_nonnull(strstr(mat, "opacity: 0.5\n"));
+	ck_assert_ptr_nonnull(strstr(mat, "blend: add (0x1)\n"));
+	ck_assert_ptr_nonnull(strstr(mat, "specular_map: sample_spec.png\n"));
+	ck_assert_ptr_nonnull(strstr(mat, "emissive_map: sample_glow.png\n"));
+	ck_assert_ptr_nonnull(strstr(mat, "unknown_token: 1008 float1"));
+	free(mat);
+
+	char *desc = walk_read(t, "/meshes/0/vertexdesc.txt", NULL);
+	ck_assert_str_eq(desc, "position f3\nnormal f3\ntexcoord0 f2\ncolor0 ub4\npointsize f1\n");
+	free(desc);
+
+	/* vertices.csv against the bytes the writer put in the file. */
+	char *csv = walk_read(t, "/meshes/0/vertices.csv", NULL);
+	ck_assert_ptr_nonnull(csv);
+	char *line = strtok(csv, "\n");
+	ck_assert_str_eq(line, "position_x,position_y,position_z,normal_x,normal_y,normal_z,"
+			       "texcoord0_u,texcoord0_v,color0_r,color0_g,color0_b,color0_a,pointsize");
+	const uint8_t *v = bytes + 16; /* skip the header, then find the vertex block */
+	const uint8_t *vtx = NULL;
+	for (size_t i = 16; i + 6 < len; i++)
+		if (nm_le16(bytes + i) == 1013 && nm_le32(bytes + i + 2) == 24) {
+			vtx = bytes + i + 6;
+			break;
+		}
+	ck_assert_ptr_nonnull(vtx);
+	(void)v;
+	for (int row = 0; row < 24; row++) {
+		line = strtok(NULL, "\n");
+		ck_assert_ptr_nonnull(line);
+		const uint8_t *p = vtx + row * 40;
+		char *s = line;
+		for (int c = 0; c < 8; c++) {
+			float want = nm_le_f32(p + 4 * c), got = strtof(s, &s);
+			ck_assert_msg(want == got, "row %d col %d: %g != %g", row, c, want, got);
+			ck_assert(*s == ',');
+			s++;
+		}
+		for (int c = 0; c < 4; c++) {
+			ck_assert_uint_eq(strtoul(s, &s, 10), p[32 + c]);
+			s++;
+		}
+		ck_assert(strtof(s, NULL) == nm_le_f32(p + 36));
+	}
+	ck_assert_ptr_null(strtok(NULL, "\n"));
+	free(csv);
+
+	char *prim = walk_read(t, "/meshes/0/primitives/1.txt", NULL);
+	ck_assert_ptr_nonnull(strstr(prim, "type: tristrip (0x1)\nmaterial: 1\ncount: 6\n"));
+	ck_assert_ptr_nonnull(strstr(prim, "indices:\n16 17 19 18 18 18\n"));
+	free(prim);
+	prim = walk_read(t, "/meshes/0/primitives/3.txt", NULL);
+	ck_assert_ptr_nonnull(strstr(prim, "type: linelist (0x3)\nmaterial: -1\n"));
+	ck_assert_ptr_nonnull(strstr(prim, "indices:\n 0  1\n 1  2\n"));
+	free(prim);
+
+	/* OBJ: 8 list triangles + 4 strip + 4 fan slots; 2 + 2 degenerate become comments;
+	 * lines and points are left out. */
+	char *obj = walk_read(t, "/mesh.obj", NULL);
+	size_t faces = 0, dropped = 0, verts = 0;
+	for (char *l = strtok(obj, "\n"); l; l = strtok(NULL, "\n")) {
+		faces += l[0] == 'f';
+		dropped += l[0] == '#' && l[1] == ' ' && l[2] == ' ';
+		verts += l[0] == 'v' && l[1] == ' ';
+	}
+	ck_assert_uint_eq(faces, 12);
+	ck_assert_uint_eq(dropped, 4);
+	ck_assert_uint_eq(verts, 24);
+	free(obj);
+	char *mtl = walk_read(t, "/mesh.mtl", NULL);
+	ck_assert_ptr_nonnull(strstr(mtl, "newmtl material0\nKd 0.8 0.1 0.1\n"));
+	ck_assert_ptr_nonnull(strstr(mtl, "map_Kd sample_diffuse.png\n"));
+	free(mtl);
+
+	char *ascii = walk_read(t, "/model.ascii.cmod", NULL);
+	ck_assert(strncmp(ascii, "#celmodel__ascii\n", 17) == 0);
+	ck_assert_ptr_nonnull(strstr(ascii, "material\ndiffuse 0.8 0.1 0.1\nspecular 1 1 1\nspecpower 32\n"
+					    "texture0 \"sample_diffuse.png\"\nnormalmap \"sample_normal.png\"\n"
+					    "end_material\n"));
+	ck_assert_ptr_nonnull(strstr(ascii, "blend add\n"));
+	ck_assert_ptr_nonnull(strstr(ascii, "vertices 24\n"));
+	ck_assert_ptr_nonnull(strstr(ascii, "\ntristrip 1 6\n16 17 19 18 18 18\n"));
+	ck_assert_ptr_nonnull(strstr(ascii, "\nsprites 1 4\n"));
+	ck_assert_ptr_nonnull(strstr(ascii, "end_mesh\n"));
+	free(ascii);
+
+	walk_stats st;
+	walk_tree(t, &st);
+	ck_assert_uint_eq(st.failed, 0);
+	ck_assert_uint_eq(st.size_mismatches, 0);
+	nm_tree_free(t);
+	free(bytes);
+}
+END_TEST
+
+/* Cutting the sample at every offset: an error, or a partial tree that never crashes and
+ * never produces a file of the wrong size. */
+START_TEST(truncation_everywhere)
+{
+	size_t len;
+	uint8_t *bytes = cmodw_sample(&len);
+	size_t built = 0, clean = 0;
+	for (size_t cut = 0; cut < len; cut++) {
+		nm_tree *t;
+		nm_error err;
+		if (walk_build(bytes, cut, "cut.cmod", &t, &err) != NM_OK) {
+			ck_assert_msg(strncmp(err.msg, "cut.cmod: ", 10) == 0, "%s", err.msg);
+			continue;
+		}
+		built++;
+		walk_stats st;
+		walk_tree(t, &st);
+		ck_assert_uint_eq(st.size_mismatches, 0);
+		/* A partial tree says why it is partial, unless the cut fell exactly at the
+		 * end of a record (after each of the two materials): then it is a valid file. */
+		char *e = walk_read(t, "/error.txt", NULL);
+		if (e)
+			ck_assert_msg(strstr(e, "ends inside") || strstr(e, "past the end"), "%s", e);
+		else
+			clean++;
+		ck_assert_uint_eq(st.failed, 0);
+		free(e);
+		nm_tree_free(t);
+	}
+	ck_assert_uint_gt(built, 0); /* cuts after the first material keep it */
+	ck_assert_uint_eq(clean, 2);
+	free(bytes);
+}
+END_TEST
+
+static nm_status build_bytes(nm_out *o, nm_tree **t, nm_error *err)
+{
+	return walk_build(o->data, o->len, "bad.cmod", t, err);
+}
+
+START_TEST(unknown_top_level_token)
+{
+	nm_out o;
+	nm_tree *t;
+	nm_error err;
+	nm_out_init(&o);
+	cmodw_header(&o);
+	cmodw_u16(&o, 1008);
+	ck_assert_int_eq(build_bytes(&o, &t, &err), NM_E_FORMAT);
+	ck_assert_str_eq(err.msg, "bad.cmod: top level at 0x10: unknown token 1008 "
+				  "(expected material 1001 or mesh 1009)");
+	nm_out_free(&o);
+
+	nm_out_init(&o);
+	nm_out_write(&o, "#celmodel__ascii", 16);
+	ck_assert_int_eq(build_bytes(&o, &t, &err), NM_E_UNSUPPORTED);
+	ck_assert_ptr_nonnull(strstr(err.msg, "not a model"));
+	nm_out_free(&o);
+}
+END_TEST
+
+static void one_triangle_mesh(nm_out *o, uint32_t nverts, uint32_t bad_index)
+{
+	float verts[9] = { 0, 0, 0, 1, 0, 0, 0, 1, 0 };
+	uint32_t idx[3] = { 0, 1, bad_index };
+	cmodw_mesh m = { .nattrs = 1, .semantic = { 0 }, .format = { 2 }, .nverts = nverts,
+			 .vertices = (const uint8_t *)verts, .ngroups = 1,
+			 .groups = { { 0, UINT32_MAX, 3, idx } } };
+	cmodw_header(o);
+	cmodw_mesh_write(o, &m);
+}
+
+START_TEST(index_out_of_range)
+{
+	nm_out o;
+	nm_tree *t;
+	nm_error err;
+	nm_out_init(&o);
+	one_triangle_mesh(&o, 3, 3);
+	ck_assert_int_eq(build_bytes(&o, &t, &err), NM_OK); /* indices are read lazily */
+	ck_assert_ptr_null(walk_read(t, "/meshes/0/primitives/0.txt", NULL));
+	ck_assert_ptr_null(walk_read(t, "/mesh.obj", NULL));
+	ck_assert_ptr_null(walk_read(t, "/model.ascii.cmod", NULL));
+	nm_node *n;
+	char buf[16];
+	size_t got;
+	nm_resolve(t, "/meshes/0/primitives/0.txt", &n, &err);
+	ck_assert_int_eq(nm_read(t, n, 0, buf, sizeof buf, &got, &err), NM_E_FORMAT);
+	ck_assert_ptr_nonnull(strstr(err.msg, "index 3 is not below the vertex count 3"));
+	ck_assert_ptr_nonnull(strstr(err.msg, "bad.cmod: indices at 0x"));
+	/* The vertices are fine and still readable. */
+	char *csv = walk_read(t, "/meshes/0/vertices.csv", NULL);
+	ck_assert_uint_eq(count_lines(csv), 4);
+	free(csv);
+	nm_tree_free(t);
+	nm_out_free(&o);
+}
+END_TEST
+
+START_TEST(absurd_counts)
+{
+	/* 2^31 vertices of 12 bytes in a 60-byte file: refused at mount, nothing allocated. */
+	nm_out o;
+	nm_tree *t;
+	nm_error err;
+	nm_out_init(&o);
+	one_triangle_mesh(&o, 3, 0);
+	for (size_t i = 16; i + 6 < o.len; i++)
+		if (nm_le16(o.data + i) == 1013) {
+			uint32_t huge = 1u << 31;
+			memcpy(o.data + i + 2, &huge, 4);
+			break;
+		}
+	ck_assert_int_eq(build_bytes(&o, &t, &err), NM_E_FORMAT);
+	ck_assert_ptr_nonnull(strstr(err.msg, "2147483648 vertices of 12 bytes run past the end"));
+	nm_out_free(&o);
+
+	/* An index count of 2^32-1. */
+	nm_out_init(&o);
+	one_triangle_mesh(&o, 3, 0);
+	size_t at = o.len - 2 - 12 - 4; /* the group's count field */
+	memset(o.data + at, 0xff, 4);
+	ck_assert_int_eq(build_bytes(&o, &t, &err), NM_E_FORMAT);
+	ck_assert_ptr_nonnull(strstr(err.msg, "indices of 4 bytes run past the end"));
+	nm_out_free(&o);
+}
+END_TEST
+
+START_TEST(bad_values)
+{
+	static const struct { uint16_t tok, a, b; const char *msg; } cases[] = {
+		{ 1015, 3, 0, "material 0 at 0x12: unknown blend mode 3" },
+		{ 1007, 4, 5, "material 0 at 0x12: unknown texture semantic 4" },
+		{ 1003, 1, 0, "material 0 at 0x14: a material colour has value type 1, expected 7" },
+		{ 1009, 0, 0, "material 0 at 0x12: token 1009 is not allowed inside a material" },
+		{ 1999, 9, 0, "material 0 at 0x12: unknown token 1999 has unknown value type 9" },
+	};
+	for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+		nm_out o;
+		nm_tree *t;
+		nm_error err;
+		nm_out_init(&o);
+		cmodw_header(&o);
+		cmodw_u16(&o, 1001);
+		cmodw_u16(&o, cases[i].tok);
+		cmodw_u16(&o, cases[i].a);
+		cmodw_u16(&o, cases[i].b);
+		cmodw_u32(&o, 0);
+		cmodw_u16(&o, 1002);
+		ck_assert_int_eq(build_bytes(&o, &t, &err), NM_E_FORMAT);
+		ck_assert_msg(strstr(err.msg, cases[i].msg), "%s", err.msg);
+		nm_out_free(&o);
+	}
+}
+END_TEST
+
+/* Every corpus CMOD: mounts, all files have their announced size, and vertices.csv has as
+ * many rows as the binary's vertex count (read here straight from the file). */
+START_TEST(corpus_files)
+{
+	char *dir = walk_corpus_dir("cmod");
+	if (!dir)
+		return;
+	DIR *d = opendir(dir);
+	struct dirent *e;
+	int n = 0;
+	while ((e = readdir(d))) {
+		if (!strstr(e->d_name, ".cmod"))
+			continue;
+		char path[4096];
+		snprintf(path, sizeof path, "%s/%s", dir, e->d_name);
+		nm_tree *t;
+		nm_error err;
+		ck_assert_msg(nm_open_model(path, &t, &err) == NM_OK, "%s", err.msg);
+		walk_stats st;
+		walk_tree(t, &st);
+		ck_assert_msg(st.failed == 0 && st.size_mismatches == 0, "%s", e->d_name);
+
+		/* Independent count: find the first 1013 token after a 1012 and read the u32. */
+		FILE *f = fopen(path, "rb");
+		fseek(f, 0, SEEK_END);
+		long size = ftell(f);
+		uint8_t *b = malloc((size_t)size);
+		fseek(f, 0, SEEK_SET);
+		ck_assert_int_eq(fread(b, 1, (size_t)size, f), size);
+		fclose(f);
+		uint32_t want = 0;
+		for (long i = 16; i + 8 < size; i += 2)
+			if (nm_le16(b + i) == 1012 && nm_le16(b + i + 2) == 1013) {
+				want = nm_le32(b + i + 4);
+				break;
+			}
+		free(b);
+		char *csv = walk_read(t, "/meshes/0/vertices.csv", NULL);
+		ck_assert_ptr_nonnull(csv);
+		ck_assert_uint_eq(count_lines(csv) - 1, want);
+		free(csv);
+		printf("corpus %s: %zu files, %llu bytes, %u vertices in mesh 0\n", e->d_name,
+		       st.files, (unsigned long long)st.bytes, want);
+		nm_tree_free(t);
+		n++;
+	}
+	closedir(d);
+	ck_assert_int_gt(n, 0);
+	free(dir);
+}
+END_TEST
+
+int main(void)
+{
+	Suite *s = suite_create("cmod");
+	TCase *tc = tcase_create("cmod");
+	tcase_set_timeout(tc, 120);
+	tcase_add_test(tc, sample_tree);
+	tcase_add_test(tc, truncation_everywhere);
+	tcase_add_test(tc, unknown_top_level_token);
+	tcase_add_test(tc, index_out_of_range);
+	tcase_add_test(tc, absurd_counts);
+	tcase_add_test(tc, bad_values);
+	tcase_add_test(tc, corpus_files);
+	suite_add_tcase(s, tc);
+	SRunner *sr = srunner_create(s);
+	srunner_run_all(sr, CK_NORMAL);
+	int failed = srunner_ntests_failed(sr);
+	srunner_free(sr);
+	return failed ? 1 : 0;
+}

@@ -1,1 +1,517 @@
-/* todo */
+/* Unit tests for the core library: reader, view, errors, text, tree, cache, PNG, OBJ. */
+#include <check.h>
+#include <math.h>
+#include <png.h>
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include "export/obj.h"
+#include "export/png.h"
+#include "export/text.h"
+#include "export/triangulate.h"
+#include "lib/cache.h"
+#include "lib/reader.h"
+#include "lib/tree.h"
+#include "lib/view.h"
+
+static nm_reader *memory_reader(const char *bytes, size_t len)
+{
+	nm_reader *r;
+	void *copy = malloc(len ? len : 1);
+	memcpy(copy, bytes, len);
+	ck_assert_int_eq(nm_reader_new_memory("mem.bin", copy, len, &r, NULL), NM_OK);
+	return r;
+}
+
+START_TEST(reader_bounds)
+{
+	nm_reader *r = memory_reader("0123456789", 10), *w;
+	char buf[16];
+	nm_error err;
+	ck_assert_int_eq(nm_reader_read(r, 2, buf, 3, "x", &err), NM_OK);
+	ck_assert_int_eq(memcmp(buf, "234", 3), 0);
+	ck_assert_int_eq(nm_reader_read(r, 8, buf, 3, "skl", &err), NM_E_FORMAT);
+	ck_assert_str_eq(err.msg, "mem.bin: skl at 0x8: 0x3 bytes run past the end of the data (0xa)");
+	ck_assert_int_eq(nm_reader_read(r, UINT64_MAX - 1, buf, 4, NULL, &err), NM_E_FORMAT);
+	ck_assert_int_eq(nm_reader_read(r, 10, buf, 0, NULL, &err), NM_OK);
+	/* A window sees only its range; its own bounds are checked before the parent's. */
+	ck_assert_int_eq(nm_reader_new_window(r, "member", 4, 4, &w, &err), NM_OK);
+	ck_assert_uint_eq(nm_reader_size(w), 4);
+	ck_assert_int_eq(nm_reader_read(w, 0, buf, 4, NULL, &err), NM_OK);
+	ck_assert_int_eq(memcmp(buf, "4567", 4), 0);
+	ck_assert_int_eq(nm_reader_read(w, 1, buf, 4, NULL, &err), NM_E_FORMAT);
+	ck_assert_int_eq(nm_reader_new_window(r, "bad", 8, 3, &w, &err) == NM_OK ? 1 : 0, 0);
+	nm_reader_close(w);
+	nm_reader_close(r);
+}
+END_TEST
+
+START_TEST(reader_file)
+{
+	char path[] = "/tmp/nm_test_XXXXXX";
+	int fd = mkstemp(path);
+	ck_assert_int_ge(fd, 0);
+	ck_assert_int_eq(write(fd, "abcdef", 6), 6);
+	close(fd);
+	nm_reader *r;
+	nm_error err;
+	char buf[4];
+	ck_assert_int_eq(nm_reader_open_file(path, &r, &err), NM_OK);
+	ck_assert_str_eq(nm_reader_name(r), strrchr(path, '/') + 1);
+	ck_assert_int_eq(nm_reader_read(r, 2, buf, 4, NULL, &err), NM_OK);
+	/* The file shrinks under the reader: a clean NM_E_IO, not a crash or stale bytes. */
+	ck_assert_int_eq(truncate(path, 3), 0);
+	ck_assert_int_eq(nm_reader_read(r, 2, buf, 4, "tex", &err), NM_E_IO);
+	nm_reader_close(r);
+	unlink(path);
+	ck_assert_int_eq(nm_reader_open_file(path, &r, &err), NM_E_NOENT);
+	ck_assert_int_eq(nm_reader_open_file("/tmp", &r, &err), NM_E_ISDIR);
+}
+END_TEST
+
+START_TEST(view_sticky_errors)
+{
+	static const uint8_t b[] = { 1, 2, 3, 4, 5, 6, 7, 8 };
+	nm_view v = nm_view_of(b, sizeof b, 0x100, "m.cmb", "skl", NM_LITTLE);
+	nm_error err;
+	ck_assert_uint_eq(nm_u32(&v, 0), 0x04030201);
+	ck_assert_uint_eq(nm_u16(&v, 6), 0x0807);
+	ck_assert(!v.bad);
+	ck_assert_uint_eq(nm_u32(&v, 6), 0);
+	ck_assert(v.bad);
+	ck_assert_uint_eq(v.bad_off, 6);
+	ck_assert_uint_eq(nm_u8(&v, 100), 0);
+	ck_assert_uint_eq(v.bad_off, 6); /* the first failure is kept */
+	nm_view_fail(&v, &err, "bone table");
+	ck_assert_str_eq(err.msg, "m.cmb: skl at 0x106: bone table runs past the end of the chunk (0x8 bytes)");
+
+	nm_view be = nm_view_of(b, sizeof b, 0, "f", NULL, NM_BIG);
+	ck_assert_uint_eq(nm_u32(&be, 0), 0x01020304);
+	ck_assert_uint_eq(nm_u64(&be, 0), 0x0102030405060708ull);
+	ck_assert(nm_view_array(&be, 0, 2, 4));
+	ck_assert(!nm_view_array(&be, 0, 3, 4));
+	/* count * stride overflowing size_t is refused, not wrapped. */
+	nm_view be2 = nm_view_of(b, sizeof b, 0, "f", NULL, NM_BIG);
+	ck_assert(!nm_view_array(&be2, 0, UINT64_MAX / 2, 4));
+	nm_view sub = nm_view_sub(&be2, 2, 4, "inner");
+	ck_assert_uint_eq(sub.base, 2);
+	ck_assert_uint_eq(nm_u16(&sub, 0), 0x0304);
+	nm_view oob = nm_view_sub(&sub, 3, 4, NULL);
+	ck_assert(oob.bad);
+	ck_assert_uint_eq(oob.size, 0);
+}
+END_TEST
+
+START_TEST(text_floats_round_trip)
+{
+	char buf[NM_FLOAT_BUF];
+	ck_assert_str_eq(nm_fmt_float(buf, 0.1f), "0.1");
+	ck_assert_str_eq(nm_fmt_float(buf, 1.0f), "1");
+	ck_assert_str_eq(nm_fmt_float(buf, -2.5f), "-2.5");
+	ck_assert_str_eq(nm_fmt_float(buf, INFINITY), "inf");
+	ck_assert_str_eq(nm_fmt_float(buf, NAN), "nan");
+	srand(7);
+	for (int i = 0; i < 100000; i++) {
+		uint32_t u = (uint32_t)rand() << 16 ^ (uint32_t)rand();
+		float f;
+		memcpy(&f, &u, 4);
+		if (!isfinite(f))
+			continue;
+		nm_fmt_float(buf, f);
+		ck_assert_msg(strtof(buf, NULL) == f, "%s does not round-trip", buf);
+		ck_assert_uint_le(strlen(buf), 15);
+		/* CSV numbers: always 15 bytes, exact too. */
+		nm_out o;
+		nm_out_init(&o);
+		nm_csv_float(&o, f);
+		ck_assert_uint_eq(o.len, NM_CSV_FLOAT_WIDTH);
+		nm_out_char(&o, '\0');
+		ck_assert(strtof((char *)o.data, NULL) == f);
+		nm_out_free(&o);
+	}
+	nm_out o;
+	nm_out_init(&o);
+	nm_csv_float(&o, -INFINITY);
+	nm_csv_float(&o, NAN);
+	nm_csv_uint(&o, 7, 3);
+	nm_csv_int(&o, -7, 4);
+	nm_out_char(&o, '\0');
+	ck_assert_str_eq((char *)o.data, "           -inf            nan  7  -7");
+	nm_out_free(&o);
+	ck_assert_uint_eq(nm_digits(0), 1);
+	ck_assert_uint_eq(nm_digits(9), 1);
+	ck_assert_uint_eq(nm_digits(10), 2);
+	ck_assert_uint_eq(nm_digits(UINT64_MAX), 20);
+}
+END_TEST
+
+START_TEST(text_key_values)
+{
+	nm_out o;
+	float v[3] = { 1, 0.5f, -3 };
+	nm_out_init(&o);
+	nm_kv(&o, "count", "%d", 3);
+	nm_kv_enum(&o, "wrap_s", "REPEAT", 0x2901);
+	nm_kv_enum(&o, "mode", NULL, 7);
+	nm_kv_floats(&o, "scale", v, 3);
+	nm_kv_str(&o, "name", "a\nb\\");
+	nm_out_char(&o, '\0');
+	ck_assert_str_eq((char *)o.data,
+			 "count: 3\nwrap_s: REPEAT (0x2901)\nmode: unknown (0x7)\n"
+			 "scale: 1 0.5 -3\nname: a\\x0ab\\\\\n");
+	nm_out_free(&o);
+}
+END_TEST
+
+START_TEST(tree_names)
+{
+	char *s = nm_safe_name("a/b\x01%", 5);
+	ck_assert_str_eq(s, "a%2Fb%01%25");
+	free(s);
+	s = nm_safe_name("..", 2);
+	ck_assert_str_eq(s, "%2E%2E");
+	free(s);
+	s = nm_safe_name("\xc3\xa9\xff", 3); /* valid é, invalid 0xff */
+	ck_assert_str_eq(s, "\xc3\xa9%FF");
+	free(s);
+	s = nm_safe_name("", 0);
+	ck_assert_str_eq(s, "%00");
+	free(s);
+
+	nm_tree *t = nm_tree_new();
+	nm_node *d = nm_dir(t, nm_tree_root(t), "tex");
+	static const char *const exts[] = { ".png", ".txt", NULL };
+	nm_text_str(t, d, "wood.png", "x");
+	ck_assert_ptr_null(nm_text_str(t, d, "wood.png", "y")); /* taken */
+	char *stem = nm_unique_stem(t, d, "wood", exts);
+	ck_assert_str_eq(stem, "wood~2");
+	free(stem);
+	stem = nm_unique_stem(t, d, "stone", exts);
+	ck_assert_str_eq(stem, "stone");
+	free(stem);
+	nm_tree_free(t);
+}
+END_TEST
+
+static int produced_count;
+static nm_status produce_hello(void *ctx, void *arg, nm_out *o, nm_error *err)
+{
+	(void)ctx; (void)arg; (void)err;
+	__atomic_add_fetch(&produced_count, 1, __ATOMIC_SEQ_CST);
+	nm_out_str(o, "hello world");
+	return NM_OK;
+}
+
+static nm_status produce_fail(void *ctx, void *arg, nm_out *o, nm_error *err)
+{
+	(void)ctx; (void)arg; (void)o;
+	return nm_fail(err, NM_E_FORMAT, "m.bin", "tex", 0x40, "bad texture");
+}
+
+static int populate_calls;
+static nm_status populate_member(nm_tree *t, nm_node *dir, void *ctx, void *arg, nm_error *err)
+{
+	(void)ctx; (void)arg; (void)err;
+	populate_calls++;
+	nm_text_str(t, dir, "inner.txt", "inside\n");
+	return NM_OK;
+}
+
+START_TEST(tree_files)
+{
+	nm_tree *t = nm_tree_new();
+	nm_node *root = nm_tree_root(t), *n, **kids;
+	nm_reader *r = memory_reader("0123456789", 10);
+	nm_error err;
+	char buf[64];
+	size_t got, count;
+	uint64_t size;
+	produced_count = 0;
+	nm_text_str(t, root, "a.txt", "abc\n");
+	nm_slice(t, root, "raw.bin", r, 3, 4);
+	nm_lazy(t, root, "hello.txt", 11, produce_hello, NULL, NULL);
+	nm_lazy(t, root, "measured.txt", NM_SIZE_MEASURE, produce_hello, NULL, NULL);
+	nm_lazy(t, root, "wrong.txt", 5, produce_hello, NULL, NULL);
+	nm_lazy(t, root, "broken.png", 10, produce_fail, NULL, NULL);
+	nm_lazy_dir(t, root, "member", populate_member, NULL, NULL);
+	ck_assert_ptr_null(nm_slice(t, root, "past.bin", r, 8, 4));
+
+	ck_assert_int_eq(nm_children(t, root, &kids, &count, &err), NM_OK);
+	ck_assert_uint_eq(count, 7);
+	ck_assert_str_eq(nm_node_name(kids[0]), "a.txt"); /* insertion order */
+	ck_assert_int_eq(produced_count, 0);              /* listing produces nothing */
+
+	ck_assert_int_eq(nm_resolve(t, "/raw.bin", &n, &err), NM_OK);
+	ck_assert_int_eq(nm_read(t, n, 1, buf, 10, &got, &err), NM_OK);
+	ck_assert_uint_eq(got, 3);
+	ck_assert_int_eq(memcmp(buf, "456", 3), 0);
+
+	ck_assert_int_eq(nm_resolve(t, "hello.txt", &n, &err), NM_OK);
+	ck_assert_int_eq(nm_size(t, n, &size, &err), NM_OK);
+	ck_assert_uint_eq(size, 11);
+	ck_assert_int_eq(produced_count, 0);              /* a known size needs no production */
+	ck_assert_int_eq(nm_read(t, n, 6, buf, 64, &got, &err), NM_OK);
+	ck_assert_uint_eq(got, 5);
+	ck_assert_int_eq(nm_read(t, n, 0, buf, 5, &got, &err), NM_OK);
+	ck_assert_int_eq(produced_count, 1);              /* cached after the first read */
+	ck_assert_int_eq(nm_read(t, n, 11, buf, 5, &got, &err), NM_OK);
+	ck_assert_uint_eq(got, 0);
+
+	ck_assert_int_eq(nm_resolve(t, "measured.txt", &n, &err), NM_OK);
+	ck_assert_int_eq(nm_size(t, n, &size, &err), NM_OK);
+	ck_assert_uint_eq(size, 11);
+
+	ck_assert_int_eq(nm_resolve(t, "wrong.txt", &n, &err), NM_OK);
+	ck_assert_int_eq(nm_read(t, n, 0, buf, 5, &got, &err), NM_E_IO);
+
+	ck_assert_int_eq(nm_resolve(t, "broken.png", &n, &err), NM_OK);
+	ck_assert_int_eq(nm_read(t, n, 0, buf, 5, &got, &err), NM_E_FORMAT);
+	ck_assert_str_eq(err.msg, "m.bin: tex at 0x40: bad texture");
+
+	ck_assert_int_eq(populate_calls, 0);
+	ck_assert_int_eq(nm_resolve(t, "/member/inner.txt", &n, &err), NM_OK);
+	ck_assert_int_eq(nm_resolve(t, "/member/inner.txt", &n, &err), NM_OK);
+	ck_assert_int_eq(populate_calls, 1);
+	ck_assert_int_eq(nm_resolve(t, "/member/none", &n, &err), NM_E_NOENT);
+	ck_assert_int_eq(nm_resolve(t, "/a.txt/x", &n, &err), NM_E_NOTDIR);
+	nm_tree_free(t);
+	nm_reader_close(r);
+}
+END_TEST
+
+/* --- cache --------------------------------------------------------------------- */
+
+static nm_status produce_slow(void *ctx, void *arg, nm_out *o, nm_error *err)
+{
+	(void)err;
+	__atomic_add_fetch((int *)ctx, 1, __ATOMIC_SEQ_CST);
+	usleep(50000); /* long enough for every thread to arrive while it runs */
+	nm_out_printf(o, "%p", arg);
+	return NM_OK;
+}
+
+struct reader_arg {
+	nm_cache *c;
+	int *fills;
+	char got[32];
+};
+
+static void *cache_reader(void *p)
+{
+	struct reader_arg *a = p;
+	nm_cache_entry *e;
+	if (nm_cache_get(a->c, (void *)0x1234, produce_slow, a->fills, (void *)0x1234, &e,
+			 NULL) == NM_OK) {
+		memcpy(a->got, nm_cache_data(e), nm_cache_len(e));
+		nm_cache_release(a->c, e);
+	}
+	return NULL;
+}
+
+START_TEST(cache_concurrent_single_fill)
+{
+	nm_cache *c = nm_cache_new(1 << 20);
+	int fills = 0;
+	pthread_t th[8];
+	struct reader_arg a[8];
+	for (int i = 0; i < 8; i++) {
+		a[i] = (struct reader_arg){ .c = c, .fills = &fills };
+		pthread_create(&th[i], NULL, cache_reader, &a[i]);
+	}
+	for (int i = 0; i < 8; i++)
+		pthread_join(th[i], NULL);
+	ck_assert_int_eq(fills, 1);
+	for (int i = 1; i < 8; i++)
+		ck_assert_mem_eq(a[i].got, a[0].got, sizeof a[0].got);
+	nm_cache_free(c);
+}
+END_TEST
+
+static nm_status produce_kib(void *ctx, void *arg, nm_out *o, nm_error *err)
+{
+	(void)err;
+	(*(int *)ctx)++;
+	size_t n = (size_t)(uintptr_t)arg;
+	uint8_t *p = nm_out_reserve(o, n);
+	memset(p, 'x', n);
+	o->len += n;
+	return NM_OK;
+}
+
+START_TEST(cache_lru_bound)
+{
+	nm_cache *c = nm_cache_new(3000);
+	nm_cache_entry *e;
+	int fills = 0;
+	/* Keys 1..5 of 1000 bytes: only three fit. */
+	for (uintptr_t k = 1; k <= 5; k++) {
+		ck_assert_int_eq(nm_cache_get(c, (void *)k, produce_kib, &fills, (void *)1000, &e, NULL), NM_OK);
+		nm_cache_release(c, e);
+		ck_assert_uint_le(nm_cache_bytes(c), 3000);
+	}
+	ck_assert_int_eq(fills, 5);
+	nm_cache_get(c, (void *)5, produce_kib, &fills, (void *)1000, &e, NULL); /* hit */
+	nm_cache_release(c, e);
+	ck_assert_int_eq(fills, 5);
+	nm_cache_get(c, (void *)1, produce_kib, &fills, (void *)1000, &e, NULL); /* evicted */
+	nm_cache_release(c, e);
+	ck_assert_int_eq(fills, 6);
+	/* An entry larger than the whole cache stays until something else is used... */
+	nm_cache_get(c, (void *)9, produce_kib, &fills, (void *)10000, &e, NULL);
+	nm_cache_release(c, e);
+	nm_cache_get(c, (void *)9, produce_kib, &fills, (void *)10000, &e, NULL);
+	ck_assert_int_eq(fills, 7);
+	/* ...and a pinned entry survives eviction by others. */
+	nm_cache_entry *e2;
+	nm_cache_get(c, (void *)10, produce_kib, &fills, (void *)1000, &e2, NULL);
+	ck_assert_uint_eq(nm_cache_len(e), 10000);
+	ck_assert_int_eq(nm_cache_data(e)[9999], 'x');
+	nm_cache_release(c, e);
+	nm_cache_release(c, e2);
+	ck_assert_uint_le(nm_cache_bytes(c), 3000);
+	nm_cache_free(c);
+}
+END_TEST
+
+/* --- PNG ---------------------------------------------------------------------- */
+
+START_TEST(png_size_exact_and_readable)
+{
+	static const unsigned dims[][2] = { { 1, 1 }, { 8, 8 }, { 13, 7 }, { 256, 256 },
+					    { 300, 200 }, { 1024, 64 } };
+	srand(3);
+	for (size_t d = 0; d < sizeof dims / sizeof dims[0]; d++)
+		for (unsigned ch = 1; ch <= 4; ch++) {
+			unsigned w = dims[d][0], h = dims[d][1];
+			uint8_t *rgba = malloc((size_t)w * h * 4);
+			for (size_t i = 0; i < (size_t)w * h * 4; i++)
+				rgba[i] = (uint8_t)rand();
+			nm_out o;
+			nm_out_init(&o);
+			ck_assert_int_eq(nm_png_write(&o, rgba, w, h, ch), NM_OK);
+			ck_assert_uint_eq(o.len, nm_png_size(w, h, ch));
+			/* Read back with libpng, as RGBA, and compare the channels kept. */
+			png_image img = { .version = PNG_IMAGE_VERSION };
+			ck_assert(png_image_begin_read_from_memory(&img, o.data, o.len));
+			ck_assert_uint_eq(img.width, w);
+			ck_assert_uint_eq(img.height, h);
+			img.format = PNG_FORMAT_RGBA;
+			uint8_t *back = malloc((size_t)w * h * 4);
+			ck_assert(png_image_finish_read(&img, NULL, back, 0, NULL));
+			for (size_t i = 0; i < (size_t)w * h; i++) {
+				const uint8_t *p = rgba + i * 4, *q = back + i * 4;
+				ck_assert_uint_eq(q[0], p[0]);
+				if (ch >= 3) {
+					ck_assert_uint_eq(q[1], p[1]);
+					ck_assert_uint_eq(q[2], p[2]);
+				}
+				ck_assert_uint_eq(q[3], ch == 2 || ch == 4 ? p[3] : 255);
+			}
+			free(back);
+			free(rgba);
+			nm_out_free(&o);
+		}
+	ck_assert_uint_eq(nm_png_size(0, 4, 4), 0);
+	ck_assert_uint_eq(nm_png_size(4, NM_PNG_MAX_DIM + 1, 4), 0);
+}
+END_TEST
+
+/* --- OBJ and triangulation ------------------------------------------------------ */
+
+START_TEST(triangulate_kinds)
+{
+	uint32_t idx[] = { 0, 1, 2, 3, 3, 4 }, t[18];
+	ck_assert_uint_eq(nm_triangle_count(NM_PRIM_STRIP, 6), 4);
+	nm_triangulate(NM_PRIM_STRIP, idx, 6, t);
+	uint32_t want[] = { 0, 1, 2, 2, 1, 3, NM_OBJ_DROPPED, NM_OBJ_DROPPED, NM_OBJ_DROPPED,
+			    NM_OBJ_DROPPED, NM_OBJ_DROPPED, NM_OBJ_DROPPED };
+	ck_assert_mem_eq(t, want, sizeof want);
+	ck_assert_uint_eq(nm_triangle_count(NM_PRIM_FAN, 5), 3);
+	nm_triangulate(NM_PRIM_FAN, (uint32_t[]){ 9, 1, 2, 3, 4 }, 5, t);
+	ck_assert_mem_eq(t, ((uint32_t[]){ 9, 1, 2, 9, 2, 3, 9, 3, 4 }), 9 * 4);
+	ck_assert_uint_eq(nm_triangle_count(NM_PRIM_QUADS, 9), 4);
+	nm_triangulate(NM_PRIM_QUADS, (uint32_t[]){ 0, 1, 2, 3 }, 4, t);
+	ck_assert_mem_eq(t, ((uint32_t[]){ 0, 1, 2, 0, 2, 3 }), 6 * 4);
+	ck_assert_uint_eq(nm_triangle_count(NM_PRIM_TRIANGLES, 7), 2);
+	ck_assert_uint_eq(nm_triangle_count(NM_PRIM_STRIP, 2), 0);
+}
+END_TEST
+
+static nm_status load_test_group(void *ctx, size_t g, nm_obj_data *d, nm_error *err)
+{
+	const nm_obj_group *groups = ctx;
+	(void)err;
+	for (uint64_t v = 0; d->positions && v < groups[g].nverts; v++) {
+		for (int c = 0; c < 3; c++)
+			d->positions[v * 3 + c] = (float)(v * 3 + (uint64_t)c) * 0.25f - 100.0f;
+		if (d->normals)
+			for (int c = 0; c < 3; c++)
+				d->normals[v * 3 + c] = c == 1 ? 1.0f : 0.0f;
+		if (d->texcoords)
+			d->texcoords[v * 2] = d->texcoords[v * 2 + 1] = 0.5f;
+	}
+	for (uint64_t k = 0; k < groups[g].ntris * 3; k++)
+		d->tris[k] = k % 7 == 6 ? NM_OBJ_DROPPED : (uint32_t)(k % groups[g].nverts);
+	return NM_OK;
+}
+
+START_TEST(obj_size_matches)
+{
+	nm_obj_group groups[] = {
+		{ .name = "a", .material = "m0", .nverts = 12, .has_normals = true,
+		  .has_texcoords = true, .ntris = 9 },
+		{ .name = "a_more", .material = NULL, .nverts = 12, .has_normals = true,
+		  .has_texcoords = true, .ntris = 5, .reuse_vertices = true },
+		{ .name = "b", .material = "m1", .nverts = 1234, .has_normals = false,
+		  .has_texcoords = true, .ntris = 300 },
+		{ .name = "c", .material = "m1", .nverts = 3, .ntris = 1 },
+	};
+	nm_obj_model m = { .mtllib = "mesh.mtl", .comment = "test", .groups = groups,
+			   .ngroups = 4, .load = load_test_group, .ctx = groups };
+	nm_out o;
+	nm_error err;
+	nm_out_init(&o);
+	ck_assert_int_eq(nm_obj_write(&m, &o, &err), NM_OK);
+	ck_assert_uint_eq(o.len, nm_obj_size(&m));
+	/* Faces and vertices counted independently of the writer. */
+	unsigned v = 0, f = 0, drop = 0;
+	char *text = strndup((char *)o.data, o.len);
+	for (char *line = strtok(text, "\n"); line; line = strtok(NULL, "\n")) {
+		v += line[0] == 'v' && line[1] == ' ';
+		f += line[0] == 'f';
+		drop += line[0] == '#' && line[1] == ' ' && line[2] == ' ';
+	}
+	ck_assert_uint_eq(v, 12 + 1234 + 3);
+	ck_assert_uint_eq(f + drop, 9 + 5 + 300 + 1);
+	ck_assert_uint_gt(drop, 0);
+	free(text);
+	nm_out_free(&o);
+}
+END_TEST
+
+int main(void)
+{
+	Suite *s = suite_create("core");
+	TCase *tc = tcase_create("core");
+	tcase_set_timeout(tc, 60);
+	tcase_add_test(tc, reader_bounds);
+	tcase_add_test(tc, reader_file);
+	tcase_add_test(tc, view_sticky_errors);
+	tcase_add_test(tc, text_floats_round_trip);
+	tcase_add_test(tc, text_key_values);
+	tcase_add_test(tc, tree_names);
+	tcase_add_test(tc, tree_files);
+	tcase_add_test(tc, cache_concurrent_single_fill);
+	tcase_add_test(tc, cache_lru_bound);
+	tcase_add_test(tc, png_size_exact_and_readable);
+	tcase_add_test(tc, triangulate_kinds);
+	tcase_add_test(tc, obj_size_matches);
+	suite_add_tcase(s, tc);
+	SRunner *sr = srunner_create(s);
+	srunner_run_all(sr, CK_NORMAL);
+	int failed = srunner_ntests_failed(sr);
+	srunner_free(sr);
+	return failed ? 1 : 0;
+}
