@@ -1,2 +1,74 @@
-#!/bin/sh
-exit 0
+# Shared by the shell tests: where things are, assertions, and mounting with cleanup.
+set -u
+top_builddir=${top_builddir:-$(cd "$(dirname "$0")/.." && pwd)}
+top_srcdir=${top_srcdir:-$top_builddir}
+NMODEL=$top_builddir/nmodel
+MOUNT=$top_builddir/mount.nmodel
+CORPUS=$top_srcdir/../shared/corpus
+WORK=$(mktemp -d "${TMPDIR:-/tmp}/nmodelfs-test.XXXXXX")
+MOUNTS=""
+passed=0
+failed=0
+
+cleanup() {
+	for m in $MOUNTS; do
+		mountpoint -q "$m" 2>/dev/null && fusermount3 -u "$m" 2>/dev/null
+	done
+	rm -rf "$WORK"
+}
+trap cleanup EXIT
+
+ok() { passed=$((passed + 1)); printf 'ok   %s\n' "$*"; }
+not_ok() { failed=$((failed + 1)); printf 'FAIL %s\n' "$*"; }
+check() { # check DESCRIPTION COMMAND...
+	local what=$1
+	shift
+	if "$@"; then ok "$what"; else not_ok "$what"; fi
+}
+finish() {
+	echo "$passed passed, $failed failed"
+	[ "$failed" -eq 0 ]
+	exit $?
+}
+skip_all() { echo "SKIP: $*"; exit 77; }
+
+# The sample model the project writes itself.
+sample() {
+	[ -f "$WORK/sample.cmod" ] || "$top_builddir/tests/mkfixture" cmod "$WORK/sample.cmod"
+	echo "$WORK/sample.cmod"
+}
+
+# Corpus folders whose format has a driver (so a new driver is tested as soon as it lands).
+corpus_files() {
+	[ -d "$CORPUS" ] || return 0
+	local formats
+	formats=$("$NMODEL" formats | awk '{print $1}')
+	for f in $formats; do
+		case $f in
+		cmod) ls "$CORPUS"/cmod/*.cmod ;;
+		cmb) ls "$CORPUS"/cmb/*.cmb ;;
+		j3d) ls "$CORPUS"/bmd/*.bmd "$CORPUS"/bdl/*.bdl ;;
+		rfrm) ls "$CORPUS"/cmdl/* ;;
+		esac
+	done 2>/dev/null
+}
+
+fuse_usable() {
+	[ -c /dev/fuse ] && command -v fusermount3 >/dev/null 2>&1
+}
+
+# mount_model FILE DIR: mount in the background (the real daemon path); 0 on success.
+mount_model() {
+	mkdir -p "$2"
+	"$MOUNT" "$1" "$2" || return 1
+	MOUNTS="$MOUNTS $2"
+	for _ in 1 2 3 4 5 6 7 8 9 10; do
+		mountpoint -q "$2" && return 0
+		sleep 0.1
+	done
+	return 1
+}
+
+unmount_model() {
+	fusermount3 -u "$1"
+}
