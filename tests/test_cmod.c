@@ -20,6 +20,23 @@ static size_t count_lines(const char *s)
 	return n;
 }
 
+/* stat every node as `ls -lR` would; returns the number of files. */
+static size_t stat_everything(nm_tree *t, nm_node *dir)
+{
+	nm_node **kids;
+	size_t n, files = 0;
+	uint64_t size;
+	nm_error err;
+	ck_assert_int_eq(nm_children(t, dir, &kids, &n, &err), NM_OK);
+	for (size_t i = 0; i < n; i++) {
+		ck_assert_int_eq(nm_size(t, kids[i], &size, &err), NM_OK);
+		files += nm_node_type(kids[i]) != NM_NODE_DIR;
+		if (nm_node_type(kids[i]) == NM_NODE_DIR)
+			files += stat_everything(t, kids[i]);
+	}
+	return files;
+}
+
 START_TEST(sample_tree)
 {
 	size_t len;
@@ -27,6 +44,8 @@ START_TEST(sample_tree)
 	nm_tree *t;
 	nm_error err;
 	ck_assert_int_eq(walk_build(bytes, len, "sample.cmod", &t, &err), NM_OK);
+	ck_assert_uint_eq(stat_everything(t, nm_tree_root(t)), 17);
+	ck_assert_uint_eq(nm_tree_productions(t), 0); /* every size known without decoding */
 
 	char *info = walk_read(t, "/info.txt", NULL);
 	ck_assert_ptr_nonnull(info);
@@ -132,6 +151,43 @@ END_TEST
 
 /* Cutting the sample at every offset: an error, or a partial tree that never crashes and
  * never produces a file of the wrong size. */
+/* nextposition (10) and scalefactor (11) have no ASCII keyword: in the CSV, not in the
+ * ASCII form (which says so in a comment). */
+START_TEST(semantics_without_keyword)
+{
+	float verts[2 * 5] = { 1, 2, 3, 4, 5, 6, 7, 8, 9, 10 };
+	uint32_t idx[1] = { 1 };
+	cmodw_mesh m = { .nattrs = 3, .semantic = { 0, 10, 11 }, .format = { 0, 2, 0 },
+			 .nverts = 2, .vertices = (const uint8_t *)verts, .ngroups = 1,
+			 .groups = { { 5, UINT32_MAX, 1, idx } } };
+	nm_out o;
+	nm_tree *t;
+	nm_error err;
+	nm_out_init(&o);
+	cmodw_header(&o);
+	cmodw_mesh_write(&o, &m);
+	ck_assert_int_eq(walk_build(o.data, o.len, "sem.cmod", &t, &err), NM_OK);
+	char *csv = walk_read(t, "/meshes/0/vertices.csv", NULL);
+	const char *want = "position,nextposition_x,nextposition_y,nextposition_z,scalefactor\n"
+			   "+1.00000000e+00,+2.00000000e+00,+3.00000000e+00,+4.00000000e+00,"
+			   "+5.00000000e+00\n";
+	ck_assert(strncmp(csv, want, strlen(want)) == 0);
+	free(csv);
+	char *ascii = walk_read(t, "/model.ascii.cmod", NULL);
+	ck_assert_ptr_nonnull(strstr(ascii, "position f1\n# nextposition f3 has no ASCII keyword"));
+	ck_assert_ptr_nonnull(strstr(ascii, "# scalefactor f1 has no ASCII keyword: left out\n"));
+	ck_assert_ptr_nonnull(strstr(ascii, "vertices 2\n+1.00000000e+00\n+6.00000000e+00\n"));
+	ck_assert_ptr_nonnull(strstr(ascii, "\npoints -1 1\n1\n"));
+	free(ascii);
+	/* Points are not in the OBJ. */
+	char *obj = walk_read(t, "/mesh.obj", NULL);
+	ck_assert_ptr_null(strstr(obj, "\nf "));
+	free(obj);
+	nm_tree_free(t);
+	nm_out_free(&o);
+}
+END_TEST
+
 START_TEST(truncation_everywhere)
 {
 	size_t len;
@@ -344,6 +400,7 @@ int main(void)
 	TCase *tc = tcase_create("cmod");
 	tcase_set_timeout(tc, 120);
 	tcase_add_test(tc, sample_tree);
+	tcase_add_test(tc, semantics_without_keyword);
 	tcase_add_test(tc, truncation_everywhere);
 	tcase_add_test(tc, unknown_top_level_token);
 	tcase_add_test(tc, index_out_of_range);
