@@ -10,6 +10,29 @@
 #include "formats/driver.h"
 #include "fuse/ops.h"
 
+/* libfuse's own messages for these are cryptic; say plainly what is wrong, before any
+ * work. A directory something is already mounted on counts as busy. */
+static int check_mountpoint(const char *dir)
+{
+	struct stat st, parent;
+	char up[4096];
+	if (stat(dir, &st) != 0) {
+		fprintf(stderr, "mount.nmodel: %s: mount point does not exist\n", dir);
+		return -1;
+	}
+	if (!S_ISDIR(st.st_mode)) {
+		fprintf(stderr, "mount.nmodel: %s: mount point is not a directory\n", dir);
+		return -1;
+	}
+	snprintf(up, sizeof up, "%s/..", dir);
+	if (stat(up, &parent) == 0 && (parent.st_dev != st.st_dev || parent.st_ino == st.st_ino)) {
+		fprintf(stderr, "mount.nmodel: %s: mount point is busy (something is mounted there)\n",
+			dir);
+		return -1;
+	}
+	return 0;
+}
+
 int main(int argc, char *argv[])
 {
 	struct fuse_args args = FUSE_ARGS_INIT(argc, argv);
@@ -41,6 +64,8 @@ int main(int argc, char *argv[])
 		fprintf(stderr, "mount.nmodel: no mount point given (try --help)\n");
 		goto out;
 	}
+	if (check_mountpoint(cmd.mountpoint) != 0)
+		goto out;
 	if (nm_open_model(opts.source, &fs.tree, &err) != NM_OK) {
 		fprintf(stderr, "mount.nmodel: %s\n", err.msg);
 		goto out;

@@ -1,4 +1,5 @@
 #include <errno.h>
+#include <stdbool.h>
 #include <fcntl.h>
 #include <stdlib.h>
 #include <string.h>
@@ -13,6 +14,7 @@ struct nm_reader {
 	char *name;
 	uint64_t size;
 	int fd;               /* READER_FILE */
+	struct stat opened;   /* READER_FILE: identity at open, to notice a changed source */
 	uint8_t *data;        /* READER_MEMORY */
 	nm_reader *parent;    /* READER_WINDOW */
 	uint64_t base;        /* READER_WINDOW */
@@ -54,6 +56,7 @@ nm_status nm_reader_open_file(const char *path, nm_reader **out, nm_error *err)
 		return nm_fail(err, NM_E_NOMEM, base, NULL, NM_NO_OFFSET, "out of memory");
 	}
 	r->fd = fd;
+	r->opened = st;
 	*out = r;
 	return NM_OK;
 }
@@ -99,9 +102,24 @@ void nm_reader_close(nm_reader *r)
 uint64_t nm_reader_size(const nm_reader *r) { return r->size; }
 const char *nm_reader_name(const nm_reader *r) { return r->name; }
 
+/* The tree was built from the bytes as they were at open: if the file was truncated,
+ * rewritten or replaced in place since, reading it now would mix two versions. */
+static bool changed_since_open(const nm_reader *r)
+{
+	struct stat st;
+	if (fstat(r->fd, &st) != 0)
+		return true;
+	return st.st_size != r->opened.st_size || st.st_ino != r->opened.st_ino ||
+	       st.st_mtim.tv_sec != r->opened.st_mtim.tv_sec ||
+	       st.st_mtim.tv_nsec != r->opened.st_mtim.tv_nsec;
+}
+
 static nm_status read_file(nm_reader *r, uint64_t off, uint8_t *buf, size_t len,
 			   const char *chunk, nm_error *err)
 {
+	if (changed_since_open(r))
+		return nm_fail(err, NM_E_IO, r->name, chunk, off,
+			       "the file changed after it was mounted");
 	while (len > 0) {
 		ssize_t n = pread(r->fd, buf, len, (off_t)off);
 		if (n < 0 && errno == EINTR)

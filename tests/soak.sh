@@ -1,0 +1,8 @@
+#!/bin/bash
+# The short soak (30 s) of scripts/soak.
+. "$(dirname "$0")/lib.sh"
+fuse_usable || skip_all "no /dev/fuse or fusermount3 here: the soak cannot run"
+out=$("$top_srcdir/scripts/soak" 0.5 2>&1); rc=$?
+echo "$out"
+check "30 s soak: identical bytes, daemons alive, RSS within cache_size + 16 MiB" test $rc -eq 0
+finish
