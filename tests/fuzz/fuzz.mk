@@ -1,0 +1,50 @@
+# Fuzzing. `./configure --enable-fuzzing` (clang) builds a libFuzzer target per driver
+# and per codec (`make fuzz`; scripts/fuzz runs them). Every build replays the inputs
+# kept in tests/fuzz/regressions/TARGET/ through the same functions (make check).
+
+FUZZ_DRIVER_SRC = tests/fuzz/fuzz_driver.c tests/walk.h tests/walk.c
+FUZZ_CODEC_SRC = tests/fuzz/fuzz_codec.c
+
+if FUZZING
+FUZZ_TARGETS = tests/fuzz/fuzz_cmod tests/fuzz/fuzz_pica tests/fuzz/fuzz_gx \
+	tests/fuzz/fuzz_lzss tests/fuzz/fuzz_inflate
+EXTRA_PROGRAMS = $(FUZZ_TARGETS)
+fuzz: $(FUZZ_TARGETS)
+FUZZ_LD = -fsanitize=fuzzer
+else
+fuzz:
+	@echo "configure with --enable-fuzzing (needs clang) to build the fuzz targets"; exit 1
+endif
+.PHONY: fuzz
+
+tests_fuzz_fuzz_cmod_SOURCES = $(FUZZ_DRIVER_SRC)
+tests_fuzz_fuzz_cmod_CPPFLAGS = $(AM_CPPFLAGS) -DNM_FUZZ_DRIVER='"cmod"'
+tests_fuzz_fuzz_cmod_LDADD = $(LDADD_COMMON)
+tests_fuzz_fuzz_cmod_LDFLAGS = $(FUZZ_LD)
+tests_fuzz_fuzz_pica_SOURCES = $(FUZZ_CODEC_SRC)
+tests_fuzz_fuzz_pica_CPPFLAGS = $(AM_CPPFLAGS) -DNM_FUZZ_CODEC=1
+tests_fuzz_fuzz_pica_LDADD = $(LDADD_COMMON)
+tests_fuzz_fuzz_pica_LDFLAGS = $(FUZZ_LD)
+tests_fuzz_fuzz_gx_SOURCES = $(FUZZ_CODEC_SRC)
+tests_fuzz_fuzz_gx_CPPFLAGS = $(AM_CPPFLAGS) -DNM_FUZZ_CODEC=2
+tests_fuzz_fuzz_gx_LDADD = $(LDADD_COMMON)
+tests_fuzz_fuzz_gx_LDFLAGS = $(FUZZ_LD)
+tests_fuzz_fuzz_lzss_SOURCES = $(FUZZ_CODEC_SRC)
+tests_fuzz_fuzz_lzss_CPPFLAGS = $(AM_CPPFLAGS) -DNM_FUZZ_CODEC=3
+tests_fuzz_fuzz_lzss_LDADD = $(LDADD_COMMON)
+tests_fuzz_fuzz_lzss_LDFLAGS = $(FUZZ_LD)
+tests_fuzz_fuzz_inflate_SOURCES = $(FUZZ_CODEC_SRC)
+tests_fuzz_fuzz_inflate_CPPFLAGS = $(AM_CPPFLAGS) -DNM_FUZZ_CODEC=4
+tests_fuzz_fuzz_inflate_LDADD = $(LDADD_COMMON)
+tests_fuzz_fuzz_inflate_LDFLAGS = $(FUZZ_LD)
+
+# Replays, in every build.
+check_PROGRAMS += tests/fuzz/replay_cmod tests/fuzz/replay_codecs
+tests_fuzz_replay_cmod_SOURCES = $(FUZZ_DRIVER_SRC) tests/fuzz/replay.c
+tests_fuzz_replay_cmod_CPPFLAGS = $(AM_CPPFLAGS) -DNM_FUZZ_DRIVER='"cmod"'
+tests_fuzz_replay_cmod_LDADD = $(LDADD_COMMON)
+tests_fuzz_replay_codecs_SOURCES = $(FUZZ_CODEC_SRC) tests/fuzz/replay.c
+tests_fuzz_replay_codecs_CPPFLAGS = $(AM_CPPFLAGS) -DNM_REPLAY_CODECS
+tests_fuzz_replay_codecs_LDADD = $(LDADD_COMMON)
+TESTS += tests/fuzz/regress.sh
+EXTRA_DIST += tests/fuzz/regress.sh tests/fuzz/dict tests/fuzz/regressions

@@ -1,0 +1,20 @@
+#!/bin/bash
+# Replay every input kept in tests/fuzz/regressions/TARGET/ (inputs that once crashed a
+# fuzz target, plus a few seeds) through the same target functions.
+. "$(dirname "$0")/../lib.sh"
+dir=$top_srcdir/tests/fuzz/regressions
+for t in "$dir"/*/; do
+	[ -d "$t" ] || continue
+	name=$(basename "$t")
+	case $name in
+	pica|gx|lzss|inflate) out=$("$top_builddir/tests/fuzz/replay_codecs" "$name" "$t" 2>&1) ;;
+	*)
+		if [ ! -x "$top_builddir/tests/fuzz/replay_$name" ]; then
+			echo "no replay program for $name"; continue
+		fi
+		out=$("$top_builddir/tests/fuzz/replay_$name" "$t" 2>&1) ;;
+	esac
+	check "fuzz regressions of $name ($out)" test $? -eq 0
+done
+[ $((passed + failed)) -gt 0 ] || echo "no kept fuzz inputs yet"
+finish
