@@ -55,5 +55,9 @@ int main(int argc, char **argv)
 		free(b);
 	}
 	printf("%lu %lu %lu\n", reads, mismatches, errors);
+	for (int i = 0; i < nfiles; i++)
+		free(ref[i]);
+	free(ref);
+	free(reflen);
 	return mismatches || errors;
 }
