@@ -108,6 +108,10 @@ nm_status cmod_load_indices(cmod_model *m, const cmod_mesh *mesh, const cmod_gro
 float cmod_component(const cmod_mesh *mesh, const uint8_t *verts, uint32_t v,
 		     const cmod_attr *a, unsigned c);
 
+/* One vertex as fixed-width values and a newline (CSV: sep ','; ASCII CMOD: ' ', only
+ * the attributes that have an ASCII keyword). */
+void cmod_write_vertex(nm_out *o, const cmod_mesh *mesh, const uint8_t *verts, uint32_t v,
+		       char sep, bool ascii_only);
 /* Digits of the largest index of a mesh; index lines with every index that wide. */
 unsigned cmod_index_width(const cmod_mesh *mesh);
 void cmod_write_indices(nm_out *o, const cmod_mesh *mesh, const cmod_group *g,

@@ -143,25 +143,8 @@ static nm_status produce_ascii(void *ctx, void *arg, nm_out *o, nm_error *err)
 		if (s != NM_OK)
 			return s;
 		mesh_head(o, mesh, i);
-		for (uint32_t v = 0; v < mesh->nverts; v++) {
-			bool any = false;
-			for (unsigned a = 0; a < mesh->nattrs; a++) {
-				const cmod_attr *at = &mesh->attrs[a];
-				if (!has_keyword(at))
-					continue;
-				for (unsigned c = 0; c < cmod_format_components(at->format); c++) {
-					if (any)
-						nm_out_char(o, ' ');
-					any = true;
-					float f = cmod_component(mesh, verts, v, at, c);
-					if (at->format == CMOD_UB4)
-						nm_csv_uint(o, (uint64_t)f, 3);
-					else
-						nm_csv_float(o, f);
-				}
-			}
-			nm_out_char(o, '\n');
-		}
+		for (uint32_t v = 0; v < mesh->nverts; v++)
+			cmod_write_vertex(o, mesh, verts, v, ' ', true);
 		free(verts);
 		for (size_t g = 0; g < mesh->ngroups; g++) {
 			uint32_t *idx;

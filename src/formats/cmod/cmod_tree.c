@@ -124,6 +124,28 @@ static uint64_t vertices_csv_size(const cmod_mesh *mesh)
 	return nm_csv_header_len(ptrs, n) + (uint64_t)mesh->nverts * row;
 }
 
+void cmod_write_vertex(nm_out *o, const cmod_mesh *mesh, const uint8_t *verts, uint32_t v,
+		       char sep, bool ascii_only)
+{
+	bool first = true;
+	for (unsigned a = 0; a < mesh->nattrs; a++) {
+		const cmod_attr *at = &mesh->attrs[a];
+		if (ascii_only && !cmod_semantic_name(at->semantic))
+			continue;
+		for (unsigned c = 0; c < cmod_format_components(at->format); c++) {
+			if (!first)
+				nm_out_char(o, sep);
+			first = false;
+			float f = cmod_component(mesh, verts, v, at, c);
+			if (at->format == CMOD_UB4)
+				nm_csv_uint(o, (uint64_t)f, 3);
+			else
+				nm_csv_float(o, f);
+		}
+	}
+	nm_out_char(o, '\n');
+}
+
 struct mesh_ref {
 	cmod_model *m;
 	cmod_mesh *mesh;
@@ -144,23 +166,8 @@ static nm_status produce_vertices(void *ctx, void *arg, nm_out *o, nm_error *err
 	if (s != NM_OK)
 		return s;
 	nm_csv_header(o, ptrs, n);
-	for (uint32_t v = 0; v < mesh->nverts && !o->failed; v++) {
-		bool first = true;
-		for (unsigned a = 0; a < mesh->nattrs; a++) {
-			const cmod_attr *at = &mesh->attrs[a];
-			for (unsigned c = 0; c < cmod_format_components(at->format); c++) {
-				if (!first)
-					nm_out_char(o, ',');
-				first = false;
-				float f = cmod_component(mesh, verts, v, at, c);
-				if (at->format == CMOD_UB4)
-					nm_csv_uint(o, (uint64_t)f, 3);
-				else
-					nm_csv_float(o, f);
-			}
-		}
-		nm_out_char(o, '\n');
-	}
+	for (uint32_t v = 0; v < mesh->nverts && !o->failed; v++)
+		cmod_write_vertex(o, mesh, verts, v, ',', false);
 	free(verts);
 	return NM_OK;
 }
