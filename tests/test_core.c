@@ -147,6 +147,21 @@ START_TEST(text_floats_round_trip)
 }
 END_TEST
 
+START_TEST(output_limit)
+{
+	nm_out o;
+	nm_out_init(&o);
+	size_t old = nm_output_limit();
+	nm_set_output_limit(100);
+	nm_out_write(&o, "0123456789", 10);
+	ck_assert_int_eq(nm_out_status(&o), NM_OK);
+	ck_assert_ptr_null(nm_out_reserve(&o, 91));
+	ck_assert_int_eq(nm_out_status(&o), NM_E_LIMIT);
+	nm_set_output_limit(old);
+	nm_out_free(&o);
+}
+END_TEST
+
 START_TEST(text_key_values)
 {
 	nm_out o;
@@ -501,6 +516,7 @@ int main(void)
 	tcase_add_test(tc, view_sticky_errors);
 	tcase_add_test(tc, text_floats_round_trip);
 	tcase_add_test(tc, text_key_values);
+	tcase_add_test(tc, output_limit);
 	tcase_add_test(tc, tree_names);
 	tcase_add_test(tc, tree_files);
 	tcase_add_test(tc, cache_concurrent_single_fill);

@@ -66,6 +66,7 @@ int main(int argc, char *argv[])
 	}
 	if (check_mountpoint(cmd.mountpoint) != 0)
 		goto out;
+	nm_set_output_limit(opts.max_file_bytes);
 	if (nm_open_model(opts.source, &fs.tree, &err) != NM_OK) {
 		fprintf(stderr, "mount.nmodel: %s\n", err.msg);
 		goto out;

@@ -9,10 +9,12 @@ enum { KEY_HELP, KEY_VERSION, KEY_DISCARD };
 struct parse_state {
 	nm_mount_options *opts;
 	unsigned cache_mib;
+	unsigned max_file_mib;
 };
 
 static const struct fuse_opt option_spec[] = {
 	{ "cache_size=%u", offsetof(struct parse_state, cache_mib), 0 },
+	{ "max_file_size=%u", offsetof(struct parse_state, max_file_mib), 0 },
 	FUSE_OPT_KEY("-h", KEY_HELP),
 	FUSE_OPT_KEY("--help", KEY_HELP),
 	FUSE_OPT_KEY("-V", KEY_VERSION),
@@ -79,14 +81,20 @@ static char *escaped_fsname(const char *src)
 
 int nm_mount_parse_options(struct fuse_args *args, nm_mount_options *opts)
 {
-	struct parse_state st = { .opts = opts, .cache_mib = NM_DEFAULT_CACHE_MIB };
+	struct parse_state st = { .opts = opts, .cache_mib = NM_DEFAULT_CACHE_MIB,
+				  .max_file_mib = NM_DEFAULT_MAX_FILE_MIB };
 	if (fuse_opt_parse(args, &st, option_spec, on_option) != 0)
 		return -1;
 	if (st.cache_mib == 0 || st.cache_mib > 1u << 20) {
 		fprintf(stderr, "mount.nmodel: cache_size must be between 1 and 1048576 MiB\n");
 		return -1;
 	}
+	if (st.max_file_mib == 0 || st.max_file_mib > 1u << 20) {
+		fprintf(stderr, "mount.nmodel: max_file_size must be between 1 and 1048576 MiB\n");
+		return -1;
+	}
 	opts->cache_bytes = (size_t)st.cache_mib << 20;
+	opts->max_file_bytes = (size_t)st.max_file_mib << 20;
 	if (opts->show_help || opts->show_version)
 		return 0;
 	if (!opts->source) {
@@ -107,7 +115,8 @@ void nm_mount_usage(const char *prog)
 	       "as a read-only directory tree at MOUNTPOINT.\n\n"
 	       "nmodelfs options:\n"
 	       "    -o cache_size=MiB      memory for decoded files (default %u)\n"
+	       "    -o max_file_size=MiB   largest file or buffer a decoder may make (default %u)\n"
 	       "    -h, --help             this help\n"
 	       "    -V, --version          version\n\n",
-	       prog, NM_DEFAULT_CACHE_MIB);
+	       prog, NM_DEFAULT_CACHE_MIB, NM_DEFAULT_MAX_FILE_MIB);
 }

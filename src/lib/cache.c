@@ -194,7 +194,11 @@ nm_status nm_cache_get(nm_cache *c, const void *key, nm_fill_fn fill, void *ctx,
 	nm_out out;
 	nm_out_init(&out);
 	nm_status s = fill(ctx, arg, &out, err);
-	if (s == NM_OK && nm_out_status(&out) != NM_OK)
+	if (s == NM_OK && nm_out_status(&out) == NM_E_LIMIT)
+		s = nm_fail(err, NM_E_LIMIT, "cache", NULL, NM_NO_OFFSET,
+			    "the file would be larger than the limit of %zu MiB (-o max_file_size)",
+			    nm_output_limit() >> 20);
+	else if (s == NM_OK && nm_out_status(&out) != NM_OK)
 		s = nm_fail(err, NM_E_NOMEM, "cache", NULL, NM_NO_OFFSET, "out of memory");
 
 	pthread_mutex_lock(&c->lock);

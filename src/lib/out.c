@@ -4,6 +4,11 @@
 #include <string.h>
 #include "lib/out.h"
 
+static size_t output_limit = (size_t)1 << 30;
+
+size_t nm_output_limit(void) { return output_limit; }
+void nm_set_output_limit(size_t bytes) { output_limit = bytes; }
+
 void nm_out_init(nm_out *o) { memset(o, 0, sizeof *o); }
 
 void nm_out_free(nm_out *o)
@@ -16,8 +21,9 @@ uint8_t *nm_out_reserve(nm_out *o, size_t n)
 {
 	if (o->failed)
 		return NULL;
-	if (n > SIZE_MAX - o->len) {
+	if (n > SIZE_MAX - o->len || o->len + n > output_limit) {
 		o->failed = true;
+		o->over_limit = true;
 		return NULL;
 	}
 	if (o->len + n > o->cap) {
@@ -71,7 +77,10 @@ void nm_out_printf(nm_out *o, const char *fmt, ...)
 	o->len += (size_t)n;
 }
 
-nm_status nm_out_status(const nm_out *o) { return o->failed ? NM_E_NOMEM : NM_OK; }
+nm_status nm_out_status(const nm_out *o)
+{
+	return o->over_limit ? NM_E_LIMIT : o->failed ? NM_E_NOMEM : NM_OK;
+}
 
 uint8_t *nm_out_take(nm_out *o, size_t *len)
 {
