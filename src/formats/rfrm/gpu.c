@@ -305,8 +305,8 @@ void rfrm_gpu_locate(rfrm_model *m)
 	} else if (valid_header(h)) {
 		m->codec = h[0];
 		nm_fail(&m->gpu_err, NM_E_UNSUPPORTED, m->name, "GPU ", g->item.data_off,
-			"the GPU buffers are %s (mode %u): such streams do not end by themselves, so the chunk cannot be split into buffers without the PAK's META entry or appended metadata%s%s",
-			codec_name(h[0]), h[0], m->meta_bad ? "; the META found: " : "",
+			"the GPU buffers are Retro LZSS mode %u (%s): such streams do not end by themselves, so the chunk cannot be split into buffers without the PAK's META entry or appended metadata%s%s",
+			h[0], codec_name(h[0]), m->meta_bad ? "; the META found: " : "",
 			m->meta_bad ? m->meta_err.msg : "");
 	} else {
 		nm_fail(&m->gpu_err, NM_E_FORMAT, m->name, "GPU ", g->item.data_off,
