@@ -141,11 +141,11 @@ static nm_status meta_place(rfrm_model *m, uint64_t base, nm_error *err)
 					       kind, i, e[2], (unsigned long long)off,
 					       (unsigned long long)fsize);
 			uint8_t h[4];
-			nm_status s = nm_reader_read(m->r, off, h, 4, "GPU ", err);
+			nm_status s = nm_reader_read(m->r, off, h, 4, "GPU", err);
 			if (s != NM_OK)
 				return s;
 			if (!valid_header(h))
-				return nm_fail(err, NM_E_FORMAT, m->name, "GPU ", off,
+				return nm_fail(err, NM_E_FORMAT, m->name, "GPU", off,
 					       "%s buffer %u: no buffer header here (found %02x %02x %02x %02x)",
 					       kind, i, h[0], h[1], h[2], h[3]);
 			rfrm_gpubuf *b = &bufs[i];
@@ -167,7 +167,7 @@ static void check_limit(rfrm_model *m, rfrm_gpubuf *b, const char *kind, size_t 
 		     : payload * RFRM_LZSS_RATIO + 64;
 	if (b->size > RFRM_MAX_BUFFER || b->size > max) {
 		b->bad = true;
-		nm_fail(&b->err, NM_E_LIMIT, m->name, "GPU ", b->off,
+		nm_fail(&b->err, NM_E_LIMIT, m->name, "GPU", b->off,
 			"%s buffer %zu declares %llu bytes decompressed from %llu (%s): refused",
 			kind, i, (unsigned long long)b->size, (unsigned long long)b->comp,
 			codec_name(b->codec));
@@ -245,7 +245,7 @@ void rfrm_gpu_locate(rfrm_model *m)
 	m->vb_node = calloc(m->nvbufs ? m->nvbufs : 1, sizeof *m->vb_node);
 	m->ib_node = calloc(m->nibufs ? m->nibufs : 1, sizeof *m->ib_node);
 	if (!m->vb || !m->ib || !m->vb_node || !m->ib_node) {
-		nm_fail(&m->gpu_err, NM_E_NOMEM, m->name, "GPU ", NM_NO_OFFSET, "out of memory");
+		nm_fail(&m->gpu_err, NM_E_NOMEM, m->name, "GPU", NM_NO_OFFSET, "out of memory");
 		return;
 	}
 	if (!g->present) {
@@ -255,7 +255,7 @@ void rfrm_gpu_locate(rfrm_model *m)
 	}
 	if (!m->chunk[RC_VBUF].present || !m->chunk[RC_IBUF].present ||
 	    m->chunk[RC_VBUF].bad || m->chunk[RC_IBUF].bad) {
-		nm_fail(&m->gpu_err, NM_E_FORMAT, m->name, "GPU ", g->item.off,
+		nm_fail(&m->gpu_err, NM_E_FORMAT, m->name, "GPU", g->item.off,
 			"VBUF or IBUF is missing or broken: the buffers cannot be told apart");
 		return;
 	}
@@ -281,10 +281,10 @@ void rfrm_gpu_locate(rfrm_model *m)
 	uint8_t h[4];
 	nm_error err;
 	if (g->item.size < 4) {
-		nm_fail(&m->gpu_err, NM_E_FORMAT, m->name, "GPU ", g->item.off,
+		nm_fail(&m->gpu_err, NM_E_FORMAT, m->name, "GPU", g->item.off,
 			"the GPU chunk holds %llu bytes: no buffer header",
 			(unsigned long long)g->item.size);
-	} else if (nm_reader_read(m->r, g->item.data_off, h, 4, "GPU ", &err) != NM_OK) {
+	} else if (nm_reader_read(m->r, g->item.data_off, h, 4, "GPU", &err) != NM_OK) {
 		m->gpu_err = err;
 	} else if (h[0] == RFRM_CODEC_ZLIB && !h[1] && !h[2] && !h[3]) {
 		m->source = RFRM_GPU_RECOVER;
@@ -304,12 +304,12 @@ void rfrm_gpu_locate(rfrm_model *m)
 		rfrm_link_meshes(m);
 	} else if (valid_header(h)) {
 		m->codec = h[0];
-		nm_fail(&m->gpu_err, NM_E_UNSUPPORTED, m->name, "GPU ", g->item.data_off,
+		nm_fail(&m->gpu_err, NM_E_UNSUPPORTED, m->name, "GPU", g->item.data_off,
 			"the GPU buffers are Retro LZSS mode %u (%s): such streams do not end by themselves, so the chunk cannot be split into buffers without the PAK's META entry or appended metadata%s%s",
 			h[0], codec_name(h[0]), m->meta_bad ? "; the META found: " : "",
 			m->meta_bad ? m->meta_err.msg : "");
 	} else {
-		nm_fail(&m->gpu_err, NM_E_FORMAT, m->name, "GPU ", g->item.data_off,
+		nm_fail(&m->gpu_err, NM_E_FORMAT, m->name, "GPU", g->item.data_off,
 			"the GPU chunk starts with %02x %02x %02x %02x: neither a Retro LZSS header (modes 0-3) nor the Switch zlib header 0d 00 00 00",
 			h[0], h[1], h[2], h[3]);
 	}
@@ -332,7 +332,7 @@ static nm_status recover(rfrm_model *m, nm_error *err)
 {
 	const rfrm_item *g = &m->chunk[RC_GPU].item;
 	uint8_t *data;
-	nm_status s = nm_reader_load(m->r, g->data_off, (size_t)g->size, "GPU ", &data, err);
+	nm_status s = nm_reader_load(m->r, g->data_off, (size_t)g->size, "GPU", &data, err);
 	if (s != NM_OK)
 		return s;
 	size_t len = (size_t)g->size, p = 0, n = m->nvbufs + m->nibufs;
@@ -343,7 +343,7 @@ static nm_status recover(rfrm_model *m, nm_error *err)
 		const char *kind = index ? "index" : "vertex";
 		uint64_t at = g->data_off + p;
 		if (len - p < 4) {
-			nm_fail(&e, NM_E_FORMAT, m->name, "GPU ", at,
+			nm_fail(&e, NM_E_FORMAT, m->name, "GPU", at,
 				"%s buffer %zu (stream %zu of %zu) is missing: the GPU chunk ends here",
 				kind, i, k + 1, n);
 			mark_bad_from(m, k, &e);
@@ -351,7 +351,7 @@ static nm_status recover(rfrm_model *m, nm_error *err)
 		}
 		const uint8_t *h = data + p;
 		if (h[0] != RFRM_CODEC_ZLIB || h[1] || h[2] || h[3]) {
-			nm_fail(&e, NM_E_FORMAT, m->name, "GPU ", at,
+			nm_fail(&e, NM_E_FORMAT, m->name, "GPU", at,
 				"%s buffer %zu: no zlib buffer header (0d 00 00 00) after the previous stream; found %02x %02x %02x %02x",
 				kind, i, h[0], h[1], h[2], h[3]);
 			mark_bad_from(m, k, &e);
@@ -367,22 +367,22 @@ static nm_status recover(rfrm_model *m, nm_error *err)
 		s = nm_inflate_measure(h + 4, len - p - 4, (size_t)cap, &out, &used);
 		if (s != NM_OK) {
 			if (s == NM_E_LIMIT && vb && !vb->bad)
-				nm_fail(&e, s, m->name, "GPU ", at,
+				nm_fail(&e, s, m->name, "GPU", at,
 					"vertex buffer %zu: the zlib stream inflates to more than the %llu bytes VBUF describes (%u vertices x %u)",
 					i, (unsigned long long)cap, vb->count, vb->stride);
 			else if (s == NM_E_LIMIT)
-				nm_fail(&e, s, m->name, "GPU ", at,
+				nm_fail(&e, s, m->name, "GPU", at,
 					"%s buffer %zu: the zlib stream inflates to more than %llu bytes: refused",
 					kind, i, (unsigned long long)cap);
 			else
-				nm_fail(&e, s, m->name, "GPU ", at,
+				nm_fail(&e, s, m->name, "GPU", at,
 					"%s buffer %zu: the zlib stream is corrupt or cut short (%s)",
 					kind, i, nm_status_str(s));
 			mark_bad_from(m, k, &e);
 			break;
 		}
 		if (vb && !vb->bad && out != vb->size) {
-			nm_fail(&e, NM_E_FORMAT, m->name, "GPU ", at,
+			nm_fail(&e, NM_E_FORMAT, m->name, "GPU", at,
 				"vertex buffer %zu: the zlib stream inflates to %zu bytes; VBUF describes %u vertices x %u = %llu",
 				i, out, vb->count, vb->stride, (unsigned long long)vb->size);
 			mark_bad_from(m, k, &e);
@@ -396,7 +396,7 @@ static nm_status recover(rfrm_model *m, nm_error *err)
 		p += 4 + used;
 		if (k + 1 == n && p != len) {
 			/* The streams must use up the chunk: else the layout is not what we think. */
-			nm_fail(&e, NM_E_FORMAT, m->name, "GPU ", g->data_off + p,
+			nm_fail(&e, NM_E_FORMAT, m->name, "GPU", g->data_off + p,
 				"0x%zx bytes follow the last of the %zu zlib streams VBUF and IBUF account for: the buffer layout is not known",
 				len - p, n);
 			mark_bad_from(m, 0, &e);
@@ -444,26 +444,26 @@ nm_status rfrm_gpu_decompress(rfrm_model *m, bool index, size_t i, nm_out *o, nm
 		return b->err.code ? b->err.code : NM_E_FORMAT;
 	}
 	uint8_t *src;
-	nm_status s = nm_reader_load(m->r, b->off, (size_t)b->comp, "GPU ", &src, err);
+	nm_status s = nm_reader_load(m->r, b->off, (size_t)b->comp, "GPU", &src, err);
 	if (s != NM_OK)
 		return s;
 	uint8_t *dst = nm_out_reserve(o, (size_t)b->size + 1);
 	if (!dst) {
 		free(src);
-		return nm_fail(err, NM_E_NOMEM, m->name, "GPU ", b->off, "out of memory");
+		return nm_fail(err, NM_E_NOMEM, m->name, "GPU", b->off, "out of memory");
 	}
 	if (src[0] == RFRM_CODEC_ZLIB) {
 		size_t got = 0, used = 0;
 		s = nm_inflate_stream(src + 4, (size_t)b->comp - 4, dst, (size_t)b->size, &got, &used);
 		if (s == NM_E_LIMIT)
-			nm_fail(err, NM_E_FORMAT, m->name, "GPU ", b->off,
+			nm_fail(err, NM_E_FORMAT, m->name, "GPU", b->off,
 				"%s buffer %zu (zlib): the stream inflates to more than the %llu bytes declared",
 				kind, i, (unsigned long long)b->size);
 		else if (s != NM_OK)
-			nm_fail(err, s, m->name, "GPU ", b->off,
+			nm_fail(err, s, m->name, "GPU", b->off,
 				"%s buffer %zu (zlib): the stream is corrupt or cut short", kind, i);
 		else if (got != b->size)
-			s = nm_fail(err, NM_E_FORMAT, m->name, "GPU ", b->off,
+			s = nm_fail(err, NM_E_FORMAT, m->name, "GPU", b->off,
 				    "%s buffer %zu (zlib): the stream inflates to %zu bytes, %llu declared",
 				    kind, i, got, (unsigned long long)b->size);
 		if (s == NM_E_LIMIT)
@@ -471,7 +471,7 @@ nm_status rfrm_gpu_decompress(rfrm_model *m, bool index, size_t i, nm_out *o, nm
 	} else {
 		s = nm_lzss_retro_decompress(src, (size_t)b->comp, dst, (size_t)b->size);
 		if (s != NM_OK)
-			nm_fail(err, s, m->name, "GPU ", b->off,
+			nm_fail(err, s, m->name, "GPU", b->off,
 				"%s buffer %zu (%s): the stream is malformed or ends before its %llu bytes",
 				kind, i, codec_name(src[0]), (unsigned long long)b->size);
 	}
@@ -509,7 +509,7 @@ nm_status rfrm_gpu_load(rfrm_model *m, bool index, size_t i, uint8_t **data, siz
 	size_t got = 0;
 	s = nm_read(m->t, n, 0, buf, (size_t)size, &got, err);
 	if (s == NM_OK && got != size)
-		s = nm_fail(err, NM_E_IO, m->name, "GPU ", NM_NO_OFFSET,
+		s = nm_fail(err, NM_E_IO, m->name, "GPU", NM_NO_OFFSET,
 			    "%s buffer %zu: read %zu of %llu bytes", index ? "index" : "vertex", i,
 			    got, (unsigned long long)size);
 	if (s != NM_OK) {
@@ -537,7 +537,7 @@ nm_status rfrm_load_indices(rfrm_model *m, size_t j, uint64_t first, uint64_t co
 	uint64_t have = len / ib->isize;
 	if (first > have || count > have - first) {
 		free(data);
-		return nm_fail(err, NM_E_FORMAT, m->name, "GPU ", NM_NO_OFFSET,
+		return nm_fail(err, NM_E_FORMAT, m->name, "GPU", NM_NO_OFFSET,
 			       "index buffer %zu holds %llu indices; indices %llu..%llu are wanted",
 			       j, (unsigned long long)have, (unsigned long long)first,
 			       (unsigned long long)(first + count));

@@ -119,11 +119,13 @@ nm_status rfrm_list_items(nm_reader *r, const rfrm_item *form, rfrm_item **items
 	/* Every item takes at least 0x18 bytes: that bounds the array by real bytes. */
 	size_t cap = (size_t)(form->size / RFRM_CHUNK_LEN);
 	rfrm_item *a = calloc(cap ? cap : 1, sizeof *a);
+	char fid[5];
+	rfrm_fourcc_print(fid, (const uint8_t *)form->id);
 	*items = a;
 	*count = 0;
 	*broken = false;
 	if (!a)
-		return nm_fail(err, NM_E_NOMEM, nm_reader_name(r), form->id, form->off,
+		return nm_fail(err, NM_E_NOMEM, nm_reader_name(r), fid, form->off,
 			       "out of memory");
 	uint64_t off = form->data_off, end = rfrm_item_end(form);
 	while (off < end && *count < cap) {
@@ -137,7 +139,7 @@ nm_status rfrm_list_items(nm_reader *r, const rfrm_item *form, rfrm_item **items
 	}
 	if (off < end) {
 		*broken = true;
-		return nm_fail(err, NM_E_FORMAT, nm_reader_name(r), form->id, off,
+		return nm_fail(err, NM_E_FORMAT, nm_reader_name(r), fid, off,
 			       "0x%llx bytes after the last chunk of the form",
 			       (unsigned long long)(end - off));
 	}
@@ -199,8 +201,10 @@ void rfrm_add_items(nm_tree *t, nm_node *dir, nm_reader *r, const rfrm_item *for
 		    int depth)
 {
 	nm_error err;
+	char fid[5];
+	rfrm_fourcc_print(fid, (const uint8_t *)form->id);
 	if (depth >= RFRM_MAX_DEPTH) {
-		nm_fail(&err, NM_E_LIMIT, nm_reader_name(r), form->id, form->off,
+		nm_fail(&err, NM_E_LIMIT, nm_reader_name(r), fid, form->off,
 			"forms nested more than %d deep: not shown", RFRM_MAX_DEPTH);
 		nm_error_file(t, dir, &err);
 		return;
