@@ -192,6 +192,28 @@ static nm_status from_meta(rfrm_model *m, nm_error *err)
 		check_limit(m, &m->vb[i], "vertex", i);
 	for (size_t i = 0; i < m->nibufs; i++)
 		check_limit(m, &m->ib[i], "index", i);
+	/* What VBUF and MESH want must be in the buffers: else nothing can be decoded,
+	 * and no array is sized by the larger count. */
+	for (size_t i = 0; i < m->nvbufs; i++) {
+		rfrm_vbuf *vb = &m->vbufs[i];
+		if (!vb->bad && !m->vb[i].bad && vb->size > m->vb[i].size) {
+			vb->bad = true;
+			nm_fail(&vb->err, NM_E_FORMAT, m->name, "VBUF", NM_NO_OFFSET,
+				"vertex buffer %zu: %u vertices x %u bytes = %llu, but its GPU buffer holds %llu",
+				i, vb->count, vb->stride, (unsigned long long)vb->size,
+				(unsigned long long)m->vb[i].size);
+		}
+	}
+	for (size_t j = 0; j < m->nibufs; j++) {
+		rfrm_ibuf *ib = &m->ibufs[j];
+		if (!ib->bad && !m->ib[j].bad && ib->used * ib->isize > m->ib[j].size) {
+			ib->bad = true;
+			nm_fail(&ib->err, NM_E_FORMAT, m->name, "MESH", NM_NO_OFFSET,
+				"index buffer %zu: the meshes use %llu indices, but its GPU buffer holds %llu bytes",
+				j, (unsigned long long)ib->used, (unsigned long long)m->ib[j].size);
+		}
+	}
+	rfrm_link_meshes(m);
 	rfrm_gpubuf *b0 = m->nvbufs ? &m->vb[0] : m->nibufs ? &m->ib[0] : NULL;
 	m->codec = b0 ? b0->codec : 0;
 	m->little = m->codec == RFRM_CODEC_ZLIB;
@@ -290,14 +312,25 @@ void rfrm_gpu_locate(rfrm_model *m)
 		m->source = RFRM_GPU_RECOVER;
 		m->codec = RFRM_CODEC_ZLIB;
 		m->little = true;
-		/* A vertex buffer larger than its chunk could hold, inflated, is refused. */
+		/* Buffers larger than the chunk could hold, inflated, are refused. */
+		uint64_t most = g->item.size * RFRM_ZLIB_RATIO;
 		for (size_t i = 0; i < m->nvbufs; i++) {
 			rfrm_vbuf *vb = &m->vbufs[i];
-			if (!vb->bad && vb->size > g->item.size * RFRM_ZLIB_RATIO) {
+			if (!vb->bad && vb->size > most) {
 				vb->bad = true;
 				nm_fail(&vb->err, NM_E_LIMIT, m->name, "VBUF", NM_NO_OFFSET,
 					"vertex buffer %zu: %llu bytes of vertices cannot come from a GPU chunk of %llu bytes",
 					i, (unsigned long long)vb->size,
+					(unsigned long long)g->item.size);
+			}
+		}
+		for (size_t j = 0; j < m->nibufs; j++) {
+			rfrm_ibuf *ib = &m->ibufs[j];
+			if (!ib->bad && ib->used * ib->isize > most) {
+				ib->bad = true;
+				nm_fail(&ib->err, NM_E_LIMIT, m->name, "MESH", NM_NO_OFFSET,
+					"index buffer %zu: %llu indices cannot come from a GPU chunk of %llu bytes",
+					j, (unsigned long long)ib->used,
 					(unsigned long long)g->item.size);
 			}
 		}
