@@ -660,14 +660,37 @@ START_TEST(absurd_vertex_count)
 		walk_all(t, true);
 		nm_tree_free(t);
 	}
-	/* And a MESH count that no chunk could hold. */
+	/* An index count (mesh 0, at 4 + 12) no chunk could hold: the index buffer is
+	 * refused, the mesh left out of mesh.obj. */
 	uint8_t *me = memmem(asset.data, asset.len, "MESH", 4);
-	memset(me + 0x18, 0xff, 4);
+	memcpy(me + 0x18 + 4 + 12, "\x00\x10\x00\x00", 4);
 	nm_tree *t = build_ok(&asset, "huge.cmdl");
+	expect_contains(t, "/ibuf/0/error.txt", "cannot come from a GPU chunk");
+	expect_contains(t, "/mesh/0.txt", "error: ");
+	walk_all(t, true);
+	nm_tree_free(t);
+	/* And a MESH list count that no chunk could hold. */
+	memset(me + 0x18, 0xff, 4);
+	t = build_ok(&asset, "huge.cmdl");
 	ck_assert(exists(t, "/mesh/error.txt"));
 	walk_all(t, true);
 	nm_tree_free(t);
 	rfx_buf_free(&asset);
+
+	/* With META: counts beyond the buffers META declares. */
+	rfx_buf meta = { 0 };
+	ck_assert_int_eq(rfx_sample_write(&s, "CMDL", RFX_LZSS32, false, &asset, &meta), 0);
+	ck_assert_int_eq(rfx_append_meta(&asset, &meta), 0);
+	v = memmem(asset.data, asset.len, "VBUF", 4);
+	memcpy(v + 0x18 + 4, "\x00\x00\x03\xe8", 4); /* 1000 vertices */
+	t = build_ok(&asset, "meta.cmdl");
+	expect_contains(t, "/vbuf/0/error.txt", "but its GPU buffer holds 1056");
+	ck_assert(!exists(t, "/vbuf/0/positions.csv"));
+	expect_file(t, "/mesh.obj", "# Tropical Freeze model via nmodelfs\nmtllib mesh.mtl\n", 53);
+	walk_all(t, true);
+	nm_tree_free(t);
+	rfx_buf_free(&asset);
+	rfx_buf_free(&meta);
 }
 END_TEST
 
