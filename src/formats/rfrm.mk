@@ -1,1 +1,17 @@
-# rfrm driver: sources and tests are added here (see Makefile.am).
+# rfrm driver (Donkey Kong Country: Tropical Freeze RFRM assets, CMDL/SMDL/WMDL models,
+# PAK archives): sources and tests.
+libnmodel_a_SOURCES += \
+	src/formats/rfrm/rfrm.h src/formats/rfrm/rfrm_chunks.c \
+	src/formats/rfrm/vertex_formats.c src/formats/rfrm/model.c \
+	src/formats/rfrm/model_head.c src/formats/rfrm/model_mtrl.c \
+	src/formats/rfrm/model_buffers.c src/formats/rfrm/gpu.c \
+	src/formats/rfrm/tree_model.c src/formats/rfrm/tree_buffers.c \
+	src/formats/rfrm/rfrm_obj.c src/formats/rfrm/pak.c src/formats/rfrm/tree_pak.c
+
+check_PROGRAMS += tests/test_rfrm tests/mkpak
+TESTS += tests/test_rfrm
+tests_test_rfrm_SOURCES = tests/test_rfrm.c tests/fixtures/rfrm_writer.h tests/fixtures/rfrm_writer.c
+tests_test_rfrm_CFLAGS = $(AM_CFLAGS) $(CHECK_CFLAGS)
+tests_test_rfrm_LDADD = $(LDADD_COMMON) $(CHECK_LIBS)
+tests_mkpak_SOURCES = tests/fixtures/mkpak.c tests/fixtures/rfrm_writer.h tests/fixtures/rfrm_writer.c
+tests_mkpak_LDADD = $(LDADD_COMMON)

@@ -1,0 +1,590 @@
+/* The GPU chunk: where each vertex and index buffer lies, and its decompression.
+ *
+ * The chunk is the buffers back to back, each a 4-byte header (byte 0: 0 stored,
+ * 1/2/3 Retro LZSS with 8/16/32-bit units, 13 zlib; bytes 1-3 zero) and its stream.
+ * Nothing in the model file says where one buffer ends, so the layout comes from, in
+ * order:
+ *  1. the PAK's META entry for the asset (FORMATS.md 6.4, "CMDL META blob");
+ *  2. metadata appended after the RFRM form by an unpacker: one chunk descriptor
+ *     "META" (0x18 bytes, big-endian, like any RFRM chunk) followed by that same blob
+ *     (the layout the PAK driver's single-file export writes);
+ *  3. for zlib buffers only: one stream after another (a zlib stream ends by itself),
+ *     vertex buffers in VBUF order, then index buffers in IBUF order, the streams using
+ *     up the chunk exactly. This is how the Switch files of the corpus work. It needs
+ *     inflating every stream, so it runs on the first access to any buffer, never at
+ *     mount, and its table is kept in the model (under the model's mutex: several FUSE
+ *     threads may read at once).
+ * META read-buffer offsets are taken relative to the asset file; if that does not put
+ * a valid buffer header at every buffer, relative to the META's GPU offset (FORMATS.md
+ * leaves this open for DKCTF [M-L]).
+ *
+ * Limits: a buffer may not decompress to more than RFRM_MAX_BUFFER, nor to more than
+ * its compressed bytes could give; such a declaration is refused before anything is
+ * allocated. The decompressors never write past the declared size. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "codec/inflate.h"
+#include "codec/lzss_retro.h"
+#include "formats/rfrm/rfrm.h"
+#include "lib/bytes.h"
+
+#define MAX_META_BLOB (1u << 20)
+
+static const char *codec_name(uint8_t c)
+{
+	switch (c) {
+	case 0: return "stored";
+	case 1: return "LZSS 8-bit";
+	case 2: return "LZSS 16-bit";
+	case 3: return "LZSS 32-bit";
+	case RFRM_CODEC_ZLIB: return "zlib";
+	}
+	return "unknown";
+}
+
+const char *rfrm_gpu_source_name(rfrm_gpu_source s)
+{
+	switch (s) {
+	case RFRM_GPU_NONE: return "none";
+	case RFRM_GPU_PAK_META: return "PAK META entry";
+	case RFRM_GPU_APPENDED_META: return "META appended after the form";
+	case RFRM_GPU_RECOVER: return "zlib streams one after another (found on first read)";
+	}
+	return "unknown";
+}
+
+static bool valid_header(const uint8_t h[4])
+{
+	return !h[1] && !h[2] && !h[3] && (h[0] <= 3 || h[0] == RFRM_CODEC_ZLIB);
+}
+
+size_t rfrm_meta_length(const uint8_t *p, size_t avail)
+{
+	static const uint64_t stride[3] = { 8, 16, 16 };
+	uint64_t off = 8;
+	for (int l = 0; l < 3; l++) {
+		if (avail < off + 4)
+			return 0;
+		uint64_t n = nm_be32(p + off);
+		off += 4;
+		if (n * stride[l] > avail - off)
+			return 0;
+		off += n * stride[l];
+	}
+	return (size_t)off;
+}
+
+static nm_status meta_parse(rfrm_model *m, nm_error *err)
+{
+	const uint8_t *p = m->meta_blob;
+	size_t len = rfrm_meta_length(p, m->meta_len);
+	if (!len)
+		return nm_fail(err, NM_E_FORMAT, m->name, "META", NM_NO_OFFSET,
+			       "the %s (%zu bytes) is shorter than its lists say",
+			       rfrm_gpu_source_name(m->source), m->meta_len);
+	rfrm_meta *mt = &m->meta;
+	mt->unknown = nm_be32(p);
+	mt->gpu_offset = nm_be32(p + 4);
+	size_t off = 8;
+	mt->nread = nm_be32(p + off);
+	mt->read = calloc(mt->nread ? mt->nread : 1, sizeof *mt->read);
+	for (uint32_t i = 0; mt->read && i < mt->nread; i++)
+		for (int k = 0; k < 2; k++)
+			mt->read[i][k] = nm_be32(p + off + 4 + 8 * (size_t)i + 4 * (size_t)k);
+	off += 4 + (size_t)mt->nread * 8;
+	uint32_t (**lists[2])[4] = { &mt->vb, &mt->ib };
+	uint32_t *counts[2] = { &mt->nvb, &mt->nib };
+	for (int l = 0; l < 2; l++) {
+		uint32_t n = *counts[l] = nm_be32(p + off);
+		uint32_t (*a)[4] = calloc(n ? n : 1, sizeof *a);
+		*lists[l] = a;
+		for (uint32_t i = 0; a && i < n; i++)
+			for (int k = 0; k < 4; k++)
+				a[i][k] = nm_be32(p + off + 4 + 16 * (size_t)i + 4 * (size_t)k);
+		off += 4 + (size_t)n * 16;
+	}
+	if (!mt->read || !mt->vb || !mt->ib)
+		return nm_fail(err, NM_E_NOMEM, m->name, "META", NM_NO_OFFSET, "out of memory");
+	if (mt->nvb != m->nvbufs || mt->nib != m->nibufs)
+		return nm_fail(err, NM_E_FORMAT, m->name, "META", NM_NO_OFFSET,
+			       "the %s lists %u vertex and %u index buffers; VBUF and IBUF describe %zu and %zu",
+			       rfrm_gpu_source_name(m->source), mt->nvb, mt->nib, m->nvbufs, m->nibufs);
+	return NM_OK;
+}
+
+/* Place every buffer the META lists, its read-buffer offsets taken from base. */
+static nm_status meta_place(rfrm_model *m, uint64_t base, nm_error *err)
+{
+	rfrm_meta *mt = &m->meta;
+	uint64_t fsize = nm_reader_size(m->r);
+	for (int l = 0; l < 2; l++) {
+		uint32_t n = l ? mt->nib : mt->nvb;
+		uint32_t (*list)[4] = l ? mt->ib : mt->vb;
+		rfrm_gpubuf *bufs = l ? m->ib : m->vb;
+		const char *kind = l ? "index" : "vertex";
+		for (uint32_t i = 0; i < n; i++) {
+			const uint32_t *e = list[i];
+			if (e[0] >= mt->nread)
+				return nm_fail(err, NM_E_FORMAT, m->name, "META", NM_NO_OFFSET,
+					       "%s buffer %u is in read buffer %u of %u", kind, i,
+					       e[0], mt->nread);
+			uint64_t rsize = mt->read[e[0]][0], roff = mt->read[e[0]][1];
+			if ((uint64_t)e[1] + e[2] > rsize)
+				return nm_fail(err, NM_E_FORMAT, m->name, "META", NM_NO_OFFSET,
+					       "%s buffer %u (0x%x bytes at 0x%x) runs past its read buffer (0x%llx bytes)",
+					       kind, i, e[2], e[1], (unsigned long long)rsize);
+			uint64_t off = base + roff + e[1];
+			if (e[2] < 4 || off > fsize || e[2] > fsize - off)
+				return nm_fail(err, NM_E_FORMAT, m->name, "META", NM_NO_OFFSET,
+					       "%s buffer %u: 0x%x bytes at 0x%llx are not all in the file (0x%llx bytes)",
+					       kind, i, e[2], (unsigned long long)off,
+					       (unsigned long long)fsize);
+			uint8_t h[4];
+			nm_status s = nm_reader_read(m->r, off, h, 4, "GPU", err);
+			if (s != NM_OK)
+				return s;
+			if (!valid_header(h))
+				return nm_fail(err, NM_E_FORMAT, m->name, "GPU", off,
+					       "%s buffer %u: no buffer header here (found %02x %02x %02x %02x)",
+					       kind, i, h[0], h[1], h[2], h[3]);
+			rfrm_gpubuf *b = &bufs[i];
+			b->off = off;
+			b->comp = e[2];
+			b->size = e[3];
+			b->codec = h[0];
+		}
+	}
+	return NM_OK;
+}
+
+/* A declared size no compressed stream of comp bytes could give is refused. */
+static void check_limit(rfrm_model *m, rfrm_gpubuf *b, const char *kind, size_t i)
+{
+	uint64_t payload = b->comp - 4;
+	uint64_t max = b->codec == 0 ? payload
+		     : b->codec == RFRM_CODEC_ZLIB ? payload * RFRM_ZLIB_RATIO
+		     : payload * RFRM_LZSS_RATIO + 64;
+	if (b->size > RFRM_MAX_BUFFER || b->size > max) {
+		b->bad = true;
+		nm_fail(&b->err, NM_E_LIMIT, m->name, "GPU", b->off,
+			"%s buffer %zu declares %llu bytes decompressed from %llu (%s): refused",
+			kind, i, (unsigned long long)b->size, (unsigned long long)b->comp,
+			codec_name(b->codec));
+	}
+}
+
+static nm_status from_meta(rfrm_model *m, nm_error *err)
+{
+	nm_status s = meta_parse(m, err);
+	if (s != NM_OK)
+		return s;
+	nm_error first;
+	if (meta_place(m, 0, &first) != NM_OK) {
+		/* Read-buffer offsets relative to the GPU offset instead (FORMATS.md 6.4). */
+		if (meta_place(m, m->meta.gpu_offset, err) != NM_OK) {
+			*err = first;
+			return first.code;
+		}
+		m->meta_gpu_relative = true;
+	}
+	for (size_t i = 0; i < m->nvbufs; i++)
+		check_limit(m, &m->vb[i], "vertex", i);
+	for (size_t i = 0; i < m->nibufs; i++)
+		check_limit(m, &m->ib[i], "index", i);
+	/* What VBUF and MESH want must be in the buffers: else nothing can be decoded,
+	 * and no array is sized by the larger count. */
+	for (size_t i = 0; i < m->nvbufs; i++) {
+		rfrm_vbuf *vb = &m->vbufs[i];
+		if (!vb->bad && !m->vb[i].bad && vb->size > m->vb[i].size) {
+			vb->bad = true;
+			nm_fail(&vb->err, NM_E_FORMAT, m->name, "VBUF", NM_NO_OFFSET,
+				"vertex buffer %zu: %u vertices x %u bytes = %llu, but its GPU buffer holds %llu",
+				i, vb->count, vb->stride, (unsigned long long)vb->size,
+				(unsigned long long)m->vb[i].size);
+		}
+	}
+	for (size_t j = 0; j < m->nibufs; j++) {
+		rfrm_ibuf *ib = &m->ibufs[j];
+		if (!ib->bad && !m->ib[j].bad && ib->used * ib->isize > m->ib[j].size) {
+			ib->bad = true;
+			nm_fail(&ib->err, NM_E_FORMAT, m->name, "MESH", NM_NO_OFFSET,
+				"index buffer %zu: the meshes use %llu indices, but its GPU buffer holds %llu bytes",
+				j, (unsigned long long)ib->used, (unsigned long long)m->ib[j].size);
+		}
+	}
+	rfrm_link_meshes(m);
+	rfrm_gpubuf *b0 = m->nvbufs ? &m->vb[0] : m->nibufs ? &m->ib[0] : NULL;
+	m->codec = b0 ? b0->codec : 0;
+	m->little = m->codec == RFRM_CODEC_ZLIB;
+	return NM_OK;
+}
+
+/* Metadata appended after the form: a "META" chunk descriptor and the blob. */
+static bool find_appended(rfrm_model *m)
+{
+	uint64_t end = rfrm_item_end(&m->form), fsize = nm_reader_size(m->r);
+	rfrm_item it;
+	nm_error err;
+	if (end > fsize || fsize - end < RFRM_CHUNK_LEN ||
+	    rfrm_read_item(m->r, end, fsize, &it, &err) != NM_OK ||
+	    it.is_form || memcmp(it.id, "META", 4) != 0)
+		return false;
+	if (it.size > MAX_META_BLOB) {
+		m->meta_bad = true;
+		nm_fail(&m->meta_err, NM_E_LIMIT, m->name, "META", it.off,
+			"appended META of %llu bytes: too large for a buffer table",
+			(unsigned long long)it.size);
+		return false;
+	}
+	if (nm_reader_load(m->r, it.data_off, (size_t)it.size, "META", &m->meta_blob, &err)
+	    != NM_OK)
+		return false;
+	m->meta_len = (size_t)it.size;
+	return true;
+}
+
+static void reset_meta(rfrm_model *m)
+{
+	free(m->meta_blob);
+	free(m->meta.read);
+	free(m->meta.vb);
+	free(m->meta.ib);
+	memset(&m->meta, 0, sizeof m->meta);
+	m->meta_blob = NULL;
+	m->meta_len = 0;
+	memset(m->vb, 0, m->nvbufs * sizeof *m->vb);
+	memset(m->ib, 0, m->nibufs * sizeof *m->ib);
+}
+
+void rfrm_gpu_locate(rfrm_model *m)
+{
+	rfrm_chunk *g = &m->chunk[RC_GPU];
+	rfrm_gpu_source want = m->source;
+	m->source = RFRM_GPU_NONE;
+	m->vb = calloc(m->nvbufs ? m->nvbufs : 1, sizeof *m->vb);
+	m->ib = calloc(m->nibufs ? m->nibufs : 1, sizeof *m->ib);
+	m->vb_node = calloc(m->nvbufs ? m->nvbufs : 1, sizeof *m->vb_node);
+	m->ib_node = calloc(m->nibufs ? m->nibufs : 1, sizeof *m->ib_node);
+	if (!m->vb || !m->ib || !m->vb_node || !m->ib_node) {
+		nm_fail(&m->gpu_err, NM_E_NOMEM, m->name, "GPU", NM_NO_OFFSET, "out of memory");
+		return;
+	}
+	if (!g->present) {
+		nm_fail(&m->gpu_err, NM_E_FORMAT, m->name, NULL, NM_NO_OFFSET,
+			"the model has no GPU chunk: there are no vertex or index buffers");
+		return;
+	}
+	if (!m->chunk[RC_VBUF].present || !m->chunk[RC_IBUF].present ||
+	    m->chunk[RC_VBUF].bad || m->chunk[RC_IBUF].bad) {
+		nm_fail(&m->gpu_err, NM_E_FORMAT, m->name, "GPU", g->item.off,
+			"VBUF or IBUF is missing or broken: the buffers cannot be told apart");
+		return;
+	}
+
+	/* 1 and 2: a META blob, from the PAK or appended. */
+	bool have = want == RFRM_GPU_PAK_META;
+	if (!have && find_appended(m)) {
+		have = true;
+		want = RFRM_GPU_APPENDED_META;
+	}
+	if (have) {
+		m->source = want;
+		nm_error err;
+		if (from_meta(m, &err) == NM_OK)
+			return;
+		m->meta_bad = true;
+		m->meta_err = err;
+		m->source = RFRM_GPU_NONE;
+		reset_meta(m);
+	}
+
+	/* 3: zlib streams. Only the first header is read now. */
+	uint8_t h[4];
+	nm_error err;
+	if (g->item.size < 4) {
+		nm_fail(&m->gpu_err, NM_E_FORMAT, m->name, "GPU", g->item.off,
+			"the GPU chunk holds %llu bytes: no buffer header",
+			(unsigned long long)g->item.size);
+	} else if (nm_reader_read(m->r, g->item.data_off, h, 4, "GPU", &err) != NM_OK) {
+		m->gpu_err = err;
+	} else if (h[0] == RFRM_CODEC_ZLIB && !h[1] && !h[2] && !h[3]) {
+		m->source = RFRM_GPU_RECOVER;
+		m->codec = RFRM_CODEC_ZLIB;
+		m->little = true;
+		/* Buffers larger than the chunk could hold, inflated, are refused. */
+		uint64_t most = g->item.size * RFRM_ZLIB_RATIO;
+		for (size_t i = 0; i < m->nvbufs; i++) {
+			rfrm_vbuf *vb = &m->vbufs[i];
+			if (!vb->bad && vb->size > most) {
+				vb->bad = true;
+				nm_fail(&vb->err, NM_E_LIMIT, m->name, "VBUF", NM_NO_OFFSET,
+					"vertex buffer %zu: %llu bytes of vertices cannot come from a GPU chunk of %llu bytes",
+					i, (unsigned long long)vb->size,
+					(unsigned long long)g->item.size);
+			}
+		}
+		for (size_t j = 0; j < m->nibufs; j++) {
+			rfrm_ibuf *ib = &m->ibufs[j];
+			if (!ib->bad && ib->used * ib->isize > most) {
+				ib->bad = true;
+				nm_fail(&ib->err, NM_E_LIMIT, m->name, "MESH", NM_NO_OFFSET,
+					"index buffer %zu: %llu indices cannot come from a GPU chunk of %llu bytes",
+					j, (unsigned long long)ib->used,
+					(unsigned long long)g->item.size);
+			}
+		}
+		rfrm_link_meshes(m);
+	} else if (valid_header(h)) {
+		m->codec = h[0];
+		nm_fail(&m->gpu_err, NM_E_UNSUPPORTED, m->name, "GPU", g->item.data_off,
+			"the GPU buffers are Retro LZSS mode %u (%s): such streams do not end by themselves, so the chunk cannot be split into buffers without the PAK's META entry or appended metadata%s%s",
+			h[0], codec_name(h[0]), m->meta_bad ? "; the META found: " : "",
+			m->meta_bad ? m->meta_err.msg : "");
+	} else {
+		nm_fail(&m->gpu_err, NM_E_FORMAT, m->name, "GPU", g->item.data_off,
+			"the GPU chunk starts with %02x %02x %02x %02x: neither a Retro LZSS header (modes 0-3) nor the Switch zlib header 0d 00 00 00",
+			h[0], h[1], h[2], h[3]);
+	}
+}
+
+/* --- recovery of zlib buffers (first access) ---------------------------------- */
+
+static void mark_bad_from(rfrm_model *m, size_t k, const nm_error *e)
+{
+	for (size_t j = k; j < m->nvbufs + m->nibufs; j++) {
+		rfrm_gpubuf *b = j < m->nvbufs ? &m->vb[j] : &m->ib[j - m->nvbufs];
+		b->bad = true;
+		b->err = *e;
+	}
+}
+
+/* Inflate (measuring only) one stream after another. Buffers before a broken stream
+ * stay usable; from it on they carry its error. */
+static nm_status recover(rfrm_model *m, nm_error *err)
+{
+	const rfrm_item *g = &m->chunk[RC_GPU].item;
+	uint8_t *data;
+	nm_status s = nm_reader_load(m->r, g->data_off, (size_t)g->size, "GPU", &data, err);
+	if (s != NM_OK)
+		return s;
+	size_t len = (size_t)g->size, p = 0, n = m->nvbufs + m->nibufs;
+	nm_error e;
+	for (size_t k = 0; k < n; k++) {
+		bool index = k >= m->nvbufs;
+		size_t i = index ? k - m->nvbufs : k;
+		const char *kind = index ? "index" : "vertex";
+		uint64_t at = g->data_off + p;
+		if (len - p < 4) {
+			nm_fail(&e, NM_E_FORMAT, m->name, "GPU", at,
+				"%s buffer %zu (stream %zu of %zu) is missing: the GPU chunk ends here",
+				kind, i, k + 1, n);
+			mark_bad_from(m, k, &e);
+			break;
+		}
+		const uint8_t *h = data + p;
+		if (h[0] != RFRM_CODEC_ZLIB || h[1] || h[2] || h[3]) {
+			nm_fail(&e, NM_E_FORMAT, m->name, "GPU", at,
+				"%s buffer %zu: no zlib buffer header (0d 00 00 00) after the previous stream; found %02x %02x %02x %02x",
+				kind, i, h[0], h[1], h[2], h[3]);
+			mark_bad_from(m, k, &e);
+			break;
+		}
+		const rfrm_vbuf *vb = index ? NULL : &m->vbufs[i];
+		uint64_t cap = (uint64_t)(len - p - 4) * RFRM_ZLIB_RATIO;
+		if (cap > RFRM_MAX_BUFFER)
+			cap = RFRM_MAX_BUFFER;
+		if (vb && !vb->bad)
+			cap = vb->size;
+		size_t out = 0, used = 0;
+		s = nm_inflate_measure(h + 4, len - p - 4, (size_t)cap, &out, &used);
+		if (s != NM_OK) {
+			if (s == NM_E_LIMIT && vb && !vb->bad)
+				nm_fail(&e, s, m->name, "GPU", at,
+					"vertex buffer %zu: the zlib stream inflates to more than the %llu bytes VBUF describes (%u vertices x %u)",
+					i, (unsigned long long)cap, vb->count, vb->stride);
+			else if (s == NM_E_LIMIT)
+				nm_fail(&e, s, m->name, "GPU", at,
+					"%s buffer %zu: the zlib stream inflates to more than %llu bytes: refused",
+					kind, i, (unsigned long long)cap);
+			else
+				nm_fail(&e, s, m->name, "GPU", at,
+					"%s buffer %zu: the zlib stream is corrupt or cut short (%s)",
+					kind, i, nm_status_str(s));
+			mark_bad_from(m, k, &e);
+			break;
+		}
+		if (vb && !vb->bad && out != vb->size) {
+			nm_fail(&e, NM_E_FORMAT, m->name, "GPU", at,
+				"vertex buffer %zu: the zlib stream inflates to %zu bytes; VBUF describes %u vertices x %u = %llu",
+				i, out, vb->count, vb->stride, (unsigned long long)vb->size);
+			mark_bad_from(m, k, &e);
+			break;
+		}
+		rfrm_gpubuf *b = index ? &m->ib[i] : &m->vb[i];
+		b->off = at;
+		b->comp = 4 + (uint64_t)used;
+		b->size = out;
+		b->codec = RFRM_CODEC_ZLIB;
+		p += 4 + used;
+		if (k + 1 == n && p != len) {
+			/* The streams must use up the chunk: else the layout is not what we think. */
+			nm_fail(&e, NM_E_FORMAT, m->name, "GPU", g->data_off + p,
+				"0x%zx bytes follow the last of the %zu zlib streams VBUF and IBUF account for: the buffer layout is not known",
+				len - p, n);
+			mark_bad_from(m, 0, &e);
+		}
+	}
+	free(data);
+	return NM_OK;
+}
+
+static nm_status ensure_recovered(rfrm_model *m, nm_error *err)
+{
+	pthread_mutex_lock(&m->lock);
+	if (!m->recovered) {
+		nm_error e;
+		nm_error_clear(&e);
+		m->recover_status = recover(m, &e);
+		m->recover_err = e;
+		/* Out of memory or a read error may pass: try again next time. */
+		m->recovered = m->recover_status == NM_OK;
+	}
+	nm_status s = m->recover_status;
+	if (s != NM_OK)
+		*err = m->recover_err;
+	pthread_mutex_unlock(&m->lock);
+	return s;
+}
+
+/* --- decompression -------------------------------------------------------------- */
+
+nm_status rfrm_gpu_decompress(rfrm_model *m, bool index, size_t i, nm_out *o, nm_error *err)
+{
+	const char *kind = index ? "index" : "vertex";
+	if (m->source == RFRM_GPU_NONE) {
+		*err = m->gpu_err;
+		return m->gpu_err.code ? m->gpu_err.code : NM_E_FORMAT;
+	}
+	if (m->source == RFRM_GPU_RECOVER) {
+		nm_status s = ensure_recovered(m, err);
+		if (s != NM_OK)
+			return s;
+	}
+	const rfrm_gpubuf *b = index ? &m->ib[i] : &m->vb[i];
+	if (b->bad) {
+		*err = b->err;
+		return b->err.code ? b->err.code : NM_E_FORMAT;
+	}
+	uint8_t *src;
+	nm_status s = nm_reader_load(m->r, b->off, (size_t)b->comp, "GPU", &src, err);
+	if (s != NM_OK)
+		return s;
+	uint8_t *dst = nm_out_reserve(o, (size_t)b->size + 1);
+	if (!dst) {
+		free(src);
+		return nm_fail(err, NM_E_NOMEM, m->name, "GPU", b->off, "out of memory");
+	}
+	if (src[0] == RFRM_CODEC_ZLIB) {
+		size_t got = 0, used = 0;
+		s = nm_inflate_stream(src + 4, (size_t)b->comp - 4, dst, (size_t)b->size, &got, &used);
+		if (s == NM_E_LIMIT)
+			nm_fail(err, NM_E_FORMAT, m->name, "GPU", b->off,
+				"%s buffer %zu (zlib): the stream inflates to more than the %llu bytes declared",
+				kind, i, (unsigned long long)b->size);
+		else if (s != NM_OK)
+			nm_fail(err, s, m->name, "GPU", b->off,
+				"%s buffer %zu (zlib): the stream is corrupt or cut short", kind, i);
+		else if (got != b->size)
+			s = nm_fail(err, NM_E_FORMAT, m->name, "GPU", b->off,
+				    "%s buffer %zu (zlib): the stream inflates to %zu bytes, %llu declared",
+				    kind, i, got, (unsigned long long)b->size);
+		if (s == NM_E_LIMIT)
+			s = NM_E_FORMAT;
+	} else {
+		s = nm_lzss_retro_decompress(src, (size_t)b->comp, dst, (size_t)b->size);
+		if (s != NM_OK)
+			nm_fail(err, s, m->name, "GPU", b->off,
+				"%s buffer %zu (%s): the stream is malformed or ends before its %llu bytes",
+				kind, i, codec_name(src[0]), (unsigned long long)b->size);
+	}
+	free(src);
+	if (s == NM_OK)
+		o->len += (size_t)b->size;
+	return s;
+}
+
+nm_status rfrm_gpu_load(rfrm_model *m, bool index, size_t i, uint8_t **data, size_t *len,
+			nm_error *err)
+{
+	nm_node *n = index ? m->ib_node[i] : m->vb_node[i];
+	if (!n) {
+		nm_out o;
+		nm_out_init(&o);
+		nm_status s = rfrm_gpu_decompress(m, index, i, &o, err);
+		if (s != NM_OK) {
+			nm_out_free(&o);
+			return s;
+		}
+		*data = nm_out_take(&o, len);
+		if (!*data)
+			*data = malloc(1);
+		return *data ? NM_OK : nm_fail(err, NM_E_NOMEM, m->name, NULL, NM_NO_OFFSET,
+						"out of memory");
+	}
+	uint64_t size;
+	nm_status s = nm_size(m->t, n, &size, err);
+	if (s != NM_OK)
+		return s;
+	uint8_t *buf = malloc((size_t)size + 1);
+	if (!buf)
+		return nm_fail(err, NM_E_NOMEM, m->name, NULL, NM_NO_OFFSET, "out of memory");
+	size_t got = 0;
+	s = nm_read(m->t, n, 0, buf, (size_t)size, &got, err);
+	if (s == NM_OK && got != size)
+		s = nm_fail(err, NM_E_IO, m->name, "GPU", NM_NO_OFFSET,
+			    "%s buffer %zu: read %zu of %llu bytes", index ? "index" : "vertex", i,
+			    got, (unsigned long long)size);
+	if (s != NM_OK) {
+		free(buf);
+		return s;
+	}
+	*data = buf;
+	*len = got;
+	return NM_OK;
+}
+
+nm_status rfrm_load_indices(rfrm_model *m, size_t j, uint64_t first, uint64_t count,
+			    uint32_t **out, nm_error *err)
+{
+	const rfrm_ibuf *ib = &m->ibufs[j];
+	if (ib->bad) {
+		*err = ib->err;
+		return ib->err.code ? ib->err.code : NM_E_FORMAT;
+	}
+	uint8_t *data;
+	size_t len;
+	nm_status s = rfrm_gpu_load(m, true, j, &data, &len, err);
+	if (s != NM_OK)
+		return s;
+	uint64_t have = len / ib->isize;
+	if (first > have || count > have - first) {
+		free(data);
+		return nm_fail(err, NM_E_FORMAT, m->name, "GPU", NM_NO_OFFSET,
+			       "index buffer %zu holds %llu indices; indices %llu..%llu are wanted",
+			       j, (unsigned long long)have, (unsigned long long)first,
+			       (unsigned long long)(first + count));
+	}
+	uint32_t *idx = malloc((size_t)count * 4 + 4);
+	if (!idx) {
+		free(data);
+		return nm_fail(err, NM_E_NOMEM, m->name, NULL, NM_NO_OFFSET, "out of memory");
+	}
+	const uint8_t *p = data + first * ib->isize;
+	for (uint64_t k = 0; k < count; k++, p += ib->isize)
+		idx[k] = ib->isize == 2 ? (m->little ? nm_le16(p) : nm_be16(p))
+					: (m->little ? nm_le32(p) : nm_be32(p));
+	free(data);
+	*out = idx;
+	return NM_OK;
+}

@@ -1,0 +1,204 @@
+/* MESH, VBUF and IBUF: the render meshes and the descriptions of the vertex and index
+ * buffers that the GPU chunk holds (FORMATS.md 6.4, kinnay's CRenderMesh,
+ * CGraphicsVertexBufferToken, CGraphicsIndexBufferToken).
+ *
+ * MESH: List<{u32 primitive, u16 material, u8 vertex buffer, u8 index buffer, u32 first
+ * index, u32 index count, u16, u8, u8, u8 flags}> (0x15 bytes each).
+ * VBUF: List<{u32 vertex count, List<{u32 buffer, offset, stride, format, semantic}>}>.
+ * IBUF: List<u32 index type> (0 and 1: u16, 2: u32). */
+#include <stdlib.h>
+#include <string.h>
+#include "formats/rfrm/rfrm.h"
+#include "lib/view.h"
+
+#define MESH_RECORD 0x15
+#define COMP_RECORD 20
+
+const char *rfrm_prim_name(uint32_t prim)
+{
+	static const char *const n[] = {
+		"POINTS", "LINES", "LINE_STRIP", "TRIANGLES", "TRIANGLE_STRIP",
+		"LINES_ADJACENCY", "LINE_STRIP_ADJACENCY", "TRIANGLES_ADJACENCY",
+		"TRIANGLE_STRIP_ADJACENCY"
+	};
+	return prim < 9 ? n[prim] : NULL;
+}
+
+nm_status rfrm_parse_mesh(rfrm_model *m, nm_error *err)
+{
+	nm_view v;
+	nm_status s = rfrm_chunk_view(m, RC_MESH, &v, err);
+	if (s != NM_OK)
+		return s;
+	uint32_t n = nm_u32(&v, 0);
+	if (v.bad || !nm_view_array(&v, 4, n, MESH_RECORD)) {
+		s = nm_view_fail(&v, err, "mesh list of %u entries", n);
+		nm_view_free(&v);
+		return s;
+	}
+	m->meshes = calloc(n ? n : 1, sizeof *m->meshes);
+	if (!m->meshes) {
+		nm_view_free(&v);
+		return nm_fail(err, NM_E_NOMEM, m->name, "MESH", NM_NO_OFFSET, "out of memory");
+	}
+	m->nmeshes = n;
+	for (uint32_t i = 0; i < n; i++) {
+		size_t p = 4 + (size_t)i * MESH_RECORD;
+		rfrm_mesh *me = &m->meshes[i];
+		me->prim = nm_u32(&v, p);
+		me->material = nm_u16(&v, p + 4);
+		me->vbuf = nm_u8(&v, p + 6);
+		me->ibuf = nm_u8(&v, p + 7);
+		me->first = nm_u32(&v, p + 8);
+		me->count = nm_u32(&v, p + 12);
+		me->field_10 = nm_u16(&v, p + 16);
+		me->field_12 = nm_u8(&v, p + 18);
+		me->field_13 = nm_u8(&v, p + 19);
+		me->flags = nm_u8(&v, p + 20);
+	}
+	size_t end = 4 + (size_t)n * MESH_RECORD;
+	if (end != v.size)
+		s = nm_view_fail_at(&v, err, NM_E_FORMAT, end, "%zu bytes after the last mesh",
+				    v.size - end);
+	nm_view_free(&v);
+	return s;
+}
+
+/* Checks one vertex buffer's components and size; a bad buffer keeps its layout.txt. */
+static void check_vbuf(rfrm_model *m, rfrm_vbuf *vb, size_t index, uint64_t base)
+{
+	uint32_t stride = 0;
+	for (uint32_t c = 0; c < vb->ncomps; c++)
+		if (vb->comps[c].stride > stride)
+			stride = vb->comps[c].stride;
+	vb->stride = stride;
+	vb->size = (uint64_t)vb->count * stride; /* both u32: no overflow in u64 */
+	if (vb->size > RFRM_MAX_BUFFER) {
+		vb->bad = true;
+		nm_fail(&vb->err, NM_E_LIMIT, m->name, "VBUF", base,
+			"vertex buffer %zu: %u vertices x %u bytes = %llu bytes, above the %llu MiB limit",
+			index, vb->count, stride, (unsigned long long)vb->size,
+			(unsigned long long)(RFRM_MAX_BUFFER >> 20));
+	}
+}
+
+nm_status rfrm_parse_vbuf(rfrm_model *m, nm_error *err)
+{
+	nm_view v;
+	nm_status s = rfrm_chunk_view(m, RC_VBUF, &v, err);
+	if (s != NM_OK)
+		return s;
+	uint32_t n = nm_u32(&v, 0);
+	/* Each entry takes at least 8 bytes. */
+	if (v.bad || !nm_view_array(&v, 4, n, 8)) {
+		s = nm_view_fail(&v, err, "vertex buffer list of %u entries", n);
+		nm_view_free(&v);
+		return s;
+	}
+	m->vbufs = calloc(n ? n : 1, sizeof *m->vbufs);
+	if (!m->vbufs) {
+		nm_view_free(&v);
+		return nm_fail(err, NM_E_NOMEM, m->name, "VBUF", NM_NO_OFFSET, "out of memory");
+	}
+	size_t p = 4;
+	for (uint32_t i = 0; i < n; i++) {
+		rfrm_vbuf *vb = &m->vbufs[i];
+		uint64_t base = v.base + p;
+		vb->count = nm_u32(&v, p);
+		vb->ncomps = nm_u32(&v, p + 4);
+		if (v.bad || !nm_view_array(&v, p + 8, vb->ncomps, COMP_RECORD)) {
+			s = nm_view_fail(&v, err, "vertex buffer %u (%u components)", i, vb->ncomps);
+			break;
+		}
+		vb->comps = calloc(vb->ncomps ? vb->ncomps : 1, sizeof *vb->comps);
+		if (!vb->comps) {
+			s = nm_fail(err, NM_E_NOMEM, m->name, "VBUF", NM_NO_OFFSET, "out of memory");
+			break;
+		}
+		m->nvbufs = i + 1;
+		for (uint32_t c = 0; c < vb->ncomps; c++) {
+			size_t q = p + 8 + (size_t)c * COMP_RECORD;
+			rfrm_comp *k = &vb->comps[c];
+			k->buffer = nm_u32(&v, q);
+			k->offset = nm_u32(&v, q + 4);
+			k->stride = nm_u32(&v, q + 8);
+			k->format = nm_u32(&v, q + 12);
+			k->semantic = nm_u32(&v, q + 16);
+		}
+		check_vbuf(m, vb, i, base);
+		p += 8 + (size_t)vb->ncomps * COMP_RECORD;
+	}
+	if (s == NM_OK && p != v.size)
+		s = nm_view_fail_at(&v, err, NM_E_FORMAT, p, "%zu bytes after the last vertex buffer",
+				    v.size - p);
+	nm_view_free(&v);
+	return s;
+}
+
+nm_status rfrm_parse_ibuf(rfrm_model *m, nm_error *err)
+{
+	nm_view v;
+	nm_status s = rfrm_chunk_view(m, RC_IBUF, &v, err);
+	if (s != NM_OK)
+		return s;
+	uint32_t n = nm_u32(&v, 0);
+	if (v.bad || !nm_view_array(&v, 4, n, 4)) {
+		s = nm_view_fail(&v, err, "index buffer list of %u entries", n);
+		nm_view_free(&v);
+		return s;
+	}
+	m->ibufs = calloc(n ? n : 1, sizeof *m->ibufs);
+	if (!m->ibufs) {
+		nm_view_free(&v);
+		return nm_fail(err, NM_E_NOMEM, m->name, "IBUF", NM_NO_OFFSET, "out of memory");
+	}
+	m->nibufs = n;
+	for (uint32_t i = 0; i < n; i++) {
+		rfrm_ibuf *ib = &m->ibufs[i];
+		ib->type = nm_u32(&v, 4 + 4 * (size_t)i);
+		ib->isize = ib->type <= 1 ? 2 : ib->type == 2 ? 4 : 0;
+		if (!ib->isize) {
+			ib->bad = true;
+			nm_fail(&ib->err, NM_E_UNSUPPORTED, m->name, "IBUF", v.base + 4 + 4 * (uint64_t)i,
+				"index buffer %u: unknown index type %u (0 and 1 are u16, 2 is u32)",
+				i, ib->type);
+		}
+	}
+	size_t end = 4 + (size_t)n * 4;
+	if (end != v.size)
+		s = nm_view_fail_at(&v, err, NM_E_FORMAT, end, "%zu bytes after the last index buffer",
+				    v.size - end);
+	nm_view_free(&v);
+	return s;
+}
+
+/* Which indices the meshes use of each index buffer, and which meshes can be drawn. */
+void rfrm_link_meshes(rfrm_model *m)
+{
+	for (size_t i = 0; i < m->nmeshes; i++) {
+		rfrm_mesh *me = &m->meshes[i];
+		if (me->vbuf >= m->nvbufs || me->ibuf >= m->nibufs) {
+			me->bad = true;
+			continue;
+		}
+		rfrm_ibuf *ib = &m->ibufs[me->ibuf];
+		uint64_t end = (uint64_t)me->first + me->count;
+		if (end > ib->used)
+			ib->used = end;
+		if (m->vbufs[me->vbuf].bad || ib->bad)
+			me->bad = true;
+	}
+	for (size_t j = 0; j < m->nibufs; j++) {
+		rfrm_ibuf *ib = &m->ibufs[j];
+		if (!ib->bad && ib->used * ib->isize > RFRM_MAX_BUFFER) {
+			ib->bad = true;
+			nm_fail(&ib->err, NM_E_LIMIT, m->name, "MESH", NM_NO_OFFSET,
+				"index buffer %zu: the meshes use %llu indices, above the %llu MiB limit",
+				j, (unsigned long long)ib->used,
+				(unsigned long long)(RFRM_MAX_BUFFER >> 20));
+			for (size_t i = 0; i < m->nmeshes; i++)
+				if (m->meshes[i].ibuf == j)
+					m->meshes[i].bad = true;
+		}
+	}
+}

@@ -1,0 +1,314 @@
+/* MTRL: the materials of a model (FORMATS.md 6.4; kinnay's CMaterialCache::SData).
+ *
+ * Each material: String name (u32 length + bytes), 16-byte MTRL asset GUID, FourCC type,
+ * u32 flags, u32 parameter count, then the parameters. Two layouts exist:
+ *  - Wii U (kinnay): each parameter is FourCC id, u32 kind (0 texture, 1 color,
+ *    2 scalar, 4 layered texture, 5 int4), payload.
+ *  - Switch (what the corpus shows): first a table of count x (FourCC id, FourCC type),
+ *    then each parameter again as FourCC id, FourCC type (TXTR, COLR, SCLR, INT , INT4,
+ *    CPLX), payload.
+ * We tell them apart by the word after the first id: a small number is a Wii U kind,
+ * four printable bytes a Switch type. Payloads: texture = GUID + usage (u32 flags,
+ * filter, wrap x/y/z); color = 4 f32; scalar = f32; int = s32; int4 = 4 s32; layered =
+ * u32, 3 colors, u8 flags, then 3 x (GUID, usage only if the GUID is not zero). */
+#include <ctype.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "export/text.h"
+#include "formats/rfrm/rfrm.h"
+#include "lib/view.h"
+
+enum param_kind { P_TEXTURE, P_COLOR, P_SCALAR, P_INT, P_LAYERED, P_INT4, P_UNKNOWN };
+
+static enum param_kind kind_of_type(const uint8_t *t)
+{
+	static const struct { char fourcc[5]; enum param_kind kind; } types[] = {
+		{ "TXTR", P_TEXTURE }, { "COLR", P_COLOR }, { "SCLR", P_SCALAR },
+		{ "INT ", P_INT }, { "INT4", P_INT4 }, { "CPLX", P_LAYERED },
+	};
+	for (size_t i = 0; i < sizeof types / sizeof types[0]; i++)
+		if (memcmp(t, types[i].fourcc, 4) == 0)
+			return types[i].kind;
+	return P_UNKNOWN;
+}
+
+static enum param_kind kind_of_number(uint32_t k)
+{
+	switch (k) {
+	case 0: return P_TEXTURE;
+	case 1: return P_COLOR;
+	case 2: return P_SCALAR;
+	case 3: return P_INT;      /* not in kinnay's table; "Int" ids exist [L] */
+	case 4: return P_LAYERED;
+	case 5: return P_INT4;
+	default: return P_UNKNOWN;
+	}
+}
+
+static bool printable4(const uint8_t *p)
+{
+	for (int i = 0; i < 4; i++)
+		if (p[i] < 0x20 || p[i] >= 0x7f)
+			return false;
+	return true;
+}
+
+/* "DIFT" -> "dift", "LIT " -> "lit": a lower_snake key prefix. */
+static void param_key(char out[8], const uint8_t *id)
+{
+	size_t n = 0;
+	for (int i = 0; i < 4; i++) {
+		unsigned char c = id[i];
+		if (c == ' ' || c == 0)
+			continue;
+		out[n++] = isalnum(c) ? (char)tolower(c) : '_';
+	}
+	if (n == 0)
+		out[n++] = '_';
+	out[n] = '\0';
+}
+
+static void kv_guid(nm_out *o, const char *key, const uint8_t *g)
+{
+	char s[RFRM_GUID_STR];
+	rfrm_guid_str(s, g);
+	nm_kv(o, key, "%s", s);
+}
+
+/* Texture usage info: flags, filter, wrap x/y/z (s32: -1 is "none"). */
+static void usage_text(nm_out *o, const char *key, nm_view *v, size_t off)
+{
+	char k[48];
+	snprintf(k, sizeof k, "%s_flags", key);
+	nm_kv(o, k, "0x%x", nm_u32(v, off));
+	snprintf(k, sizeof k, "%s_filter", key);
+	nm_kv(o, k, "%d", nm_s32(v, off + 4));
+	snprintf(k, sizeof k, "%s_wrap", key);
+	nm_kv(o, k, "%d %d %d", nm_s32(v, off + 8), nm_s32(v, off + 12), nm_s32(v, off + 16));
+}
+
+static void floats_kv(nm_out *o, const char *key, nm_view *v, size_t off, size_t n)
+{
+	float f[12];
+	for (size_t i = 0; i < n; i++)
+		f[i] = nm_f32(v, off + 4 * i);
+	nm_kv_floats(o, key, f, n);
+}
+
+/* One parameter payload at *off; text to o, OBJ facts to mat. */
+static nm_status param(nm_view *v, size_t *off, const uint8_t *id, enum param_kind kind,
+		       nm_out *o, rfrm_material *mat, nm_error *err)
+{
+	char key[8], k[48];
+	param_key(key, id);
+	size_t p = *off;
+	switch (kind) {
+	case P_TEXTURE: {
+		const uint8_t *g = nm_bytes(v, p, 16);
+		if (!g || !nm_view_has(v, p, 36))
+			return nm_view_fail(v, err, "texture parameter %s", key);
+		snprintf(k, sizeof k, "%s_texture", key);
+		kv_guid(o, k, g);
+		usage_text(o, key, v, p + 16);
+		static const char maps[3][5] = { "DIFT", "NMAP", "SPCT" };
+		for (int i = 0; i < 3; i++)
+			if (memcmp(id, maps[i], 4) == 0 && !mat->has_map[i]) {
+				mat->has_map[i] = true;
+				memcpy(mat->map[i], g, 16);
+			}
+		*off = p + 36;
+		return NM_OK;
+	}
+	case P_COLOR:
+		if (!nm_view_has(v, p, 16))
+			return nm_view_fail(v, err, "color parameter %s", key);
+		snprintf(k, sizeof k, "%s_color", key);
+		floats_kv(o, k, v, p, 4);
+		if (memcmp(id, "DIFC", 4) == 0 && !mat->has_color) {
+			mat->has_color = true;
+			for (int i = 0; i < 4; i++)
+				mat->color[i] = nm_f32(v, p + 4 * (size_t)i);
+		}
+		*off = p + 16;
+		return NM_OK;
+	case P_SCALAR:
+		if (!nm_view_has(v, p, 4))
+			return nm_view_fail(v, err, "scalar parameter %s", key);
+		snprintf(k, sizeof k, "%s_scalar", key);
+		nm_kv_float(o, k, nm_f32(v, p));
+		*off = p + 4;
+		return NM_OK;
+	case P_INT:
+		if (!nm_view_has(v, p, 4))
+			return nm_view_fail(v, err, "int parameter %s", key);
+		snprintf(k, sizeof k, "%s_int", key);
+		nm_kv(o, k, "%d", nm_s32(v, p));
+		*off = p + 4;
+		return NM_OK;
+	case P_INT4:
+		if (!nm_view_has(v, p, 16))
+			return nm_view_fail(v, err, "int4 parameter %s", key);
+		snprintf(k, sizeof k, "%s_int4", key);
+		nm_kv(o, k, "%d %d %d %d", nm_s32(v, p), nm_s32(v, p + 4), nm_s32(v, p + 8),
+		      nm_s32(v, p + 12));
+		*off = p + 16;
+		return NM_OK;
+	case P_LAYERED: {
+		if (!nm_view_has(v, p, 53))
+			return nm_view_fail(v, err, "layered texture parameter %s", key);
+		snprintf(k, sizeof k, "%s_layered_unknown", key);
+		nm_kv(o, k, "%u", nm_u32(v, p));
+		snprintf(k, sizeof k, "%s_layered_colors", key);
+		floats_kv(o, k, v, p + 4, 12);
+		snprintf(k, sizeof k, "%s_layered_flags", key);
+		nm_kv(o, k, "0x%x", nm_u8(v, p + 52));
+		p += 53;
+		for (int layer = 0; layer < 3; layer++) {
+			const uint8_t *g = nm_bytes(v, p, 16);
+			if (!g)
+				return nm_view_fail(v, err, "layer %d of parameter %s", layer, key);
+			char lk[32];
+			snprintf(lk, sizeof lk, "%s_layer%d", key, layer);
+			snprintf(k, sizeof k, "%s_texture", lk);
+			if (rfrm_guid_zero(g)) {
+				nm_kv(o, k, "none");
+				p += 16;
+				continue;
+			}
+			kv_guid(o, k, g);
+			if (!nm_view_has(v, p + 16, 20))
+				return nm_view_fail(v, err, "layer %d of parameter %s", layer, key);
+			usage_text(o, lk, v, p + 16);
+			p += 36;
+		}
+		*off = p;
+		return NM_OK;
+	}
+	case P_UNKNOWN:
+		break;
+	}
+	return nm_view_fail_at(v, err, NM_E_UNSUPPORTED, p,
+			       "parameter %s has a type we do not know: its size is unknown, so the materials after it cannot be read",
+			       key);
+}
+
+/* One material at *off. */
+static nm_status material(nm_view *v, size_t *off, size_t index, rfrm_material *mat,
+			  nm_error *err)
+{
+	size_t p = *off;
+	uint32_t len = nm_u32(v, p);
+	const uint8_t *name = nm_bytes(v, p + 4, len);
+	if (!name)
+		return nm_view_fail(v, err, "name of material %zu (%u bytes)", index, len);
+	p += 4 + (size_t)len;
+	const uint8_t *guid = nm_bytes(v, p, 16);
+	const uint8_t *type = nm_bytes(v, p + 16, 4);
+	uint32_t flags = nm_u32(v, p + 20), count = nm_u32(v, p + 24);
+	if (!guid || !type || v->bad)
+		return nm_view_fail(v, err, "header of material %zu", index);
+	p += 28;
+
+	mat->name = malloc((size_t)len + 1);
+	if (!mat->name)
+		return nm_fail(err, NM_E_NOMEM, v->file, v->chunk, NM_NO_OFFSET, "out of memory");
+	memcpy(mat->name, name, len);
+	mat->name[len] = '\0';
+
+	nm_out o;
+	nm_out_init(&o);
+	char tname[5];
+	rfrm_fourcc_print(tname, type);
+	nm_kv(&o, "index", "%zu", index);
+	nm_kv(&o, "offset", "0x%llx", (unsigned long long)(v->base + *off));
+	/* Names may hold any byte: escape what is not text (NULs included). */
+	nm_out_str(&o, "name: ");
+	for (uint32_t i = 0; i < len; i++) {
+		unsigned char c = name[i];
+		if (c == '\\')
+			nm_out_str(&o, "\\\\");
+		else if (c < 0x20 || c == 0x7f)
+			nm_out_printf(&o, "\\x%02x", c);
+		else
+			nm_out_char(&o, (char)c);
+	}
+	nm_out_char(&o, '\n');
+	kv_guid(&o, "material_guid", guid);
+	nm_kv_str(&o, "type", tname);
+	nm_kv(&o, "flags", "0x%x", flags);
+	nm_kv(&o, "parameters", "%u", count);
+
+	nm_status s = NM_OK;
+	bool switch_layout = false;
+	/* Every parameter takes at least 8 bytes: count is checked against real bytes. */
+	if (count && !nm_view_array(v, p, count, 8)) {
+		s = nm_view_fail(v, err, "parameter list of material %zu (%u entries)", index, count);
+		goto out;
+	}
+	if (count) {
+		const uint8_t *w = nm_bytes(v, p + 4, 4);
+		switch_layout = w && printable4(w);
+		nm_kv(&o, "layout", "%s", switch_layout ? "switch (type table, FourCC types)"
+							: "wii_u (u32 kinds)");
+	}
+	if (switch_layout) {
+		if (!nm_view_array(v, p, count, 8)) {
+			s = nm_view_fail(v, err, "type table of material %zu", index);
+			goto out;
+		}
+		p += (size_t)count * 8; /* the table repeats what each parameter says */
+	}
+	for (uint32_t i = 0; i < count && s == NM_OK; i++) {
+		const uint8_t *id = nm_bytes(v, p, 4);
+		const uint8_t *kt = nm_bytes(v, p + 4, 4);
+		if (!id || !kt) {
+			s = nm_view_fail(v, err, "parameter %u of material %zu", i, index);
+			break;
+		}
+		enum param_kind kind = switch_layout ? kind_of_type(kt) : kind_of_number(nm_u32(v, p + 4));
+		p += 8;
+		s = param(v, &p, id, kind, &o, mat, err);
+	}
+out:
+	if (nm_out_status(&o) != NM_OK && s == NM_OK)
+		s = nm_fail(err, NM_E_NOMEM, v->file, v->chunk, NM_NO_OFFSET, "out of memory");
+	mat->text = (char *)nm_out_take(&o, &mat->text_len);
+	nm_out_free(&o);
+	*off = p;
+	return s;
+}
+
+nm_status rfrm_parse_mtrl(rfrm_model *m, nm_error *err)
+{
+	const rfrm_item *it = &m->chunk[RC_MTRL].item;
+	nm_view v;
+	nm_status s = nm_view_load(m->r, it->data_off, (size_t)it->size, m->chunk[RC_MTRL].item.id,
+				   NM_BIG, &v, err);
+	if (s != NM_OK)
+		return s;
+	uint32_t count = nm_u32(&v, 0);
+	/* A material takes at least 32 bytes. */
+	if (!nm_view_array(&v, 4, count, 32)) {
+		s = nm_view_fail(&v, err, "material list of %u entries", count);
+		nm_view_free(&v);
+		return s;
+	}
+	m->mats = calloc(count ? count : 1, sizeof *m->mats);
+	if (!m->mats) {
+		nm_view_free(&v);
+		return nm_fail(err, NM_E_NOMEM, m->name, "MTRL", NM_NO_OFFSET, "out of memory");
+	}
+	size_t off = 4;
+	for (uint32_t i = 0; i < count; i++) {
+		s = material(&v, &off, i, &m->mats[i], err);
+		m->nmats = i + 1; /* keep what was read, even the broken one's text */
+		if (s != NM_OK)
+			break;
+	}
+	if (s == NM_OK && off != v.size)
+		s = nm_view_fail_at(&v, err, NM_E_FORMAT, off, "%zu bytes after the last material",
+				    v.size - off);
+	nm_view_free(&v);
+	return s;
+}

@@ -1,0 +1,219 @@
+/* PAK archives (FORMATS.md 6.3, kinnay's dkctf/pak.md): RFRM(PACK) whose data starts
+ * with RFRM(TOCC), which holds
+ *  ADIR: List<{FourCC type, GUID, u64 offset (from the start of the PAK), u64 size}>;
+ *  META (optional): List<{GUID, u32 offset}>, the offset of that asset's metadata blob,
+ *        taken relative to the META chunk's data (FORMATS.md [M]; checked);
+ *  STRG (optional): List<{FourCC type, GUID, NUL-terminated name}>.
+ * Only the table of contents is read here: the assets are read when their directory is
+ * first looked at. A broken META or STRG is reported and ignored; a broken ADIR fails. */
+#include <stdlib.h>
+#include <string.h>
+#include "formats/rfrm/rfrm.h"
+#include "lib/bytes.h"
+#include "lib/view.h"
+
+#define ADIR_ENTRY 0x24
+#define META_ENTRY 0x14
+
+/* GUIDs with their entry index, sorted, for the META and STRG lookups. */
+struct gkey {
+	uint8_t guid[16];
+	size_t index;
+};
+
+static int cmp_gkey(const void *a, const void *b)
+{
+	const struct gkey *x = a, *y = b;
+	int c = memcmp(x->guid, y->guid, 16);
+	return c ? c : (x->index > y->index) - (x->index < y->index);
+}
+
+static struct gkey *guid_order(const rfrm_pak *p)
+{
+	struct gkey *o = malloc((p->count ? p->count : 1) * sizeof *o);
+	if (!o)
+		return NULL;
+	for (size_t i = 0; i < p->count; i++) {
+		memcpy(o[i].guid, p->entries[i].guid, 16);
+		o[i].index = i;
+	}
+	qsort(o, p->count, sizeof *o, cmp_gkey);
+	return o;
+}
+
+/* The first entry (in ADIR order) with this GUID. */
+static rfrm_pak_entry *find_guid(rfrm_pak *p, const struct gkey *order, const uint8_t *guid)
+{
+	size_t lo = 0, hi = p->count;
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+		if (memcmp(order[mid].guid, guid, 16) < 0)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo < p->count && memcmp(order[lo].guid, guid, 16) == 0
+		       ? &p->entries[order[lo].index] : NULL;
+}
+
+static nm_status load_chunk(nm_reader *r, const rfrm_item *it, uint8_t **out, nm_error *err)
+{
+	if (it->size > RFRM_MAX_TABLE)
+		return nm_fail(err, NM_E_LIMIT, nm_reader_name(r), it->id, it->off,
+			       "chunk of %llu bytes: larger than the %u MiB we load for a table",
+			       (unsigned long long)it->size, RFRM_MAX_TABLE >> 20);
+	return nm_reader_load(r, it->data_off, (size_t)it->size, it->id, out, err);
+}
+
+static nm_status parse_adir(rfrm_pak *p, nm_error *err)
+{
+	uint8_t *d;
+	nm_status s = load_chunk(p->r, &p->adir, &d, err);
+	if (s != NM_OK)
+		return s;
+	nm_view v = nm_view_of(d, (size_t)p->adir.size, p->adir.data_off, nm_reader_name(p->r),
+			       "ADIR", NM_BIG);
+	uint32_t n = nm_u32(&v, 0);
+	if (v.bad || !nm_view_array(&v, 4, n, ADIR_ENTRY)) {
+		s = nm_view_fail(&v, err, "asset directory of %u entries", n);
+		free(d);
+		return s;
+	}
+	p->entries = calloc(n ? n : 1, sizeof *p->entries);
+	if (!p->entries) {
+		free(d);
+		return nm_fail(err, NM_E_NOMEM, v.file, "ADIR", NM_NO_OFFSET, "out of memory");
+	}
+	p->count = n;
+	for (uint32_t i = 0; i < n; i++) {
+		const uint8_t *e = d + 4 + (size_t)i * ADIR_ENTRY;
+		rfrm_pak_entry *pe = &p->entries[i];
+		memcpy(pe->type, e, 4);
+		pe->type[4] = '\0';
+		memcpy(pe->guid, e + 4, 16);
+		pe->off = nm_be64(e + 20);
+		pe->size = nm_be64(e + 28);
+		pe->meta = -1;
+	}
+	free(d);
+	return NM_OK;
+}
+
+static nm_status parse_meta(rfrm_pak *p, const struct gkey *order, nm_error *err)
+{
+	nm_status s = load_chunk(p->r, &p->meta, &p->meta_data, err);
+	if (s != NM_OK)
+		return s;
+	p->meta_size = (size_t)p->meta.size;
+	nm_view v = nm_view_of(p->meta_data, p->meta_size, p->meta.data_off,
+			       nm_reader_name(p->r), "META", NM_BIG);
+	uint32_t n = nm_u32(&v, 0);
+	if (v.bad || !nm_view_array(&v, 4, n, META_ENTRY))
+		return nm_view_fail(&v, err, "metadata list of %u entries", n);
+	for (uint32_t i = 0; i < n; i++) {
+		const uint8_t *e = p->meta_data + 4 + (size_t)i * META_ENTRY;
+		uint32_t off = nm_be32(e + 16);
+		rfrm_pak_entry *pe = find_guid(p, order, e);
+		if (!pe || pe->meta >= 0)
+			continue; /* no such asset, or listed twice: the first counts */
+		if (off >= p->meta_size)
+			return nm_view_fail_at(&v, err, NM_E_FORMAT, 4 + (size_t)i * META_ENTRY,
+					       "metadata entry %u points at 0x%x, past the META chunk (0x%zx bytes)",
+					       i, off, p->meta_size);
+		pe->meta = off;
+		if (rfrm_is_model_type(pe->type))
+			pe->meta_len = rfrm_meta_length(p->meta_data + off, p->meta_size - off);
+		p->with_meta++;
+	}
+	return NM_OK;
+}
+
+static nm_status parse_strg(rfrm_pak *p, const struct gkey *order, nm_error *err)
+{
+	uint8_t *d;
+	nm_status s = load_chunk(p->r, &p->strg, &d, err);
+	if (s != NM_OK)
+		return s;
+	p->strg_data = (char *)d;
+	size_t len = (size_t)p->strg.size;
+	nm_view v = nm_view_of(d, len, p->strg.data_off, nm_reader_name(p->r), "STRG", NM_BIG);
+	uint32_t n = nm_u32(&v, 0);
+	/* Each entry takes at least 21 bytes (type, GUID, NUL). */
+	if (v.bad || !nm_view_array(&v, 4, n, 21))
+		return nm_view_fail(&v, err, "name list of %u entries", n);
+	size_t off = 4;
+	for (uint32_t i = 0; i < n; i++) {
+		if (len - off < 21)
+			return nm_view_fail_at(&v, err, NM_E_FORMAT, off, "name %u runs past the chunk", i);
+		const uint8_t *guid = d + off + 4;
+		const char *name = (const char *)d + off + 20;
+		const char *nul = memchr(name, '\0', len - off - 20);
+		if (!nul)
+			return nm_view_fail_at(&v, err, NM_E_FORMAT, off + 20,
+					       "name %u has no terminating NUL before the end of the chunk", i);
+		rfrm_pak_entry *pe = find_guid(p, order, guid);
+		if (pe && !pe->name && nul > name) {
+			pe->name = name;
+			p->named++;
+		}
+		off = (size_t)(nul - (const char *)d) + 1;
+	}
+	return NM_OK;
+}
+
+nm_status rfrm_pak_parse(nm_reader *r, rfrm_pak *p, nm_error *err)
+{
+	const char *file = nm_reader_name(r);
+	p->r = r;
+	nm_status s = rfrm_read_form(r, 0, nm_reader_size(r), &p->pack, err);
+	if (s != NM_OK)
+		return s;
+	if (memcmp(p->pack.id, "PACK", 4) != 0)
+		return nm_fail(err, NM_E_FORMAT, file, NULL, 0x14, "form type is not PACK");
+	s = rfrm_read_item(r, p->pack.data_off, rfrm_item_end(&p->pack), &p->tocc, err);
+	if (s != NM_OK)
+		return s;
+	if (!p->tocc.is_form || memcmp(p->tocc.id, "TOCC", 4) != 0)
+		return nm_fail(err, NM_E_FORMAT, file, NULL, p->tocc.off,
+			       "the PACK form does not start with a TOCC form");
+	bool have[3] = { false, false, false };
+	rfrm_item *slots[3] = { &p->adir, &p->meta, &p->strg };
+	static const char ids[3][5] = { "ADIR", "META", "STRG" };
+	uint64_t off = p->tocc.data_off, end = rfrm_item_end(&p->tocc);
+	while (off < end) {
+		rfrm_item it;
+		s = rfrm_read_item(r, off, end, &it, err);
+		if (s != NM_OK)
+			break; /* keep what was found before it */
+		for (int k = 0; k < 3; k++)
+			if (!have[k] && !it.is_form && memcmp(it.id, ids[k], 4) == 0) {
+				have[k] = true;
+				*slots[k] = it;
+			}
+		off = rfrm_item_end(&it);
+	}
+	if (!have[0])
+		return s != NM_OK ? s : nm_fail(err, NM_E_FORMAT, file, "TOCC", p->tocc.off,
+						"the table of contents has no ADIR chunk");
+	s = parse_adir(p, err);
+	if (s != NM_OK)
+		return s;
+	struct gkey *order = guid_order(p);
+	if (!order)
+		return nm_fail(err, NM_E_NOMEM, file, NULL, NM_NO_OFFSET, "out of memory");
+	p->has_meta = have[1];
+	p->has_strg = have[2];
+	if (have[1] && parse_meta(p, order, &p->meta_err) != NM_OK)
+		p->meta_bad = true;
+	if (have[2] && parse_strg(p, order, &p->strg_err) != NM_OK)
+		p->strg_bad = true;
+	free(order);
+	return NM_OK;
+}
+
+void rfrm_pak_free(rfrm_pak *p)
+{
+	free(p->entries);
+	free(p->meta_data);
+	free(p->strg_data);
+}

@@ -1,0 +1,345 @@
+/* Donkey Kong Country: Tropical Freeze (FORMATS.md sections 6 and 8): RFRM forms and
+ * chunks, CMDL/SMDL/WMDL models with their GPU buffers, and PAK archives.
+ *
+ * Descriptors and tables are big-endian in both releases. The GPU chunk holds the
+ * vertex and index buffers one after another, each behind a 4-byte header: Retro LZSS
+ * modes 0..3 on Wii U (big-endian vertex data), zlib behind `0d 00 00 00` on Switch
+ * (little-endian vertex data). At mount we only find out where each buffer lies (or
+ * how we will find out); decompression runs in the producers of the files that need
+ * the bytes. */
+#ifndef NM_RFRM_H
+#define NM_RFRM_H
+
+#include <pthread.h>
+#include <stdbool.h>
+#include <stdint.h>
+#include "formats/driver.h"
+#include "lib/error.h"
+#include "lib/out.h"
+#include "lib/reader.h"
+#include "lib/tree.h"
+#include "lib/view.h"
+
+#define RFRM_FORM_LEN 0x20
+#define RFRM_CHUNK_LEN 0x18
+#define RFRM_MAX_DEPTH 16          /* nested forms */
+#define RFRM_GUID_STR 37
+#define RFRM_MAX_TABLE (64u << 20)   /* largest table chunk we load at mount */
+
+/* Limits on what a header may make us decompress: no buffer above RFRM_MAX_BUFFER,
+ * and none larger than its compressed bytes could possibly give (deflate's best case
+ * is about 1032:1; Retro LZSS mode 3 gives at most 512 bytes from 17). */
+#define RFRM_MAX_BUFFER (256ull << 20)
+#define RFRM_ZLIB_RATIO 1032u
+#define RFRM_LZSS_RATIO 32u
+#define RFRM_CODEC_ZLIB 13u         /* the Switch release's header byte */
+
+extern const nm_driver nm_driver_rfrm;
+extern const nm_driver nm_driver_rfrm_pak;
+
+/* --- forms and chunks (rfrm_chunks.c) ------------------------------------------ */
+
+/* One entry of a form's data: a chunk, or a nested form. */
+typedef struct rfrm_item {
+	bool is_form;
+	char id[5];              /* chunk FourCC, or the form type; NUL-terminated */
+	uint64_t off;            /* descriptor offset in the reader */
+	uint64_t data_off;       /* first data byte */
+	uint64_t size;           /* data bytes */
+	uint32_t unknown;        /* chunk: u32 after the size (usually 1) */
+	uint64_t skip;           /* chunk: bytes between the descriptor and the data */
+	uint64_t form_unknown;   /* form: u64 after the size */
+	uint32_t version[2];     /* form: reader and writer version */
+} rfrm_item;
+
+static inline uint64_t rfrm_item_end(const rfrm_item *it) { return it->data_off + it->size; }
+
+/* The descriptor at off, whose data must end by end. */
+nm_status rfrm_read_item(nm_reader *r, uint64_t off, uint64_t end, rfrm_item *it,
+			 nm_error *err);
+/* The RFRM form descriptor at off (fails if it is a chunk). */
+nm_status rfrm_read_form(nm_reader *r, uint64_t off, uint64_t end, rfrm_item *form,
+			 nm_error *err);
+/* The items of a form's data, in order; on a broken descriptor, the items before it,
+ * *broken set and err filled. Allocation is bounded by the form size. */
+nm_status rfrm_list_items(nm_reader *r, const rfrm_item *form, rfrm_item **items,
+			  size_t *count, bool *broken, nm_error *err);
+
+/* A FourCC for messages: non-printable bytes as '?'. */
+void rfrm_fourcc_print(char out[5], const uint8_t *p);
+void rfrm_guid_str(char out[RFRM_GUID_STR], const uint8_t *guid);
+bool rfrm_guid_zero(const uint8_t *guid);
+
+/* header.txt of a chunk or form. */
+void rfrm_item_text(nm_out *o, const rfrm_item *it);
+/* A directory for the item named by its id, lower-case, trimmed, made safe and unique,
+ * with header.txt (the descriptor, then extra if not NULL) and raw.bin (its data). */
+nm_node *rfrm_item_dir(nm_tree *t, nm_node *parent, nm_reader *r, const rfrm_item *it,
+		       const char *extra, size_t extra_len);
+/* The generic tree of a form's items below dir (every chunk, nested forms recursed).
+ * A broken descriptor gets error.txt in the directory of the form it is in. */
+void rfrm_add_items(nm_tree *t, nm_node *dir, nm_reader *r, const rfrm_item *form,
+		    int depth);
+
+/* --- vertex component formats (vertex_formats.c) ------------------------------- */
+
+typedef enum rfrm_kind {
+	RFRM_K_UNORM, RFRM_K_UINT, RFRM_K_SNORM, RFRM_K_SINT, RFRM_K_FLOAT, RFRM_K_HALF,
+	RFRM_K_UNORM_1010102, RFRM_K_UINT_1010102
+} rfrm_kind;
+
+typedef struct rfrm_format_info {
+	const char *name;        /* "RGBA16_FLOAT" */
+	unsigned comps;          /* components per element */
+	unsigned bytes;          /* bytes per element */
+	rfrm_kind kind;
+} rfrm_format_info;
+
+#define RFRM_FORMAT_COUNT 41
+#define RFRM_SEMANTIC_COUNT 22
+
+const rfrm_format_info *rfrm_format(uint32_t format); /* NULL if unknown */
+bool rfrm_format_is_int(const rfrm_format_info *f);
+/* CSV width of one integer component (sign included). */
+unsigned rfrm_format_int_width(const rfrm_format_info *f);
+/* Component c of the element at p (f->bytes readable), normalized / converted. */
+float rfrm_component_float(const rfrm_format_info *f, const uint8_t *p, unsigned c,
+			   bool little);
+int64_t rfrm_component_int(const rfrm_format_info *f, const uint8_t *p, unsigned c,
+			   bool little);
+float rfrm_half(uint16_t h);
+
+const char *rfrm_semantic_name(uint32_t semantic);    /* NULL if unknown */
+/* File stem for a semantic's CSV ("positions", "texcoords0", "semantic_23"). */
+void rfrm_semantic_stem(uint32_t semantic, char *buf, size_t len);
+/* Column name of component c ("x", "u", "r", "index0"...). */
+void rfrm_semantic_column(uint32_t semantic, unsigned c, char *buf, size_t len);
+
+/* --- models (model_*.c) -------------------------------------------------------- */
+
+enum rfrm_semantic { RFRM_POSITION = 0, RFRM_NORMAL = 1, RFRM_TANGENT0 = 2, RFRM_TEXCOORD0 = 4 };
+
+typedef struct rfrm_comp {
+	uint32_t buffer, offset, stride, format, semantic;
+} rfrm_comp;
+
+typedef struct rfrm_vbuf {
+	uint32_t count;          /* vertices */
+	uint32_t ncomps;
+	rfrm_comp *comps;
+	uint32_t stride;         /* the largest component stride */
+	uint64_t size;           /* count * stride: the buffer size VBUF implies */
+	bool bad;                /* components or size unusable: err says why */
+	nm_error err;
+} rfrm_vbuf;
+
+typedef struct rfrm_ibuf {
+	uint32_t type;
+	unsigned isize;          /* 2 or 4; 0 for an unknown type */
+	uint64_t used;           /* indices the meshes use: max(first + count) */
+	bool bad;
+	nm_error err;
+} rfrm_ibuf;
+
+typedef struct rfrm_mesh {
+	uint32_t prim;
+	uint16_t material;
+	uint8_t vbuf, ibuf;
+	uint32_t first, count;
+	uint16_t field_10;
+	uint8_t field_12, field_13, flags;
+	bool bad;                /* refers to a missing or broken buffer */
+} rfrm_mesh;
+
+/* What mesh.mtl needs of a material; its text is material text. */
+typedef struct rfrm_material {
+	char *name;              /* escaped to one line */
+	char *text;              /* mtrl/N.txt */
+	size_t text_len;
+	bool has_map[3];         /* diffuse (DIFT), normal (NMAP), specular (SPCT) */
+	uint8_t map[3][16];
+	bool has_color;          /* DIFC */
+	float color[4];
+} rfrm_material;
+
+/* A text file a chunk parser formats at mount (record-sized). */
+typedef struct rfrm_file {
+	char name[32];
+	char *text;
+	size_t len;
+} rfrm_file;
+
+#define RFRM_CHUNK_FILES 6
+
+typedef struct rfrm_chunk {
+	bool present;
+	rfrm_item item;
+	bool bad;                /* failed to parse: err goes to its error.txt */
+	nm_error err;
+	char *text;              /* added to header.txt (HEAD/SKHD/WDHD summary) */
+	size_t text_len;
+	rfrm_file files[RFRM_CHUNK_FILES];
+	size_t nfiles;
+} rfrm_chunk;
+
+enum rfrm_chunk_id { RC_HEAD, RC_MTRL, RC_MESH, RC_VBUF, RC_IBUF, RC_GPU, RC_SKHD, RC_WDHD,
+		     RC_COUNT };
+
+typedef enum rfrm_gpu_source {
+	RFRM_GPU_NONE,           /* no layout: gpu/error.txt says why */
+	RFRM_GPU_PAK_META,       /* the PAK's META entry */
+	RFRM_GPU_APPENDED_META,  /* metadata appended after the form */
+	RFRM_GPU_RECOVER         /* zlib streams, found one after another on first read */
+} rfrm_gpu_source;
+
+typedef struct rfrm_gpubuf {
+	uint64_t off;            /* absolute offset of its 4-byte header */
+	uint64_t comp;           /* compressed bytes, header included */
+	uint64_t size;           /* decompressed bytes */
+	uint8_t codec;           /* header byte: 0..3 LZSS modes, 13 zlib */
+	bool bad;
+	nm_error err;
+} rfrm_gpubuf;
+
+/* The CMDL META blob (FORMATS.md 6.4, kinnay's NModelFormat::SMetaData), parsed. */
+typedef struct rfrm_meta {
+	uint32_t unknown, gpu_offset;
+	uint32_t nread;
+	uint32_t (*read)[2];     /* {size, offset} */
+	uint32_t nvb, nib;
+	uint32_t (*vb)[4], (*ib)[4]; /* {read buffer, offset, compressed, decompressed} */
+} rfrm_meta;
+
+typedef struct rfrm_model {
+	nm_reader *r;
+	nm_tree *t;
+	const char *name;        /* reader name, for messages */
+	rfrm_item form;
+	rfrm_item *items;        /* every item of the form, in order */
+	size_t nitems;
+	bool items_broken;
+	nm_error items_err;
+	rfrm_chunk chunk[RC_COUNT];
+
+	float aabb[6];
+	bool has_aabb;
+	uint32_t mesh_counts[5];
+
+	rfrm_material *mats;
+	size_t nmats;
+	rfrm_mesh *meshes;
+	size_t nmeshes;
+	rfrm_vbuf *vbufs;
+	size_t nvbufs;
+	rfrm_ibuf *ibufs;
+	size_t nibufs;
+
+	/* GPU buffers. vb[i] belongs to vbufs[i], ib[j] to ibufs[j]. */
+	rfrm_gpu_source source;
+	nm_error gpu_err;        /* source NONE: why */
+	uint8_t *meta_blob;      /* the META blob used, verbatim (NULL if none) */
+	size_t meta_len;
+	rfrm_meta meta;
+	bool meta_gpu_relative;  /* read-buffer offsets were relative to meta.gpu_offset */
+	bool meta_bad;           /* a META blob was found but not usable: meta_err says why */
+	nm_error meta_err;
+	bool little;             /* vertex and index data byte order */
+	uint32_t codec;          /* header byte of the first buffer */
+	rfrm_gpubuf *vb, *ib;
+	nm_node **vb_node, **ib_node;  /* gpu/vertex/N.bin, gpu/index/N.bin */
+
+	/* Recovery of zlib buffers (RFRM_GPU_RECOVER): done once, on first access. */
+	pthread_mutex_t lock;
+	bool recovered;
+	nm_status recover_status;
+	nm_error recover_err;
+
+	struct rfrm_obj *obj;
+} rfrm_model;
+
+/* Is this form type a model? */
+bool rfrm_is_model_type(const char *type);
+
+/* Parse the model in form (items, chunks, META). meta/meta_len: the PAK's blob or
+ * NULL. Fails only if nothing can be shown. */
+nm_status rfrm_model_parse(nm_reader *r, nm_tree *t, const rfrm_item *form,
+			   const uint8_t *meta, size_t meta_len, rfrm_model *m, nm_error *err);
+void rfrm_model_free(rfrm_model *m);
+
+/* Chunk parsers: fill the model, or return an error for the chunk's error.txt. */
+/* The data of chunk c, loaded (big-endian view, at most RFRM_MAX_TABLE bytes). */
+nm_status rfrm_chunk_view(rfrm_model *m, int c, nm_view *v, nm_error *err);
+nm_status rfrm_parse_head(rfrm_model *m, nm_error *err);
+nm_status rfrm_parse_skhd(rfrm_model *m, nm_error *err);
+nm_status rfrm_parse_wdhd(rfrm_model *m, nm_error *err);
+nm_status rfrm_parse_mtrl(rfrm_model *m, nm_error *err);
+nm_status rfrm_parse_mesh(rfrm_model *m, nm_error *err);
+nm_status rfrm_parse_vbuf(rfrm_model *m, nm_error *err);
+nm_status rfrm_parse_ibuf(rfrm_model *m, nm_error *err);
+/* After MESH and IBUF: the indices each index buffer's meshes use; bad meshes marked. */
+void rfrm_link_meshes(rfrm_model *m);
+const char *rfrm_prim_name(uint32_t prim);
+
+/* --- GPU buffers (gpu.c) ------------------------------------------------------- */
+
+/* Length of the META blob at p (bounded by avail), or 0 if it does not fit. */
+size_t rfrm_meta_length(const uint8_t *p, size_t avail);
+/* Where the buffers are: PAK META, appended META, zlib recovery, or none. Reads only
+ * descriptors and 4-byte buffer headers. */
+void rfrm_gpu_locate(rfrm_model *m);
+/* The decompressed buffer (index: false = vertex buffer i, true = index buffer i),
+ * appended to o. Runs the recovery first if needed. */
+nm_status rfrm_gpu_decompress(rfrm_model *m, bool index, size_t i, nm_out *o,
+			      nm_error *err);
+/* The decompressed buffer through its gpu/.../N.bin node (so the tree's cache keeps
+ * it for the next file that needs it): a malloc'd copy. */
+nm_status rfrm_gpu_load(rfrm_model *m, bool index, size_t i, uint8_t **data, size_t *len,
+			nm_error *err);
+/* Indices [first, first + count) of index buffer ib as u32 (malloc'd). */
+nm_status rfrm_load_indices(rfrm_model *m, size_t ib, uint64_t first, uint64_t count,
+			    uint32_t **out, nm_error *err);
+const char *rfrm_gpu_source_name(rfrm_gpu_source s);
+
+/* --- trees (tree_*.c, rfrm_obj.c) ---------------------------------------------- */
+
+/* The tree of one RFRM asset: a model tree if it is a model, else its chunk tree.
+ * meta: the PAK's META blob for it, or NULL. */
+nm_status rfrm_build_asset(nm_reader *r, nm_tree *t, nm_node *dir, const uint8_t *meta,
+			   size_t meta_len, nm_error *err);
+nm_status rfrm_build_model_tree(rfrm_model *m, nm_node *root, nm_error *err);
+nm_status rfrm_add_gpu(rfrm_model *m, nm_node *gpu_dir);
+void rfrm_gpu_header(nm_out *o, const rfrm_model *m);
+nm_status rfrm_add_vbufs(rfrm_model *m, nm_node *dir);
+nm_status rfrm_add_ibufs(rfrm_model *m, nm_node *dir);
+nm_status rfrm_add_obj(rfrm_model *m, nm_node *root);
+
+/* --- PAK (pak.c, tree_pak.c) --------------------------------------------------- */
+
+typedef struct rfrm_pak_entry {
+	char type[5];
+	uint8_t guid[16];
+	uint64_t off, size;
+	const char *name;        /* STRG name (raw, NUL-terminated), or NULL */
+	int64_t meta;            /* offset of its META blob in meta_data, or -1 */
+	size_t meta_len;
+} rfrm_pak_entry;
+
+typedef struct rfrm_pak {
+	nm_reader *r;
+	rfrm_item pack, tocc;
+	rfrm_item adir, meta, strg;
+	bool has_meta, has_strg;
+	rfrm_pak_entry *entries;
+	size_t count;
+	uint8_t *meta_data;      /* META chunk data */
+	size_t meta_size;
+	char *strg_data;         /* STRG chunk data (names point into it) */
+	size_t named, with_meta;
+	nm_error meta_err, strg_err;  /* a broken META/STRG: shown, the rest mounts */
+	bool meta_bad, strg_bad;
+} rfrm_pak;
+
+nm_status rfrm_pak_parse(nm_reader *r, rfrm_pak *p, nm_error *err);
+void rfrm_pak_free(rfrm_pak *p);
+
+#endif

@@ -1,0 +1,224 @@
+/* RFRM forms and chunks (FORMATS.md 6.1, 6.2), for every Tropical Freeze asset.
+ *
+ * A form descriptor is "RFRM", u64 data size, u64 unknown, FourCC type, two u32
+ * versions (0x20 bytes). A chunk descriptor is FourCC, u64 size, u32 unknown, u64 skip
+ * (0x18 bytes); its data starts skip bytes after the descriptor. Everything is
+ * big-endian in both releases. A form's data is a sequence of chunks and forms; the
+ * walker checks every size against the data of the form it is in. */
+#include <ctype.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "export/text.h"
+#include "formats/rfrm/rfrm.h"
+#include "lib/bytes.h"
+
+void rfrm_fourcc_print(char out[5], const uint8_t *p)
+{
+	for (int i = 0; i < 4; i++)
+		out[i] = p[i] >= 0x20 && p[i] < 0x7f ? (char)p[i] : '?';
+	out[4] = '\0';
+}
+
+/* GUID = u32, u16, u16, u64, big-endian: the canonical string is the bytes in order. */
+void rfrm_guid_str(char out[RFRM_GUID_STR], const uint8_t *g)
+{
+	snprintf(out, RFRM_GUID_STR,
+		 "%02x%02x%02x%02x-%02x%02x-%02x%02x-%02x%02x-%02x%02x%02x%02x%02x%02x",
+		 g[0], g[1], g[2], g[3], g[4], g[5], g[6], g[7], g[8], g[9], g[10], g[11],
+		 g[12], g[13], g[14], g[15]);
+}
+
+bool rfrm_guid_zero(const uint8_t *g)
+{
+	for (int i = 0; i < 16; i++)
+		if (g[i])
+			return false;
+	return true;
+}
+
+nm_status rfrm_read_item(nm_reader *r, uint64_t off, uint64_t end, rfrm_item *it,
+			 nm_error *err)
+{
+	uint8_t d[RFRM_FORM_LEN];
+	const char *file = nm_reader_name(r);
+	memset(it, 0, sizeof *it);
+	it->off = off;
+	if (off > end || end - off < RFRM_CHUNK_LEN)
+		return nm_fail(err, NM_E_FORMAT, file, NULL, off,
+			       "0x%llx bytes left in the form: too few for a chunk descriptor (0x18)",
+			       (unsigned long long)(off > end ? 0 : end - off));
+	nm_status s = nm_reader_read(r, off, d, RFRM_CHUNK_LEN, NULL, err);
+	if (s != NM_OK)
+		return s;
+	char id[5];
+	if (memcmp(d, "RFRM", 4) == 0) {
+		if (end - off < RFRM_FORM_LEN)
+			return nm_fail(err, NM_E_FORMAT, file, "RFRM", off,
+				       "form descriptor (0x20 bytes) runs past the end of its parent");
+		s = nm_reader_read(r, off, d, RFRM_FORM_LEN, NULL, err);
+		if (s != NM_OK)
+			return s;
+		it->is_form = true;
+		rfrm_fourcc_print(id, d + 0x14);
+		memcpy(it->id, d + 0x14, 4);
+		it->size = nm_be64(d + 4);
+		it->form_unknown = nm_be64(d + 0x0c);
+		it->version[0] = nm_be32(d + 0x18);
+		it->version[1] = nm_be32(d + 0x1c);
+		it->data_off = off + RFRM_FORM_LEN;
+		if (it->size > end - it->data_off)
+			return nm_fail(err, NM_E_FORMAT, file, id, off,
+				       "form of 0x%llx bytes runs past the end of its parent (0x%llx bytes left)",
+				       (unsigned long long)it->size,
+				       (unsigned long long)(end - it->data_off));
+		return NM_OK;
+	}
+	rfrm_fourcc_print(id, d);
+	memcpy(it->id, d, 4);
+	it->size = nm_be64(d + 4);
+	it->unknown = nm_be32(d + 0x0c);
+	it->skip = nm_be64(d + 0x10);
+	uint64_t left = end - off - RFRM_CHUNK_LEN;
+	if (it->skip > left)
+		return nm_fail(err, NM_E_FORMAT, file, id, off,
+			       "chunk skip of 0x%llx bytes runs past the end of its form",
+			       (unsigned long long)it->skip);
+	it->data_off = off + RFRM_CHUNK_LEN + it->skip;
+	if (it->size > left - it->skip)
+		return nm_fail(err, NM_E_FORMAT, file, id, off,
+			       "chunk of 0x%llx bytes runs past the end of its form (0x%llx bytes left)",
+			       (unsigned long long)it->size,
+			       (unsigned long long)(left - it->skip));
+	return NM_OK;
+}
+
+nm_status rfrm_read_form(nm_reader *r, uint64_t off, uint64_t end, rfrm_item *form,
+			 nm_error *err)
+{
+	uint8_t magic[4];
+	if (off > end || end - off < RFRM_FORM_LEN)
+		return nm_fail(err, NM_E_FORMAT, nm_reader_name(r), NULL, off,
+			       "0x%llx bytes: too few for an RFRM form descriptor (0x20)",
+			       (unsigned long long)(off > end ? 0 : end - off));
+	nm_status s = nm_reader_read(r, off, magic, 4, NULL, err);
+	if (s != NM_OK)
+		return s;
+	if (memcmp(magic, "RFRM", 4) != 0) {
+		char id[5];
+		rfrm_fourcc_print(id, magic);
+		return nm_fail(err, NM_E_FORMAT, nm_reader_name(r), NULL, off,
+			       "expected an RFRM form, found \"%s\"", id);
+	}
+	return rfrm_read_item(r, off, end, form, err);
+}
+
+nm_status rfrm_list_items(nm_reader *r, const rfrm_item *form, rfrm_item **items,
+			  size_t *count, bool *broken, nm_error *err)
+{
+	/* Every item takes at least 0x18 bytes: that bounds the array by real bytes. */
+	size_t cap = (size_t)(form->size / RFRM_CHUNK_LEN);
+	rfrm_item *a = calloc(cap ? cap : 1, sizeof *a);
+	char fid[5];
+	rfrm_fourcc_print(fid, (const uint8_t *)form->id);
+	*items = a;
+	*count = 0;
+	*broken = false;
+	if (!a)
+		return nm_fail(err, NM_E_NOMEM, nm_reader_name(r), fid, form->off,
+			       "out of memory");
+	uint64_t off = form->data_off, end = rfrm_item_end(form);
+	while (off < end && *count < cap) {
+		nm_status s = rfrm_read_item(r, off, end, &a[*count], err);
+		if (s != NM_OK) {
+			*broken = true;
+			return s;
+		}
+		off = rfrm_item_end(&a[*count]);
+		(*count)++;
+	}
+	if (off < end) {
+		*broken = true;
+		return nm_fail(err, NM_E_FORMAT, nm_reader_name(r), fid, off,
+			       "0x%llx bytes after the last chunk of the form",
+			       (unsigned long long)(end - off));
+	}
+	return NM_OK;
+}
+
+void rfrm_item_text(nm_out *o, const rfrm_item *it)
+{
+	char id[5];
+	rfrm_fourcc_print(id, (const uint8_t *)it->id);
+	nm_kv(o, "kind", "%s", it->is_form ? "form" : "chunk");
+	nm_kv_str(o, it->is_form ? "form_type" : "id", id);
+	nm_kv(o, "offset", "0x%llx", (unsigned long long)it->off);
+	nm_kv(o, "data_offset", "0x%llx", (unsigned long long)it->data_off);
+	nm_kv(o, "size", "%llu", (unsigned long long)it->size);
+	if (it->is_form) {
+		nm_kv(o, "version", "%u", it->version[0]);
+		nm_kv(o, "writer_version", "%u", it->version[1]);
+		nm_kv(o, "unknown", "0x%llx", (unsigned long long)it->form_unknown);
+	} else {
+		nm_kv(o, "unknown", "%u", it->unknown);
+		nm_kv(o, "skip", "%llu", (unsigned long long)it->skip);
+	}
+}
+
+nm_node *rfrm_item_dir(nm_tree *t, nm_node *parent, nm_reader *r, const rfrm_item *it,
+		       const char *extra, size_t extra_len)
+{
+	char low[5];
+	size_t n = 4;
+	for (int i = 0; i < 4; i++)
+		low[i] = (char)tolower((unsigned char)it->id[i]);
+	while (n > 0 && (low[n - 1] == ' ' || low[n - 1] == '\0'))
+		n--;
+	size_t start = 0;
+	while (start < n && low[start] == ' ')
+		start++;
+	char *safe = nm_safe_name(low + start, n - start);
+	char *name = safe ? nm_unique_stem(t, parent, safe, NULL) : NULL;
+	free(safe);
+	if (!name)
+		return NULL;
+	nm_node *d = nm_dir(t, parent, name);
+	free(name);
+	if (!d)
+		return NULL;
+	nm_out o;
+	nm_out_init(&o);
+	rfrm_item_text(&o, it);
+	if (extra)
+		nm_out_write(&o, extra, extra_len);
+	nm_text(t, d, "header.txt", &o);
+	nm_out_free(&o);
+	nm_slice(t, d, "raw.bin", r, it->data_off, it->size);
+	return d;
+}
+
+void rfrm_add_items(nm_tree *t, nm_node *dir, nm_reader *r, const rfrm_item *form,
+		    int depth)
+{
+	nm_error err;
+	char fid[5];
+	rfrm_fourcc_print(fid, (const uint8_t *)form->id);
+	if (depth >= RFRM_MAX_DEPTH) {
+		nm_fail(&err, NM_E_LIMIT, nm_reader_name(r), fid, form->off,
+			"forms nested more than %d deep: not shown", RFRM_MAX_DEPTH);
+		nm_error_file(t, dir, &err);
+		return;
+	}
+	uint64_t off = form->data_off, end = rfrm_item_end(form);
+	while (off < end) {
+		rfrm_item it;
+		if (rfrm_read_item(r, off, end, &it, &err) != NM_OK) {
+			nm_error_file(t, dir, &err);
+			return;
+		}
+		nm_node *d = rfrm_item_dir(t, dir, r, &it, NULL, 0);
+		if (d && it.is_form)
+			rfrm_add_items(t, d, r, &it, depth + 1);
+		off = rfrm_item_end(&it);
+	}
+}

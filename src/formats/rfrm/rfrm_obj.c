@@ -1,0 +1,174 @@
+/* mesh.obj + mesh.mtl: one OBJ group per triangle or triangle-strip mesh (strips turned
+ * into triangles), grouped by vertex buffer so that the meshes of one buffer share its
+ * vertices. Texture coordinates are texcoord0 with v flipped (GX2 and NVN put t = 0 at
+ * the top of the image; FORMATS.md 7). Textures are TXTR assets that nmodelfs does not
+ * decode: mesh.mtl names them GUID.png. Points, lines and adjacency meshes stay in
+ * mesh/ only. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "export/obj.h"
+#include "export/text.h"
+#include "export/triangulate.h"
+#include "formats/rfrm/rfrm.h"
+
+struct rfrm_obj {
+	nm_obj_model model;
+	size_t *mesh;            /* group -> mesh index */
+};
+
+/* The first usable component of a semantic with at least min_comps components. */
+static const rfrm_comp *find_comp(const rfrm_vbuf *vb, uint32_t semantic, unsigned min_comps)
+{
+	for (uint32_t k = 0; k < vb->ncomps; k++) {
+		const rfrm_comp *c = &vb->comps[k];
+		const rfrm_format_info *f = rfrm_format(c->format);
+		if (c->semantic == semantic && f && f->comps >= min_comps &&
+		    (uint64_t)c->offset + f->bytes <= c->stride)
+			return c;
+	}
+	return NULL;
+}
+
+static nm_status copy_comp(const rfrm_model *m, const rfrm_vbuf *vb, const uint8_t *data,
+			   size_t len, const rfrm_comp *c, unsigned n, bool flip_v, float *dst,
+			   nm_error *err)
+{
+	const rfrm_format_info *f = rfrm_format(c->format);
+	uint64_t need = vb->count ? (uint64_t)(vb->count - 1) * c->stride + c->offset + f->bytes : 0;
+	if (need > len)
+		return nm_fail(err, NM_E_FORMAT, m->name, "VBUF", NM_NO_OFFSET,
+			       "a vertex buffer holds %zu bytes; its %u vertices need %llu", len,
+			       vb->count, (unsigned long long)need);
+	for (uint32_t v = 0; v < vb->count; v++) {
+		const uint8_t *p = data + (size_t)v * c->stride + c->offset;
+		for (unsigned k = 0; k < n; k++) {
+			float x = k < f->comps ? rfrm_component_float(f, p, k, m->little) : 0.0f;
+			dst[(size_t)v * n + k] = flip_v && k == 1 ? 1.0f - x : x;
+		}
+	}
+	return NM_OK;
+}
+
+static nm_status load_group(void *ctx, size_t g, nm_obj_data *d, nm_error *err)
+{
+	rfrm_model *m = ctx;
+	const rfrm_mesh *me = &m->meshes[m->obj->mesh[g]];
+	const rfrm_vbuf *vb = &m->vbufs[me->vbuf];
+	nm_status s;
+	if (d->positions) {
+		uint8_t *data;
+		size_t len;
+		s = rfrm_gpu_load(m, false, me->vbuf, &data, &len, err);
+		if (s != NM_OK)
+			return s;
+		s = copy_comp(m, vb, data, len, find_comp(vb, RFRM_POSITION, 1), 3, false,
+			      d->positions, err);
+		if (s == NM_OK && d->normals)
+			s = copy_comp(m, vb, data, len, find_comp(vb, RFRM_NORMAL, 3), 3, false,
+				      d->normals, err);
+		if (s == NM_OK && d->texcoords)
+			s = copy_comp(m, vb, data, len, find_comp(vb, RFRM_TEXCOORD0, 2), 2, true,
+				      d->texcoords, err);
+		free(data);
+		if (s != NM_OK)
+			return s;
+	}
+	uint32_t *idx;
+	s = rfrm_load_indices(m, me->ibuf, me->first, me->count, &idx, err);
+	if (s != NM_OK)
+		return s;
+	nm_triangulate(me->prim == 4 ? NM_PRIM_STRIP : NM_PRIM_TRIANGLES, idx, me->count, d->tris);
+	free(idx);
+	return NM_OK;
+}
+
+static void write_mtl(nm_out *o, const rfrm_model *m)
+{
+	static const char *const keys[3] = { "map_Kd", "norm", "map_Ks" };
+	nm_out_str(o, "# Tropical Freeze materials via nmodelfs. Textures are TXTR assets named by\n"
+		      "# GUID (not decoded here): put GUID.png beside this file.\n");
+	for (size_t i = 0; i < m->nmats; i++) {
+		const rfrm_material *mat = &m->mats[i];
+		nm_out_printf(o, "\nnewmtl material%zu\n# name: ", i);
+		for (const char *p = mat->name ? mat->name : ""; *p; p++)
+			nm_out_char(o, (unsigned char)*p < 0x20 ? '?' : *p);
+		nm_out_char(o, '\n');
+		nm_out_str(o, "Kd");
+		for (int k = 0; k < 3; k++) {
+			nm_out_char(o, ' ');
+			nm_out_float(o, mat->has_color ? mat->color[k] : 1.0f);
+		}
+		nm_out_char(o, '\n');
+		for (int k = 0; k < 3; k++)
+			if (mat->has_map[k]) {
+				char g[RFRM_GUID_STR];
+				rfrm_guid_str(g, mat->map[k]);
+				nm_out_printf(o, "%s %s.png\n", keys[k], g);
+			}
+	}
+}
+
+static bool drawable(const rfrm_model *m, const rfrm_mesh *me)
+{
+	return !me->bad && (me->prim == 3 || me->prim == 4) &&
+	       find_comp(&m->vbufs[me->vbuf], RFRM_POSITION, 1) != NULL;
+}
+
+nm_status rfrm_add_obj(rfrm_model *m, nm_node *root)
+{
+	nm_tree *t = m->t;
+	size_t n = 0;
+	for (size_t i = 0; i < m->nmeshes; i++)
+		n += drawable(m, &m->meshes[i]);
+	struct rfrm_obj *obj = nm_tree_alloc(t, sizeof *obj);
+	nm_obj_group *groups = nm_tree_alloc(t, (n ? n : 1) * sizeof *groups);
+	size_t *mesh = nm_tree_alloc(t, (n ? n : 1) * sizeof *mesh);
+	if (!obj || !groups || !mesh)
+		return NM_E_NOMEM;
+	m->obj = obj;
+	obj->mesh = mesh;
+	size_t k = 0;
+	for (size_t v = 0; v < m->nvbufs; v++) {
+		bool first = true;
+		const rfrm_vbuf *vb = &m->vbufs[v];
+		for (size_t i = 0; i < m->nmeshes; i++) {
+			const rfrm_mesh *me = &m->meshes[i];
+			if (me->vbuf != v || !drawable(m, me))
+				continue;
+			char name[64];
+			snprintf(name, sizeof name, "mesh%zu", i);
+			groups[k].name = nm_tree_alloc(t, strlen(name) + 1);
+			if (!groups[k].name)
+				return NM_E_NOMEM;
+			strcpy(groups[k].name, name);
+			if (me->material < m->nmats) {
+				snprintf(name, sizeof name, "material%u", me->material);
+				groups[k].material = nm_tree_alloc(t, strlen(name) + 1);
+				if (!groups[k].material)
+					return NM_E_NOMEM;
+				strcpy(groups[k].material, name);
+			}
+			groups[k].nverts = vb->count;
+			groups[k].has_normals = find_comp(vb, RFRM_NORMAL, 3) != NULL;
+			groups[k].has_texcoords = find_comp(vb, RFRM_TEXCOORD0, 2) != NULL;
+			groups[k].ntris = nm_triangle_count(me->prim == 4 ? NM_PRIM_STRIP
+									  : NM_PRIM_TRIANGLES, me->count);
+			groups[k].reuse_vertices = !first;
+			mesh[k] = i;
+			first = false;
+			k++;
+		}
+	}
+	obj->model = (nm_obj_model){ .mtllib = "mesh.mtl", .comment = "Tropical Freeze model via nmodelfs",
+				     .groups = groups, .ngroups = n, .load = load_group, .ctx = m };
+	nm_out o;
+	nm_out_init(&o);
+	write_mtl(&o, m);
+	nm_node *mtl = nm_text(t, root, "mesh.mtl", &o);
+	nm_out_free(&o);
+	if (!mtl)
+		return NM_E_NOMEM;
+	return nm_lazy(t, root, "mesh.obj", nm_obj_size(&obj->model), nm_obj_produce, &obj->model,
+		       NULL) ? NM_OK : NM_E_NOMEM;
+}

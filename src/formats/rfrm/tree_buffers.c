@@ -1,0 +1,368 @@
+/* vbuf/N/ (layout.txt and one CSV per component), ibuf/N/ (header.txt, indices.csv)
+ * and gpu/ (vertex/N.bin, index/N.bin, layout.txt or error.txt).
+ *
+ * Sizes come from headers: a component CSV has VBUF's vertex count rows of fixed-width
+ * numbers; indices.csv has the indices the meshes use (max first + count over the
+ * meshes of that buffer); vertex/N.bin is the META's decompressed size, or vertex count
+ * x stride for recovered zlib buffers. Only a recovered index buffer's size is not in
+ * any header (the meshes may leave indices at its end unused): its index/N.bin is
+ * NM_SIZE_MEASURE, so its first stat inflates it (after the one-time recovery). */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "export/text.h"
+#include "formats/rfrm/rfrm.h"
+
+/* --- vertex components ---------------------------------------------------------- */
+
+struct attr_ref {
+	rfrm_model *m;
+	size_t vb;
+	const rfrm_comp *c;
+	const rfrm_format_info *f;
+};
+
+static void attr_columns(const rfrm_comp *c, const rfrm_format_info *f, char names[4][24],
+			 const char *ptrs[4])
+{
+	for (unsigned k = 0; k < f->comps; k++) {
+		rfrm_semantic_column(c->semantic, k, names[k], sizeof names[k]);
+		ptrs[k] = names[k];
+	}
+}
+
+static unsigned value_width(const rfrm_format_info *f)
+{
+	return rfrm_format_is_int(f) ? rfrm_format_int_width(f) : NM_CSV_FLOAT_WIDTH;
+}
+
+static uint64_t attr_csv_size(const rfrm_vbuf *vb, const rfrm_comp *c, const rfrm_format_info *f)
+{
+	char names[4][24];
+	const char *ptrs[4];
+	attr_columns(c, f, names, ptrs);
+	return nm_csv_header_len(ptrs, f->comps) +
+	       (uint64_t)vb->count * f->comps * (value_width(f) + 1);
+}
+
+/* Bytes of the buffer the component reads for count vertices. */
+static uint64_t attr_extent(const rfrm_vbuf *vb, const rfrm_comp *c, const rfrm_format_info *f)
+{
+	return vb->count ? (uint64_t)(vb->count - 1) * c->stride + c->offset + f->bytes : 0;
+}
+
+static nm_status produce_attr(void *ctx, void *arg, nm_out *o, nm_error *err)
+{
+	const struct attr_ref *ref = arg;
+	rfrm_model *m = ref->m;
+	const rfrm_vbuf *vb = &m->vbufs[ref->vb];
+	const rfrm_comp *c = ref->c;
+	const rfrm_format_info *f = ref->f;
+	(void)ctx;
+	uint8_t *data;
+	size_t len;
+	nm_status s = rfrm_gpu_load(m, false, ref->vb, &data, &len, err);
+	if (s != NM_OK)
+		return s;
+	uint64_t need = attr_extent(vb, c, f);
+	if (need > len) {
+		free(data);
+		return nm_fail(err, NM_E_FORMAT, m->name, "VBUF", NM_NO_OFFSET,
+			       "vertex buffer %zu holds %zu bytes; its %u vertices of stride %u need %llu",
+			       ref->vb, len, vb->count, c->stride, (unsigned long long)need);
+	}
+	char names[4][24];
+	const char *ptrs[4];
+	attr_columns(c, f, names, ptrs);
+	nm_csv_header(o, ptrs, f->comps);
+	bool is_int = rfrm_format_is_int(f);
+	unsigned w = value_width(f);
+	for (uint32_t v = 0; v < vb->count && !o->failed; v++) {
+		const uint8_t *p = data + (size_t)v * c->stride + c->offset;
+		for (unsigned k = 0; k < f->comps; k++) {
+			if (is_int)
+				nm_csv_int(o, rfrm_component_int(f, p, k, m->little), w);
+			else
+				nm_csv_float(o, rfrm_component_float(f, p, k, m->little));
+			nm_out_char(o, k + 1 == f->comps ? '\n' : ',');
+		}
+	}
+	free(data);
+	return NM_OK;
+}
+
+static void layout_text(nm_out *o, const rfrm_model *m, const rfrm_vbuf *vb)
+{
+	nm_kv(o, "vertex_count", "%u", vb->count);
+	nm_kv(o, "stride", "%u", vb->stride);
+	nm_kv(o, "size", "%llu", (unsigned long long)vb->size);
+	nm_kv(o, "byte_order", "%s", m->little ? "little-endian (Switch)" : "big-endian (Wii U)");
+	nm_kv(o, "components", "%u", vb->ncomps);
+}
+
+static const char *const csv_exts[] = { ".csv", NULL };
+
+nm_status rfrm_add_vbufs(rfrm_model *m, nm_node *dir)
+{
+	nm_tree *t = m->t;
+	bool decodable = m->source != RFRM_GPU_NONE;
+	for (size_t i = 0; i < m->nvbufs; i++) {
+		rfrm_vbuf *vb = &m->vbufs[i];
+		char name[32];
+		snprintf(name, sizeof name, "%zu", i);
+		nm_node *d = nm_dir(t, dir, name);
+		if (!d)
+			return NM_E_NOMEM;
+		if (vb->bad)
+			nm_error_file(t, d, &vb->err);
+		nm_out o;
+		nm_out_init(&o);
+		layout_text(&o, m, vb);
+		for (uint32_t k = 0; k < vb->ncomps; k++) {
+			const rfrm_comp *c = &vb->comps[k];
+			const rfrm_format_info *f = rfrm_format(c->format);
+			char key[48], stem[32];
+			snprintf(key, sizeof key, "component_%u_semantic", k);
+			nm_kv_enum(&o, key, rfrm_semantic_name(c->semantic), c->semantic);
+			snprintf(key, sizeof key, "component_%u_format", k);
+			nm_kv_enum(&o, key, f ? f->name : NULL, c->format);
+			snprintf(key, sizeof key, "component_%u_offset", k);
+			nm_kv(&o, key, "%u", c->offset);
+			snprintf(key, sizeof key, "component_%u_stride", k);
+			nm_kv(&o, key, "%u", c->stride);
+			snprintf(key, sizeof key, "component_%u_buffer", k);
+			nm_kv(&o, key, "%u", c->buffer);
+			snprintf(key, sizeof key, "component_%u_file", k);
+			if (!f) {
+				nm_kv(&o, key, "none (unknown format)");
+				continue;
+			}
+			if ((uint64_t)c->offset + f->bytes > c->stride) {
+				nm_kv(&o, key, "none (%u bytes at offset %u do not fit the stride)",
+				      f->bytes, c->offset);
+				continue;
+			}
+			if (vb->bad || !decodable) {
+				nm_kv(&o, key, "none (%s)", vb->bad ? "see error.txt" : "no GPU buffer layout: see gpu/error.txt");
+				continue;
+			}
+			rfrm_semantic_stem(c->semantic, stem, sizeof stem);
+			char *u = nm_unique_stem(t, d, stem, csv_exts);
+			struct attr_ref *ref = nm_tree_alloc(t, sizeof *ref);
+			if (!u || !ref) {
+				free(u);
+				nm_out_free(&o);
+				return NM_E_NOMEM;
+			}
+			*ref = (struct attr_ref){ m, i, c, f };
+			snprintf(name, sizeof name, "%s.csv", u);
+			free(u);
+			nm_kv(&o, key, "%s", name);
+			nm_lazy(t, d, name, attr_csv_size(vb, c, f), produce_attr, NULL, ref);
+		}
+		nm_node *lt = nm_text(t, d, "layout.txt", &o);
+		nm_out_free(&o);
+		if (!lt)
+			return NM_E_NOMEM;
+	}
+	return NM_OK;
+}
+
+/* --- index buffers -------------------------------------------------------------- */
+
+struct index_ref {
+	rfrm_model *m;
+	size_t ib;
+};
+
+static unsigned index_width(const rfrm_ibuf *ib) { return ib->isize == 2 ? 5 : 10; }
+
+static nm_status produce_indices(void *ctx, void *arg, nm_out *o, nm_error *err)
+{
+	const struct index_ref *ref = arg;
+	const rfrm_ibuf *ib = &ref->m->ibufs[ref->ib];
+	uint32_t *idx;
+	(void)ctx;
+	nm_status s = rfrm_load_indices(ref->m, ref->ib, 0, ib->used, &idx, err);
+	if (s != NM_OK)
+		return s;
+	nm_out_str(o, "index\n");
+	for (uint64_t k = 0; k < ib->used; k++) {
+		nm_csv_uint(o, idx[k], index_width(ib));
+		nm_out_char(o, '\n');
+	}
+	free(idx);
+	return NM_OK;
+}
+
+nm_status rfrm_add_ibufs(rfrm_model *m, nm_node *dir)
+{
+	nm_tree *t = m->t;
+	for (size_t j = 0; j < m->nibufs; j++) {
+		rfrm_ibuf *ib = &m->ibufs[j];
+		char name[32];
+		snprintf(name, sizeof name, "%zu", j);
+		nm_node *d = nm_dir(t, dir, name);
+		if (!d)
+			return NM_E_NOMEM;
+		nm_out o;
+		nm_out_init(&o);
+		nm_kv_enum(&o, "index_type", ib->isize == 2 ? "U16" : ib->isize == 4 ? "U32" : NULL,
+			   ib->type);
+		nm_kv(&o, "index_size", "%u", ib->isize);
+		nm_kv(&o, "indices_used", "%llu", (unsigned long long)ib->used);
+		nm_out_str(&o, "meshes:");
+		for (size_t i = 0; i < m->nmeshes; i++)
+			if (m->meshes[i].ibuf == j)
+				nm_out_printf(&o, " %zu", i);
+		nm_out_char(&o, '\n');
+		nm_node *h = nm_text(t, d, "header.txt", &o);
+		nm_out_free(&o);
+		if (!h)
+			return NM_E_NOMEM;
+		if (ib->bad) {
+			nm_error_file(t, d, &ib->err);
+			continue;
+		}
+		if (m->source == RFRM_GPU_NONE)
+			continue;
+		struct index_ref *ref = nm_tree_alloc(t, sizeof *ref);
+		if (!ref)
+			return NM_E_NOMEM;
+		*ref = (struct index_ref){ m, j };
+		uint64_t size = 6 + ib->used * (index_width(ib) + 1);
+		if (!nm_lazy(t, d, "indices.csv", size, produce_indices, NULL, ref))
+			return NM_E_NOMEM;
+	}
+	return NM_OK;
+}
+
+/* --- gpu/ ----------------------------------------------------------------------- */
+
+struct buf_ref {
+	rfrm_model *m;
+	bool index;
+	size_t i;
+};
+
+static nm_status produce_buffer(void *ctx, void *arg, nm_out *o, nm_error *err)
+{
+	const struct buf_ref *ref = arg;
+	(void)ctx;
+	return rfrm_gpu_decompress(ref->m, ref->index, ref->i, o, err);
+}
+
+static const char *codec_label(uint8_t c)
+{
+	static const char *const n[] = { "STORED", "LZSS8", "LZSS16", "LZSS32" };
+	return c < 4 ? n[c] : c == RFRM_CODEC_ZLIB ? "ZLIB" : NULL;
+}
+
+static void meta_layout(nm_out *o, const rfrm_model *m)
+{
+	const rfrm_meta *mt = &m->meta;
+	nm_kv(o, "source", "%s", rfrm_gpu_source_name(m->source));
+	nm_kv(o, "meta_unknown", "%u", mt->unknown);
+	nm_kv(o, "meta_gpu_offset", "0x%x", mt->gpu_offset);
+	nm_kv(o, "read_buffer_offsets", "%s",
+	      m->meta_gpu_relative ? "relative to meta_gpu_offset" : "relative to the asset file");
+	nm_kv(o, "read_buffers", "%u", mt->nread);
+	for (uint32_t i = 0; i < mt->nread; i++) {
+		char key[48];
+		snprintf(key, sizeof key, "read_buffer_%u", i);
+		nm_kv(o, key, "size %u offset 0x%x", mt->read[i][0], mt->read[i][1]);
+	}
+	for (int l = 0; l < 2; l++) {
+		size_t n = l ? m->nibufs : m->nvbufs;
+		const rfrm_gpubuf *bufs = l ? m->ib : m->vb;
+		uint32_t (*list)[4] = l ? mt->ib : mt->vb;
+		for (size_t i = 0; i < n; i++) {
+			char key[64];
+			const char *kind = l ? "index_buffer" : "vertex_buffer";
+			const rfrm_gpubuf *b = &bufs[i];
+			snprintf(key, sizeof key, "%s_%zu", kind, i);
+			nm_kv(o, key, "read_buffer %u offset 0x%x compressed %u decompressed %u",
+			      list[i][0], list[i][1], list[i][2], list[i][3]);
+			snprintf(key, sizeof key, "%s_%zu_file_offset", kind, i);
+			nm_kv(o, key, "0x%llx", (unsigned long long)b->off);
+			snprintf(key, sizeof key, "%s_%zu_codec", kind, i);
+			nm_kv_enum(o, key, codec_label(b->codec), b->codec);
+			if (b->bad) {
+				snprintf(key, sizeof key, "%s_%zu_error", kind, i);
+				nm_kv_str(o, key, b->err.msg);
+			}
+		}
+	}
+}
+
+nm_status rfrm_add_gpu(rfrm_model *m, nm_node *d)
+{
+	nm_tree *t = m->t;
+	if (m->meta_bad) {
+		nm_out o;
+		nm_out_init(&o);
+		nm_out_printf(&o, "%s\n", m->meta_err.msg);
+		nm_text(t, d, "meta_error.txt", &o);
+		nm_out_free(&o);
+	}
+	if (m->source == RFRM_GPU_NONE) {
+		nm_error_file(t, d, &m->gpu_err);
+		return NM_OK;
+	}
+	if (m->source != RFRM_GPU_RECOVER) {
+		nm_out o;
+		nm_out_init(&o);
+		meta_layout(&o, m);
+		nm_text(t, d, "layout.txt", &o);
+		nm_out_write(&o, m->meta_blob, m->meta_len);
+		nm_text(t, d, "meta.bin", &o);
+		nm_out_free(&o);
+	}
+	for (int l = 0; l < 2; l++) {
+		size_t n = l ? m->nibufs : m->nvbufs;
+		nm_node *sub = nm_dir(t, d, l ? "index" : "vertex");
+		if (!sub)
+			return NM_E_NOMEM;
+		for (size_t i = 0; i < n; i++) {
+			const rfrm_gpubuf *b = l ? &m->ib[i] : &m->vb[i];
+			uint64_t size;
+			if (m->source != RFRM_GPU_RECOVER) {
+				if (b->bad)
+					continue; /* layout.txt says why */
+				size = b->size;
+			} else if (!l && !m->vbufs[i].bad) {
+				size = m->vbufs[i].size; /* recovery checks the stream gives this */
+			} else {
+				/* No header gives this size: it is known once the stream is
+				 * inflated, on the first stat (see the top of this file). */
+				size = NM_SIZE_MEASURE;
+			}
+			struct buf_ref *ref = nm_tree_alloc(t, sizeof *ref);
+			if (!ref)
+				return NM_E_NOMEM;
+			*ref = (struct buf_ref){ m, l != 0, i };
+			char name[32];
+			snprintf(name, sizeof name, "%zu.bin", i);
+			nm_node *n2 = nm_lazy(t, sub, name, size, produce_buffer, NULL, ref);
+			if (!n2)
+				return NM_E_NOMEM;
+			if (l)
+				m->ib_node[i] = n2;
+			else
+				m->vb_node[i] = n2;
+		}
+	}
+	return NM_OK;
+}
+
+/* The gpu/ directory's header.txt additions. */
+void rfrm_gpu_header(nm_out *o, const rfrm_model *m)
+{
+	nm_kv(o, "layout_source", "%s", rfrm_gpu_source_name(m->source));
+	if (m->source != RFRM_GPU_NONE) {
+		nm_kv_enum(o, "codec", codec_label(m->codec), m->codec);
+		nm_kv(o, "byte_order", "%s", m->little ? "little-endian (Switch)" : "big-endian (Wii U)");
+	}
+	nm_kv(o, "vertex_buffers", "%zu", m->nvbufs);
+	nm_kv(o, "index_buffers", "%zu", m->nibufs);
+}

@@ -1,0 +1,246 @@
+/* The tree of one RFRM asset, and the "rfrm" driver.
+ *
+ * A model (CMDL/SMDL/WMDL): info.txt, mesh.obj + mesh.mtl, one directory per chunk in
+ * file order (head/, mtrl/, mesh/, vbuf/, ibuf/, gpu/, skhd/, wdhd/ and any other chunk
+ * or form as it is), each with header.txt and raw.bin. Any other asset: info.txt and
+ * its chunk tree. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "export/text.h"
+#include "export/triangulate.h"
+#include "formats/rfrm/rfrm.h"
+
+static uint64_t mesh_triangles(const rfrm_mesh *me)
+{
+	return me->prim == 3 ? nm_triangle_count(NM_PRIM_TRIANGLES, me->count)
+	     : me->prim == 4 ? nm_triangle_count(NM_PRIM_STRIP, me->count) : 0;
+}
+
+static void form_info(nm_out *o, const rfrm_item *form, nm_reader *r)
+{
+	char id[5];
+	rfrm_fourcc_print(id, (const uint8_t *)form->id);
+	nm_info_begin(o, &nm_driver_rfrm, r);
+	nm_kv_str(o, "form", id);
+	nm_kv(o, "version", "%u", form->version[0]);
+	nm_kv(o, "writer_version", "%u", form->version[1]);
+	uint64_t end = rfrm_item_end(form), size = nm_reader_size(r);
+	if (size > end)
+		nm_kv(o, "trailing_bytes", "%llu", (unsigned long long)(size - end));
+}
+
+static void model_info(nm_out *o, rfrm_model *m)
+{
+	uint64_t verts = 0, indices = 0, tris = 0;
+	for (size_t i = 0; i < m->nvbufs; i++)
+		verts += m->vbufs[i].count;
+	for (size_t i = 0; i < m->nmeshes; i++) {
+		indices += m->meshes[i].count;
+		tris += mesh_triangles(&m->meshes[i]);
+	}
+	form_info(o, &m->form, m->r);
+	nm_kv(o, "chunks", "%zu", m->nitems);
+	nm_kv(o, "materials", "%zu", m->nmats);
+	nm_kv(o, "meshes", "%zu", m->nmeshes);
+	nm_kv(o, "vertex_buffers", "%zu", m->nvbufs);
+	nm_kv(o, "index_buffers", "%zu", m->nibufs);
+	nm_kv(o, "vertices", "%llu", (unsigned long long)verts);
+	nm_kv(o, "indices", "%llu", (unsigned long long)indices);
+	nm_kv(o, "triangles", "%llu", (unsigned long long)tris);
+	if (m->has_aabb)
+		nm_kv_floats(o, "bounding_box", m->aabb, 6);
+	nm_kv(o, "gpu_layout", "%s", rfrm_gpu_source_name(m->source));
+	if (m->source != RFRM_GPU_NONE)
+		nm_kv(o, "byte_order", "%s", m->little ? "little-endian (Switch)"
+							 : "big-endian (Wii U)");
+	if (m->items_broken)
+		nm_kv_str(o, "error", m->items_err.msg);
+}
+
+static void mesh_text(nm_out *o, const rfrm_model *m, size_t i)
+{
+	const rfrm_mesh *me = &m->meshes[i];
+	nm_kv(o, "index", "%zu", i);
+	nm_kv_enum(o, "primitive", rfrm_prim_name(me->prim), me->prim);
+	nm_kv(o, "material", "%u", me->material);
+	nm_kv(o, "vertex_buffer", "%u", me->vbuf);
+	nm_kv(o, "index_buffer", "%u", me->ibuf);
+	nm_kv(o, "first_index", "%u", me->first);
+	nm_kv(o, "index_count", "%u", me->count);
+	nm_kv(o, "triangles", "%llu", (unsigned long long)mesh_triangles(me));
+	nm_kv(o, "field_10", "%u", me->field_10);
+	nm_kv(o, "field_12", "%u", me->field_12);
+	nm_kv(o, "field_13", "%u", me->field_13);
+	nm_kv(o, "flags", "0x%x", me->flags);
+	if (me->vbuf >= m->nvbufs || me->ibuf >= m->nibufs)
+		nm_kv(o, "error", "vertex buffer %u or index buffer %u does not exist", me->vbuf,
+		      me->ibuf);
+	else if (me->bad)
+		nm_kv(o, "error", "its vertex or index buffer is broken (see vbuf/ and ibuf/)");
+}
+
+static int chunk_of(const rfrm_model *m, const rfrm_item *it)
+{
+	for (int c = 0; c < RC_COUNT; c++)
+		if (m->chunk[c].present && m->chunk[c].item.off == it->off)
+			return c;
+	return -1;
+}
+
+static nm_status add_chunk(rfrm_model *m, nm_node *root, int c)
+{
+	nm_tree *t = m->t;
+	rfrm_chunk *ch = &m->chunk[c];
+	nm_out o;
+	nm_out_init(&o);
+	if (ch->text)
+		nm_out_write(&o, ch->text, ch->text_len);
+	if (c == RC_GPU)
+		rfrm_gpu_header(&o, m);
+	if (c == RC_MTRL)
+		nm_kv(&o, "materials", "%zu", m->nmats);
+	if (c == RC_MESH)
+		nm_kv(&o, "meshes", "%zu", m->nmeshes);
+	if (c == RC_VBUF)
+		nm_kv(&o, "vertex_buffers", "%zu", m->nvbufs);
+	if (c == RC_IBUF)
+		nm_kv(&o, "index_buffers", "%zu", m->nibufs);
+	if (nm_out_status(&o) != NM_OK) {
+		nm_out_free(&o);
+		return NM_E_NOMEM;
+	}
+	nm_node *d = rfrm_item_dir(t, root, m->r, &ch->item, (const char *)o.data, o.len);
+	nm_out_free(&o);
+	if (!d)
+		return NM_E_NOMEM;
+	if (ch->bad)
+		nm_error_file(t, d, &ch->err);
+	for (size_t f = 0; f < ch->nfiles; f++) {
+		nm_out_write(&o, ch->files[f].text, ch->files[f].len);
+		nm_text(t, d, ch->files[f].name, &o);
+		nm_out_free(&o);
+	}
+	char name[32];
+	switch (c) {
+	case RC_MTRL:
+		for (size_t i = 0; i < m->nmats; i++) {
+			snprintf(name, sizeof name, "%zu.txt", i);
+			nm_out_write(&o, m->mats[i].text, m->mats[i].text_len);
+			nm_text(t, d, name, &o);
+			nm_out_free(&o);
+		}
+		break;
+	case RC_MESH:
+		for (size_t i = 0; i < m->nmeshes; i++) {
+			snprintf(name, sizeof name, "%zu.txt", i);
+			mesh_text(&o, m, i);
+			nm_text(t, d, name, &o);
+			nm_out_free(&o);
+		}
+		break;
+	case RC_VBUF:
+		return rfrm_add_vbufs(m, d);
+	case RC_IBUF:
+		return rfrm_add_ibufs(m, d);
+	case RC_GPU:
+		return rfrm_add_gpu(m, d);
+	}
+	return NM_OK;
+}
+
+nm_status rfrm_build_model_tree(rfrm_model *m, nm_node *root, nm_error *err)
+{
+	nm_tree *t = m->t;
+	nm_out o;
+	nm_out_init(&o);
+	model_info(&o, m);
+	if (!nm_text(t, root, "info.txt", &o))
+		goto nomem;
+	if (m->items_broken)
+		nm_error_file(t, root, &m->items_err);
+	for (size_t i = 0; i < m->nitems; i++) {
+		const rfrm_item *it = &m->items[i];
+		int c = chunk_of(m, it);
+		if (c >= 0) {
+			if (add_chunk(m, root, c) != NM_OK)
+				goto nomem;
+			continue;
+		}
+		nm_node *d = rfrm_item_dir(t, root, m->r, it, NULL, 0);
+		if (!d)
+			goto nomem;
+		if (it->is_form)
+			rfrm_add_items(t, d, m->r, it, 1);
+	}
+	if (!m->chunk[RC_GPU].present) {
+		/* gpu/error.txt says why there are no buffers. */
+		char *name = nm_unique_stem(t, root, "gpu", NULL);
+		nm_node *g = name ? nm_dir(t, root, name) : NULL;
+		free(name);
+		if (g)
+			nm_error_file(t, g, &m->gpu_err);
+	}
+	if (m->source != RFRM_GPU_NONE && rfrm_add_obj(m, root) != NM_OK)
+		goto nomem;
+	nm_out_free(&o);
+	return NM_OK;
+nomem:
+	nm_out_free(&o);
+	return nm_fail(err, NM_E_NOMEM, m->name, NULL, NM_NO_OFFSET, "out of memory");
+}
+
+static void free_model(void *p)
+{
+	rfrm_model_free(p);
+	free(p);
+}
+
+nm_status rfrm_build_asset(nm_reader *r, nm_tree *t, nm_node *dir, const uint8_t *meta,
+			   size_t meta_len, nm_error *err)
+{
+	rfrm_item form;
+	nm_status s = rfrm_read_form(r, 0, nm_reader_size(r), &form, err);
+	if (s != NM_OK)
+		return s;
+	if (!rfrm_is_model_type(form.id)) {
+		nm_out o;
+		nm_out_init(&o);
+		form_info(&o, &form, r);
+		nm_node *n = nm_text(t, dir, "info.txt", &o);
+		nm_out_free(&o);
+		if (!n)
+			return nm_fail(err, NM_E_NOMEM, nm_reader_name(r), NULL, NM_NO_OFFSET,
+				       "out of memory");
+		rfrm_add_items(t, dir, r, &form, 0);
+		return NM_OK;
+	}
+	rfrm_model *m = calloc(1, sizeof *m);
+	if (!m)
+		return nm_fail(err, NM_E_NOMEM, nm_reader_name(r), NULL, NM_NO_OFFSET, "out of memory");
+	s = rfrm_model_parse(r, t, &form, meta, meta_len, m, err);
+	if (nm_tree_on_free(t, free_model, m) != NM_OK)
+		return nm_fail(err, NM_E_NOMEM, nm_reader_name(r), NULL, NM_NO_OFFSET, "out of memory");
+	if (s != NM_OK)
+		return s;
+	return rfrm_build_model_tree(m, dir, err);
+}
+
+/* --- the driver ----------------------------------------------------------------- */
+
+static bool rfrm_probe(const uint8_t *head, size_t len, uint64_t size)
+{
+	return len >= RFRM_FORM_LEN && size >= RFRM_FORM_LEN && memcmp(head, "RFRM", 4) == 0;
+}
+
+static nm_status rfrm_build(nm_reader *r, nm_tree *t, nm_node *dir, nm_error *err)
+{
+	return rfrm_build_asset(r, t, dir, NULL, 0, err);
+}
+
+const nm_driver nm_driver_rfrm = {
+	.name = "rfrm",
+	.description = "Tropical Freeze RFRM asset",
+	.probe = rfrm_probe,
+	.build = rfrm_build,
+};

@@ -1,0 +1,232 @@
+/* The PAK tree and the "pak" driver: info.txt, toc.txt, tocc/ (the table of contents'
+ * chunks), and one lazy directory per asset named NAME.type (STRG name, else GUID).
+ *
+ * Mounting reads the table of contents only; an asset's directory is populated on its
+ * first lookup: the asset is read through a window of the PAK and shows its own tree
+ * (a model with its META), plus NAME.type, the asset as a single file. For a model
+ * with a META entry that file is the asset bytes followed by a "META" chunk descriptor
+ * and the blob (the layout gpu.c accepts), so a copied-out model mounts on its own. */
+#include <ctype.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "export/text.h"
+#include "formats/rfrm/rfrm.h"
+
+static void close_reader(void *r) { nm_reader_close(r); }
+
+/* Bytes the single-file export appends: the META descriptor and blob. */
+static uint64_t export_meta_len(const rfrm_pak_entry *e)
+{
+	return e->meta >= 0 && e->meta_len && rfrm_is_model_type(e->type)
+		       ? RFRM_CHUNK_LEN + e->meta_len : 0;
+}
+
+struct export_ref {
+	rfrm_pak *p;
+	const rfrm_pak_entry *e;
+};
+
+static void put_be(uint8_t *p, uint64_t v, int n)
+{
+	for (int i = n - 1; i >= 0; i--, v >>= 8)
+		p[i] = (uint8_t)v;
+}
+
+static nm_status produce_export(void *ctx, void *arg, nm_out *o, nm_error *err)
+{
+	const struct export_ref *ref = arg;
+	const rfrm_pak_entry *e = ref->e;
+	(void)ctx;
+	uint8_t *dst = nm_out_reserve(o, (size_t)e->size + 1);
+	if (!dst)
+		return nm_fail(err, NM_E_NOMEM, nm_reader_name(ref->p->r), NULL, e->off,
+			       "out of memory");
+	nm_status s = nm_reader_read(ref->p->r, e->off, dst, (size_t)e->size, e->type, err);
+	if (s != NM_OK)
+		return s;
+	o->len += (size_t)e->size;
+	if (export_meta_len(e)) {
+		uint8_t d[RFRM_CHUNK_LEN];
+		memcpy(d, "META", 4);
+		put_be(d + 4, e->meta_len, 8);
+		put_be(d + 12, 1, 4);
+		put_be(d + 16, 0, 8);
+		nm_out_write(o, d, sizeof d);
+		nm_out_write(o, ref->p->meta_data + e->meta, e->meta_len);
+	}
+	return NM_OK;
+}
+
+static nm_status populate_entry(nm_tree *t, nm_node *dir, void *ctx, void *arg, nm_error *err)
+{
+	rfrm_pak *p = ctx;
+	const rfrm_pak_entry *e = arg;
+	char wname[512];
+	snprintf(wname, sizeof wname, "%s:%s", nm_reader_name(p->r), nm_node_name(dir));
+	nm_reader *w;
+	nm_status s = nm_reader_new_window(p->r, wname, e->off, e->size, &w, err);
+	if (s != NM_OK)
+		return s; /* the tree puts err in error.txt */
+	if (nm_tree_on_free(t, close_reader, w) != NM_OK)
+		return nm_fail(err, NM_E_NOMEM, wname, NULL, NM_NO_OFFSET, "out of memory");
+
+	const uint8_t *meta = e->meta >= 0 && e->meta_len ? p->meta_data + e->meta : NULL;
+	nm_error be;
+	if (rfrm_build_asset(w, t, dir, meta, e->meta_len, &be) != NM_OK)
+		nm_error_file(t, dir, &be);
+
+	/* The single file, named like the directory (made unique after the tree). */
+	struct export_ref *ref = nm_tree_alloc(t, sizeof *ref);
+	char *fname = nm_unique_stem(t, dir, nm_node_name(dir), NULL);
+	if (!ref || !fname) {
+		free(fname);
+		return nm_fail(err, NM_E_NOMEM, wname, NULL, NM_NO_OFFSET, "out of memory");
+	}
+	*ref = (struct export_ref){ p, e };
+	nm_lazy(t, dir, fname, e->size + export_meta_len(e), produce_export, NULL, ref);
+	free(fname);
+	return NM_OK;
+}
+
+/* "NAME.type": the STRG name made safe, else the GUID; the type lower-case. */
+static char *entry_name(nm_tree *t, nm_node *root, const rfrm_pak_entry *e)
+{
+	char ext[8], guid[RFRM_GUID_STR];
+	size_t n = 0;
+	ext[n++] = '.';
+	for (int i = 0; i < 4; i++) {
+		unsigned char c = (unsigned char)e->type[i];
+		if (c != ' ' && c != '\0')
+			ext[n++] = isalnum(c) ? (char)tolower(c) : '_';
+	}
+	ext[n] = '\0';
+	rfrm_guid_str(guid, e->guid);
+	char *stem = e->name ? nm_safe_name(e->name, strlen(e->name)) : strdup(guid);
+	if (!stem)
+		return NULL;
+	const char *exts[] = { ext, NULL };
+	char *u = nm_unique_stem(t, root, stem, exts);
+	free(stem);
+	if (!u)
+		return NULL;
+	char *name = malloc(strlen(u) + n + 1);
+	if (name)
+		sprintf(name, "%s%s", u, ext);
+	free(u);
+	return name;
+}
+
+static void pak_info(nm_out *o, const rfrm_pak *p)
+{
+	nm_info_begin(o, &nm_driver_rfrm_pak, p->r);
+	nm_kv(o, "version", "%u", p->pack.version[0]);
+	nm_kv(o, "writer_version", "%u", p->pack.version[1]);
+	nm_kv(o, "assets", "%zu", p->count);
+	nm_kv(o, "named_assets", "%zu", p->named);
+	nm_kv(o, "assets_with_meta", "%zu", p->with_meta);
+	/* Counts by type, in order of first appearance (a short list in practice; cap it). */
+	char types[32][5];
+	size_t counts[32], ntypes = 0, other = 0;
+	for (size_t i = 0; i < p->count; i++) {
+		size_t k = 0;
+		while (k < ntypes && memcmp(types[k], p->entries[i].type, 4) != 0)
+			k++;
+		if (k == ntypes) {
+			if (ntypes == 32) {
+				other++;
+				continue;
+			}
+			memcpy(types[ntypes], p->entries[i].type, 5);
+			counts[ntypes++] = 0;
+		}
+		counts[k]++;
+	}
+	nm_out_str(o, "types:");
+	for (size_t k = 0; k < ntypes; k++) {
+		char id[5];
+		rfrm_fourcc_print(id, (const uint8_t *)types[k]);
+		nm_out_printf(o, " %s=%zu", id, counts[k]);
+	}
+	if (other)
+		nm_out_printf(o, " other=%zu", other);
+	nm_out_char(o, '\n');
+	if (p->meta_bad)
+		nm_kv_str(o, "meta_error", p->meta_err.msg);
+	if (p->strg_bad)
+		nm_kv_str(o, "strg_error", p->strg_err.msg);
+}
+
+static void free_pak(void *ptr)
+{
+	rfrm_pak_free(ptr);
+	free(ptr);
+}
+
+static nm_status pak_build(nm_reader *r, nm_tree *t, nm_node *root, nm_error *err)
+{
+	rfrm_pak *p = calloc(1, sizeof *p);
+	if (!p)
+		return nm_fail(err, NM_E_NOMEM, nm_reader_name(r), NULL, NM_NO_OFFSET, "out of memory");
+	if (nm_tree_on_free(t, free_pak, p) != NM_OK)
+		return nm_fail(err, NM_E_NOMEM, nm_reader_name(r), NULL, NM_NO_OFFSET, "out of memory");
+	nm_status s = rfrm_pak_parse(r, p, err);
+	if (s != NM_OK)
+		return s;
+
+	nm_out o;
+	nm_out_init(&o);
+	pak_info(&o, p);
+	if (!nm_text(t, root, "info.txt", &o))
+		goto nomem;
+	nm_node *tocc = rfrm_item_dir(t, root, r, &p->tocc, NULL, 0);
+	if (!tocc)
+		goto nomem;
+	rfrm_add_items(t, tocc, r, &p->tocc, 1);
+	if (p->meta_bad)
+		nm_error_file(t, root, &p->meta_err);
+	else if (p->strg_bad)
+		nm_error_file(t, root, &p->strg_err);
+
+	nm_out_str(&o, "type guid offset size meta entry\n");
+	for (size_t i = 0; i < p->count; i++) {
+		rfrm_pak_entry *e = &p->entries[i];
+		char *name = entry_name(t, root, e);
+		if (!name || !nm_lazy_dir(t, root, name, populate_entry, p, e)) {
+			free(name);
+			goto nomem;
+		}
+		char id[5], guid[RFRM_GUID_STR];
+		rfrm_fourcc_print(id, (const uint8_t *)e->type);
+		rfrm_guid_str(guid, e->guid);
+		nm_out_printf(&o, "%s %s 0x%08llx %llu %s %s\n", id, guid,
+			      (unsigned long long)e->off, (unsigned long long)e->size,
+			      e->meta >= 0 ? "yes" : "no", name);
+		free(name);
+	}
+	static const char *const txt[] = { ".txt", NULL };
+	char *toc = nm_unique_stem(t, root, "toc", txt);
+	char tocname[64];
+	snprintf(tocname, sizeof tocname, "%s.txt", toc ? toc : "toc");
+	free(toc);
+	if (!nm_text(t, root, tocname, &o))
+		goto nomem;
+	nm_out_free(&o);
+	return NM_OK;
+nomem:
+	nm_out_free(&o);
+	return nm_fail(err, NM_E_NOMEM, nm_reader_name(r), NULL, NM_NO_OFFSET, "out of memory");
+}
+
+static bool pak_probe(const uint8_t *head, size_t len, uint64_t size)
+{
+	return len >= RFRM_FORM_LEN && size >= RFRM_FORM_LEN && memcmp(head, "RFRM", 4) == 0 &&
+	       memcmp(head + 0x14, "PACK", 4) == 0;
+}
+
+const nm_driver nm_driver_rfrm_pak = {
+	.name = "pak",
+	.description = "Tropical Freeze PAK archive",
+	.probe = pak_probe,
+	.build = pak_build,
+};

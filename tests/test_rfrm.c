@@ -1,0 +1,1109 @@
+/* Tests for the Tropical Freeze driver: vertex component formats, models whose GPU
+ * buffers use every Retro LZSS mode and zlib (through a PAK's META, through appended
+ * metadata, and recovered from zlib streams), PAK archives, laziness, broken input
+ * (truncations and byte flips of fixtures, generated PAKs and the corpus) and the
+ * corpus models of ../shared/corpus/cmdl. Expected CSVs are built from the fixture's
+ * known values, never from decoder output. */
+#include <check.h>
+#include <dirent.h>
+#include <math.h>
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include "export/text.h"
+#include "fixtures/rfrm_writer.h"
+#include "formats/driver.h"
+#include "formats/rfrm/rfrm.h"
+#include "lib/bytes.h"
+
+/* ---- helpers ---------------------------------------------------------------------- */
+
+static uint32_t xorshift(uint32_t *s)
+{
+	uint32_t x = *s;
+	x ^= x << 13;
+	x ^= x >> 17;
+	x ^= x << 5;
+	return *s = x;
+}
+
+static void close_reader(void *r) { nm_reader_close(r); }
+
+/* A tree of a copy of bytes; NULL (and err) if the build fails. */
+static nm_tree *build_mem(const uint8_t *data, size_t len, const char *name, nm_error *err)
+{
+	uint8_t *copy = malloc(len ? len : 1);
+	ck_assert_ptr_nonnull(copy);
+	if (len)
+		memcpy(copy, data, len);
+	nm_reader *r;
+	ck_assert_int_eq(nm_reader_new_memory(name, copy, len, &r, err), NM_OK);
+	nm_tree *t = nm_tree_new();
+	ck_assert_ptr_nonnull(t);
+	ck_assert_int_eq(nm_tree_on_free(t, close_reader, r), NM_OK);
+	if (nm_build_any(r, t, nm_tree_root(t), err) != NM_OK) {
+		nm_tree_free(t);
+		return NULL;
+	}
+	return t;
+}
+
+static nm_tree *build_ok(const rfx_buf *b, const char *name)
+{
+	nm_error err;
+	nm_tree *t = build_mem(b->data, b->len, name, &err);
+	ck_assert_msg(t != NULL, "build failed: %s", err.msg);
+	return t;
+}
+
+/* The whole file at path (NUL-terminated copy); asserts it reads and its size holds. */
+static char *slurp(nm_tree *t, const char *path, size_t *len)
+{
+	nm_node *n;
+	nm_error err;
+	ck_assert_msg(nm_resolve(t, path, &n, &err) == NM_OK, "%s: %s", path, err.msg);
+	uint64_t size;
+	ck_assert_msg(nm_size(t, n, &size, &err) == NM_OK, "%s: %s", path, err.msg);
+	char *buf = malloc((size_t)size + 1);
+	ck_assert_ptr_nonnull(buf);
+	size_t got = 0;
+	ck_assert_msg(nm_read(t, n, 0, buf, (size_t)size, &got, &err) == NM_OK, "%s: %s", path,
+		      err.msg);
+	ck_assert_uint_eq(got, size);
+	buf[got] = '\0';
+	if (len)
+		*len = got;
+	return buf;
+}
+
+static bool exists(nm_tree *t, const char *path)
+{
+	nm_node *n;
+	nm_error err;
+	return nm_resolve(t, path, &n, &err) == NM_OK;
+}
+
+static void expect_file(nm_tree *t, const char *path, const void *want, size_t want_len)
+{
+	size_t len;
+	char *got = slurp(t, path, &len);
+	ck_assert_msg(len == want_len, "%s: %zu bytes, want %zu", path, len, want_len);
+	ck_assert_msg(memcmp(got, want, len) == 0, "%s differs from the known data", path);
+	free(got);
+}
+
+static void expect_contains(nm_tree *t, const char *path, const char *needle)
+{
+	char *got = slurp(t, path, NULL);
+	ck_assert_msg(strstr(got, needle) != NULL, "%s lacks \"%s\":\n%s", path, needle, got);
+	free(got);
+}
+
+struct walk_stats {
+	size_t files, dirs, errors;
+	bool produce;
+};
+
+/* Every node below dir: sizes always; with produce, read every file whole and check
+ * it gives exactly its size (errors are counted, not fatal: broken input may fail). */
+static void walk(nm_tree *t, nm_node *dir, struct walk_stats *st, int depth)
+{
+	nm_node **kids;
+	size_t n;
+	nm_error err;
+	ck_assert_int_lt(depth, 64);
+	if (nm_children(t, dir, &kids, &n, &err) != NM_OK) {
+		st->errors++;
+		return;
+	}
+	st->dirs++;
+	for (size_t i = 0; i < n; i++) {
+		if (nm_node_type(kids[i]) == NM_NODE_DIR) {
+			walk(t, kids[i], st, depth + 1);
+			continue;
+		}
+		st->files++;
+		uint64_t size;
+		if (nm_size(t, kids[i], &size, &err) != NM_OK) {
+			st->errors++;
+			continue;
+		}
+		if (!st->produce)
+			continue;
+		char buf[65536];
+		uint64_t off = 0;
+		for (;;) {
+			size_t got;
+			if (nm_read(t, kids[i], off, buf, sizeof buf, &got, &err) != NM_OK) {
+				st->errors++;
+				break;
+			}
+			if (got == 0)
+				break;
+			off += got;
+		}
+		if (off != size && off != 0)
+			ck_abort_msg("%s: produced %llu bytes, size says %llu", nm_node_name(kids[i]),
+				     (unsigned long long)off, (unsigned long long)size);
+	}
+}
+
+static struct walk_stats walk_all(nm_tree *t, bool produce)
+{
+	struct walk_stats st = { .produce = produce };
+	walk(t, nm_tree_root(t), &st, 0);
+	return st;
+}
+
+/* ---- expected text from the sample's known values ------------------------------- */
+
+static void csv_floats(nm_out *o, const float *f, int n)
+{
+	for (int k = 0; k < n; k++) {
+		nm_csv_float(o, f[k]);
+		nm_out_char(o, k + 1 == n ? '\n' : ',');
+	}
+}
+
+static void expect_sample_csvs(nm_tree *t, const char *dir, const rfx_sample *s, bool little)
+{
+	char path[256];
+	nm_out o;
+	nm_out_init(&o);
+
+	nm_out_str(&o, "x,y,z\n");
+	for (int v = 0; v < RFX_SAMPLE_VERTS; v++)
+		csv_floats(&o, s->pos[v], 3);
+	snprintf(path, sizeof path, "%s/vbuf/0/positions.csv", dir);
+	expect_file(t, path, o.data, o.len);
+	o.len = 0;
+
+	nm_out_str(&o, "x,y,z,w\n");
+	for (int v = 0; v < RFX_SAMPLE_VERTS; v++)
+		csv_floats(&o, s->nrm[v], 4);
+	snprintf(path, sizeof path, "%s/vbuf/0/normals.csv", dir);
+	expect_file(t, path, o.data, o.len);
+	o.len = 0;
+
+	nm_out_str(&o, "u,v\n");
+	for (int v = 0; v < RFX_SAMPLE_VERTS; v++)
+		csv_floats(&o, s->uv[v], 2);
+	snprintf(path, sizeof path, "%s/vbuf/0/texcoords0.csv", dir);
+	expect_file(t, path, o.data, o.len);
+	o.len = 0;
+
+	nm_out_str(&o, "r,g,b,a\n");
+	for (int v = 0; v < RFX_SAMPLE_VERTS; v++) {
+		float f[4];
+		for (int k = 0; k < 4; k++)
+			f[k] = (float)(s->color[v][k] / 255.0);
+		csv_floats(&o, f, 4);
+	}
+	snprintf(path, sizeof path, "%s/vbuf/0/colors.csv", dir);
+	expect_file(t, path, o.data, o.len);
+	o.len = 0;
+
+	nm_out_str(&o, "index0,index1,index2,index3\n");
+	for (int v = 0; v < RFX_SAMPLE_VERTS; v++)
+		for (int k = 0; k < 4; k++) {
+			nm_csv_int(&o, s->bones[v][k], 3);
+			nm_out_char(&o, k == 3 ? '\n' : ',');
+		}
+	snprintf(path, sizeof path, "%s/vbuf/0/bone_indices.csv", dir);
+	expect_file(t, path, o.data, o.len);
+	o.len = 0;
+
+	nm_out_str(&o, "weight0,weight1,weight2,weight3\n");
+	for (int v = 0; v < RFX_SAMPLE_VERTS; v++) {
+		float f[4];
+		for (int k = 0; k < 4; k++)
+			f[k] = (float)(s->weights[v][k] / 65535.0);
+		csv_floats(&o, f, 4);
+	}
+	snprintf(path, sizeof path, "%s/vbuf/0/bone_weights.csv", dir);
+	expect_file(t, path, o.data, o.len);
+	o.len = 0;
+
+	int nidx = RFX_SAMPLE_TRI_INDICES + RFX_SAMPLE_STRIP_INDICES;
+	nm_out_str(&o, "index\n");
+	for (int i = 0; i < nidx; i++) {
+		nm_csv_uint(&o, s->idx[i], 5);
+		nm_out_char(&o, '\n');
+	}
+	snprintf(path, sizeof path, "%s/ibuf/0/indices.csv", dir);
+	expect_file(t, path, o.data, o.len);
+	nm_out_free(&o);
+
+	uint8_t verts[RFX_SAMPLE_VERTS * RFX_SAMPLE_STRIDE], idx[2 * 38];
+	rfx_sample_vertices(s, little, verts);
+	rfx_sample_indices(s, little, idx);
+	snprintf(path, sizeof path, "%s/gpu/vertex/0.bin", dir);
+	expect_file(t, path, verts, sizeof verts);
+	snprintf(path, sizeof path, "%s/gpu/index/0.bin", dir);
+	expect_file(t, path, idx, sizeof idx);
+
+	/* mesh.obj: 10 triangles, a strip of 8 indices = 6 triangles of which those with a
+	 * repeated index are dropped (kept as same-length comment lines). */
+	int faces = RFX_SAMPLE_TRI_INDICES / 3, dropped = 0;
+	const uint16_t *st = s->idx + RFX_SAMPLE_TRI_INDICES;
+	for (int k = 0; k + 2 < RFX_SAMPLE_STRIP_INDICES; k++) {
+		if (st[k] == st[k + 1] || st[k + 1] == st[k + 2] || st[k] == st[k + 2])
+			dropped++;
+		else
+			faces++;
+	}
+	snprintf(path, sizeof path, "%s/mesh.obj", dir);
+	char *obj = slurp(t, path, NULL);
+	int f = 0, hashes = 0, vt = 0;
+	for (char *line = obj; line && *line; line = strchr(line, '\n') ? strchr(line, '\n') + 1 : NULL) {
+		f += strncmp(line, "f ", 2) == 0;
+		hashes += line[0] == '#';
+		vt += strncmp(line, "vt ", 3) == 0;
+	}
+	ck_assert_int_eq(f, faces);
+	ck_assert_int_eq(hashes, 1 + dropped);
+	ck_assert_int_eq(vt, RFX_SAMPLE_VERTS);
+	/* The first texcoord, v flipped. */
+	nm_out_init(&o);
+	nm_out_str(&o, "vt ");
+	nm_csv_float(&o, s->uv[0][0]);
+	nm_out_char(&o, ' ');
+	nm_csv_float(&o, 1.0f - s->uv[0][1]);
+	nm_out_char(&o, '\n');
+	nm_out_char(&o, '\0');
+	ck_assert_msg(strstr(obj, (char *)o.data) != NULL, "no flipped vt line %s", o.data);
+	nm_out_free(&o);
+	free(obj);
+}
+
+static const int codecs[] = { RFX_STORED, RFX_LZSS8, RFX_LZSS16, RFX_LZSS32, RFX_ZLIB };
+
+/* ---- vertex formats ------------------------------------------------------------ */
+
+START_TEST(half_floats)
+{
+	ck_assert(rfrm_half(0x3c00) == 1.0f);
+	ck_assert(rfrm_half(0xc000) == -2.0f);
+	ck_assert(rfrm_half(0x3555) == 0.333251953125f);
+	ck_assert(rfrm_half(0x7bff) == 65504.0f);
+	ck_assert(rfrm_half(0x0001) == ldexpf(1.0f, -24));
+	ck_assert(rfrm_half(0x03ff) == ldexpf(1023.0f, -24));
+	ck_assert(rfrm_half(0x0400) == ldexpf(1.0f, -14));
+	ck_assert(rfrm_half(0x8000) == 0.0f && signbit(rfrm_half(0x8000)));
+	ck_assert(isinf(rfrm_half(0x7c00)) && rfrm_half(0x7c00) > 0);
+	ck_assert(isinf(rfrm_half(0xfc00)) && rfrm_half(0xfc00) < 0);
+	ck_assert(isnan(rfrm_half(0x7e00)));
+}
+END_TEST
+
+/* Every format: components from known raw integers, in both byte orders. */
+START_TEST(every_component_format)
+{
+	int seen = 0;
+	for (uint32_t fmt = 0; fmt < RFRM_FORMAT_COUNT; fmt++) {
+		const rfrm_format_info *f = rfrm_format(fmt);
+		ck_assert_ptr_nonnull(f);
+		seen++;
+		for (int little = 0; little < 2; little++) {
+			uint8_t p[16];
+			uint32_t raws[4] = { 0 };
+			if (f->kind == RFRM_K_UNORM_1010102 || f->kind == RFRM_K_UINT_1010102) {
+				raws[0] = 1023;
+				raws[1] = 5;
+				raws[2] = 512;
+				raws[3] = 2;
+				uint32_t w = raws[0] | raws[1] << 10 | raws[2] << 20 | raws[3] << 30;
+				rfx_store32(p, w, little);
+			} else {
+				unsigned n = f->bytes / f->comps;
+				for (unsigned c = 0; c < f->comps; c++) {
+					/* Includes the most negative value and a sign bit for s*. */
+					uint32_t v = c == 0 ? 1u << (8 * n - 1) : (uint32_t)(0x5a3c1e7fu >> (8 * (4 - n)) ^ c);
+					if (n < 4)
+						v &= (1u << (8 * n)) - 1;
+					if (f->kind == RFRM_K_HALF)
+						v = c == 0 ? 0xc000 : 0x3555;
+					if (f->kind == RFRM_K_FLOAT) {
+						float x = c == 0 ? -2.5f : 1.0f / 3.0f;
+						memcpy(&v, &x, 4);
+					}
+					raws[c] = v;
+					if (n == 1)
+						p[c] = (uint8_t)v;
+					else if (n == 2)
+						rfx_store16(p + 2 * c, (uint16_t)v, little);
+					else
+						rfx_store32(p + 4 * c, v, little);
+				}
+			}
+			for (unsigned c = 0; c < f->comps; c++) {
+				unsigned bits = 8 * (f->bytes / f->comps);
+				uint32_t v = raws[c];
+				double sv = bits == 32 ? (double)(int32_t)v
+					  : (double)((int64_t)v - ((v >> (bits - 1)) ? (1ll << bits) : 0));
+				float got = rfrm_component_float(f, p, c, little);
+				switch (f->kind) {
+				case RFRM_K_UNORM:
+					ck_assert(got == (float)(v / (double)((1ull << bits) - 1)));
+					break;
+				case RFRM_K_SNORM: {
+					double x = sv / (double)((1ull << (bits - 1)) - 1);
+					ck_assert(got == (float)(x < -1 ? -1 : x));
+					if (c == 0)
+						ck_assert(got == -1.0f);
+					break;
+				}
+				case RFRM_K_UINT:
+					ck_assert_int_eq(rfrm_component_int(f, p, c, little), (int64_t)v);
+					break;
+				case RFRM_K_SINT:
+					ck_assert_int_eq(rfrm_component_int(f, p, c, little), (int64_t)sv);
+					break;
+				case RFRM_K_HALF:
+					ck_assert(got == (c == 0 ? -2.0f : 0.333251953125f));
+					break;
+				case RFRM_K_FLOAT:
+					ck_assert(got == (c == 0 ? -2.5f : 1.0f / 3.0f));
+					break;
+				case RFRM_K_UNORM_1010102:
+					ck_assert(got == (float)(raws[c] / (c < 3 ? 1023.0 : 3.0)));
+					break;
+				case RFRM_K_UINT_1010102:
+					ck_assert_int_eq(rfrm_component_int(f, p, c, little), raws[c]);
+					break;
+				}
+			}
+		}
+	}
+	ck_assert_int_eq(seen, 41);
+	ck_assert_ptr_null(rfrm_format(41));
+	ck_assert_str_eq(rfrm_format(25)->name, "RGB10A2_UNORM");
+	ck_assert_str_eq(rfrm_format(34)->name, "RGBA16_FLOAT");
+	ck_assert_uint_eq(rfrm_format(37)->bytes, 12);
+}
+END_TEST
+
+/* ---- models: every codec, three ways to find the buffers ----------------------- */
+
+/* Through a PAK with the model's META entry; then the single-file export, alone. */
+START_TEST(pak_every_codec)
+{
+	int codec = codecs[_i];
+	rfx_sample s;
+	rfx_sample_init(&s, 100 + (uint32_t)_i);
+	rfx_buf asset = { 0 }, meta = { 0 }, other = { 0 }, pak = { 0 };
+	ck_assert_int_eq(rfx_sample_write(&s, "CMDL", codec, false, &asset, &meta), 0);
+	ck_assert_int_eq(rfx_generic_write("TXTR", 5, 100, &other), 0);
+	rfx_asset a[2] = {
+		{ "CMDL", { 0 }, "models/sample", asset.data, asset.len, meta.data, meta.len },
+		{ "TXTR", { 0 }, NULL, other.data, other.len, NULL, 0 },
+	};
+	rfx_guid(a[0].guid, 1);
+	rfx_guid(a[1].guid, 2);
+	ck_assert_int_eq(rfx_pak_write(a, 2, &pak), 0);
+	nm_tree *t = build_ok(&pak, "test.pak");
+	ck_assert_uint_eq(nm_tree_productions(t), 0);
+	bool little = codec == RFX_ZLIB;
+	expect_sample_csvs(t, "/models%2Fsample.cmdl", &s, little);
+	expect_contains(t, "/models%2Fsample.cmdl/gpu/layout.txt", "source: PAK META entry");
+	expect_contains(t, "/models%2Fsample.cmdl/info.txt", little ? "little-endian" : "big-endian");
+
+	/* The export is the asset bytes, then "META" + size + 1 + 0 + the blob. */
+	size_t len;
+	char *exp = slurp(t, "/models%2Fsample.cmdl/models%2Fsample.cmdl", &len);
+	ck_assert_uint_eq(len, asset.len + 0x18 + meta.len);
+	ck_assert(memcmp(exp, asset.data, asset.len) == 0);
+	ck_assert(memcmp(exp + asset.len, "META", 4) == 0);
+	ck_assert_uint_eq(nm_be64((uint8_t *)exp + asset.len + 4), meta.len);
+	ck_assert(memcmp(exp + asset.len + 0x18, meta.data, meta.len) == 0);
+	nm_error err;
+	nm_tree *t2 = build_mem((uint8_t *)exp, len, "exported.cmdl", &err);
+	ck_assert_msg(t2 != NULL, "%s", err.msg);
+	expect_sample_csvs(t2, "", &s, little);
+	expect_contains(t2, "/gpu/layout.txt", "source: META appended after the form");
+	nm_tree_free(t2);
+	free(exp);
+
+	/* The other asset: its chunk tree, and itself as a file. */
+	char g[RFRM_GUID_STR], path[128];
+	rfrm_guid_str(g, a[1].guid);
+	snprintf(path, sizeof path, "/%s.txtr/data/raw.bin", g);
+	expect_file(t, path, other.data + other.len - 100, 100);
+	snprintf(path, sizeof path, "/%s.txtr/%s.txtr", g, g);
+	expect_file(t, path, other.data, other.len);
+	char *toc = slurp(t, "/toc.txt", NULL);
+	ck_assert_ptr_nonnull(strstr(toc, "CMDL "));
+	ck_assert_ptr_nonnull(strstr(toc, " yes models%2Fsample.cmdl\n"));
+	ck_assert_ptr_nonnull(strstr(toc, " no "));
+	free(toc);
+	nm_tree_free(t);
+	rfx_buf_free(&asset);
+	rfx_buf_free(&meta);
+	rfx_buf_free(&other);
+	rfx_buf_free(&pak);
+}
+END_TEST
+
+/* A single file with the META appended: every codec. */
+START_TEST(appended_meta_every_codec)
+{
+	int codec = codecs[_i];
+	rfx_sample s;
+	rfx_sample_init(&s, 200 + (uint32_t)_i);
+	rfx_buf asset = { 0 }, meta = { 0 };
+	ck_assert_int_eq(rfx_sample_write(&s, "SMDL", codec, false, &asset, &meta), 0);
+	ck_assert_int_eq(rfx_append_meta(&asset, &meta), 0);
+	nm_tree *t = build_ok(&asset, "appended.smdl");
+	ck_assert_uint_eq(nm_tree_productions(t), 0);
+	expect_sample_csvs(t, "", &s, codec == RFX_ZLIB);
+	expect_contains(t, "/skhd/header.txt", "unknown_u32: 7");
+	nm_tree_free(t);
+	rfx_buf_free(&asset);
+	rfx_buf_free(&meta);
+}
+END_TEST
+
+/* META read-buffer offsets relative to the GPU chunk: found by the fallback. */
+START_TEST(meta_gpu_relative)
+{
+	rfx_sample s;
+	rfx_sample_init(&s, 300 + (uint32_t)_i);
+	rfx_buf asset = { 0 }, meta = { 0 };
+	ck_assert_int_eq(rfx_sample_write(&s, "WMDL", codecs[_i], true, &asset, &meta), 0);
+	ck_assert_int_eq(rfx_append_meta(&asset, &meta), 0);
+	nm_tree *t = build_ok(&asset, "relative.wmdl");
+	expect_contains(t, "/gpu/layout.txt", "read_buffer_offsets: relative to meta_gpu_offset");
+	expect_sample_csvs(t, "", &s, codecs[_i] == RFX_ZLIB);
+	expect_contains(t, "/wdhd/header.txt", "octree_type: AROT");
+	expect_contains(t, "/wdhd/octree.txt", "bitmap_words: 0x3 0x1");
+	nm_tree_free(t);
+	rfx_buf_free(&asset);
+	rfx_buf_free(&meta);
+}
+END_TEST
+
+/* zlib buffers without any metadata: recovered one stream after another, lazily. */
+START_TEST(zlib_recovery_is_lazy)
+{
+	rfx_sample s;
+	rfx_sample_init(&s, 400);
+	rfx_buf asset = { 0 };
+	ck_assert_int_eq(rfx_sample_write(&s, "CMDL", RFX_ZLIB, false, &asset, NULL), 0);
+	nm_tree *t = build_ok(&asset, "switch.cmdl");
+	/* ls: names only. */
+	struct walk_stats st = { .produce = false };
+	nm_node **kids;
+	size_t n;
+	nm_error err;
+	ck_assert_int_eq(nm_children(t, nm_tree_root(t), &kids, &n, &err), NM_OK);
+	ck_assert_uint_eq(nm_tree_productions(t), 0);
+	/* ls -l: every size but the recovered index buffer's is known without inflating. */
+	nm_node *node;
+	const char *exact[] = { "/vbuf/0/positions.csv", "/vbuf/0/normals.csv",
+				"/ibuf/0/indices.csv", "/gpu/vertex/0.bin", "/mesh.obj" };
+	for (size_t i = 0; i < sizeof exact / sizeof exact[0]; i++) {
+		uint64_t size;
+		ck_assert_int_eq(nm_resolve(t, exact[i], &node, &err), NM_OK);
+		ck_assert_int_eq(nm_size(t, node, &size, &err), NM_OK);
+		ck_assert_uint_gt(size, 0);
+	}
+	ck_assert_uint_eq(nm_tree_productions(t), 0);
+	(void)st;
+	expect_contains(t, "/gpu/header.txt", "zlib streams one after another");
+	ck_assert(!exists(t, "/gpu/layout.txt"));
+	ck_assert_uint_eq(nm_tree_productions(t), 0);
+	expect_sample_csvs(t, "", &s, true);
+	nm_tree_free(t);
+	rfx_buf_free(&asset);
+}
+END_TEST
+
+struct thread_arg {
+	nm_tree *t;
+	const char *path;
+	char *want;
+	size_t want_len;
+	int ok;
+};
+
+static void *reader_thread(void *p)
+{
+	struct thread_arg *a = p;
+	nm_node *n;
+	nm_error err;
+	char *buf = malloc(a->want_len + 1);
+	size_t got = 0;
+	a->ok = buf && nm_resolve(a->t, a->path, &n, &err) == NM_OK &&
+		nm_read(a->t, n, 0, buf, a->want_len + 1, &got, &err) == NM_OK &&
+		got == a->want_len && memcmp(buf, a->want, got) == 0;
+	free(buf);
+	return NULL;
+}
+
+/* Several threads reading at once trigger the recovery once and agree. */
+START_TEST(zlib_recovery_threads)
+{
+	rfx_sample s;
+	rfx_sample_init(&s, 401);
+	rfx_buf asset = { 0 };
+	ck_assert_int_eq(rfx_sample_write(&s, "CMDL", RFX_ZLIB, false, &asset, NULL), 0);
+	static const char *const paths[] = { "/vbuf/0/positions.csv", "/vbuf/0/normals.csv",
+					     "/ibuf/0/indices.csv", "/mesh.obj",
+					     "/gpu/index/0.bin", "/vbuf/0/colors.csv" };
+	enum { N = sizeof paths / sizeof paths[0] };
+	/* What a single-threaded reader gets. */
+	struct thread_arg args[N];
+	nm_tree *ref = build_ok(&asset, "switch.cmdl");
+	for (int i = 0; i < N; i++) {
+		args[i].path = paths[i];
+		args[i].want = slurp(ref, paths[i], &args[i].want_len);
+	}
+	nm_tree_free(ref);
+	for (int round = 0; round < 4; round++) {
+		nm_tree *t = build_ok(&asset, "switch.cmdl");
+		pthread_t th[N];
+		for (int i = 0; i < N; i++) {
+			args[i].t = t;
+			args[i].ok = 0;
+			ck_assert_int_eq(pthread_create(&th[i], NULL, reader_thread, &args[i]), 0);
+		}
+		for (int i = 0; i < N; i++) {
+			pthread_join(th[i], NULL);
+			ck_assert_msg(args[i].ok, "%s read wrong in a thread", paths[i]);
+		}
+		nm_tree_free(t);
+	}
+	for (int i = 0; i < N; i++)
+		free(args[i].want);
+	rfx_buf_free(&asset);
+}
+END_TEST
+
+/* LZSS buffers without metadata cannot be split: gpu/error.txt says why, the rest mounts. */
+START_TEST(lzss_without_meta)
+{
+	rfx_sample s;
+	rfx_sample_init(&s, 500);
+	rfx_buf asset = { 0 };
+	ck_assert_int_eq(rfx_sample_write(&s, "CMDL", codecs[_i], false, &asset, NULL), 0);
+	nm_tree *t = build_ok(&asset, "wiiu.cmdl");
+	expect_contains(t, "/gpu/error.txt", "META");
+	expect_contains(t, "/gpu/error.txt", "LZSS");
+	expect_contains(t, "/vbuf/0/layout.txt", "component_0_format: RGB32_FLOAT (0x25)");
+	expect_contains(t, "/mesh/1.txt", "primitive: TRIANGLE_STRIP (0x4)");
+	expect_contains(t, "/mtrl/0.txt", "name: sample_material");
+	ck_assert(!exists(t, "/vbuf/0/positions.csv"));
+	ck_assert(!exists(t, "/gpu/vertex/0.bin"));
+	ck_assert(!exists(t, "/mesh.obj"));
+	struct walk_stats st = walk_all(t, true);
+	ck_assert_uint_eq(st.errors, 0);
+	nm_tree_free(t);
+	rfx_buf_free(&asset);
+}
+END_TEST
+
+/* A META declaring sizes no stream could give is refused without allocating them. */
+START_TEST(meta_limits)
+{
+	rfx_sample s;
+	rfx_sample_init(&s, 600);
+	static const rfx_comp comps[] = { { 0, 37, 0 } };
+	uint8_t verts[12 * 3] = { 0 };
+	uint8_t idx[6] = { 0, 0, 0, 1, 0, 2 };
+	rfx_vbuf vb = { 3, 12, 1, comps, verts };
+	rfx_ibuf ib = { 1, idx, sizeof idx };
+	rfx_mesh me = { 3, 0, 0, 0, 0, 3 };
+	rfx_model m = { .form = "CMDL", .version = { 53, 54 }, .codec = codecs[_i],
+			.vbufs = &vb, .nvbufs = 1, .ibufs = &ib, .nibufs = 1, .meshes = &me,
+			.nmeshes = 1, .meta_size_bias = 0x7ff00000 };
+	rfx_buf asset = { 0 }, meta = { 0 };
+	ck_assert_int_eq(rfx_model_write(&m, &asset, &meta), 0);
+	ck_assert_int_eq(rfx_append_meta(&asset, &meta), 0);
+	nm_tree *t = build_ok(&asset, "bomb.cmdl");
+	expect_contains(t, "/gpu/layout.txt", "refused");
+	ck_assert(!exists(t, "/gpu/vertex/0.bin"));
+	nm_node *n;
+	nm_error err;
+	char buf[64];
+	size_t got;
+	ck_assert_int_eq(nm_resolve(t, "/vbuf/0/positions.csv", &n, &err), NM_OK);
+	ck_assert_int_ne(nm_read(t, n, 0, buf, sizeof buf, &got, &err), NM_OK);
+	ck_assert_ptr_nonnull(strstr(err.msg, "refused"));
+	walk_all(t, true);
+	nm_tree_free(t);
+	rfx_buf_free(&asset);
+	rfx_buf_free(&meta);
+}
+END_TEST
+
+/* A VBUF vertex count far beyond what the GPU chunk could hold is refused at mount. */
+START_TEST(absurd_vertex_count)
+{
+	rfx_sample s;
+	rfx_sample_init(&s, 700);
+	rfx_buf asset = { 0 };
+	ck_assert_int_eq(rfx_sample_write(&s, "CMDL", RFX_ZLIB, false, &asset, NULL), 0);
+	/* VBUF data: u32 list count, then the vertex count. */
+	uint8_t *v = memmem(asset.data, asset.len, "VBUF", 4);
+	ck_assert_ptr_nonnull(v);
+	for (uint32_t count = 0x00100000; count; count = count == 0x00100000 ? 0xffffffff : 0) {
+		uint8_t *p = v + 0x18 + 4;
+		p[0] = (uint8_t)(count >> 24);
+		p[1] = (uint8_t)(count >> 16);
+		p[2] = (uint8_t)(count >> 8);
+		p[3] = (uint8_t)count;
+		nm_tree *t = build_ok(&asset, "huge.cmdl");
+		ck_assert(exists(t, "/vbuf/0/error.txt"));
+		ck_assert(!exists(t, "/vbuf/0/positions.csv"));
+		walk_all(t, true);
+		nm_tree_free(t);
+	}
+	/* An index count (mesh 0, at 4 + 12) no chunk could hold: the index buffer is
+	 * refused, the mesh left out of mesh.obj. */
+	uint8_t *me = memmem(asset.data, asset.len, "MESH", 4);
+	memcpy(me + 0x18 + 4 + 12, "\x00\x10\x00\x00", 4);
+	nm_tree *t = build_ok(&asset, "huge.cmdl");
+	expect_contains(t, "/ibuf/0/error.txt", "cannot come from a GPU chunk");
+	expect_contains(t, "/mesh/0.txt", "error: ");
+	walk_all(t, true);
+	nm_tree_free(t);
+	/* And a MESH list count that no chunk could hold. */
+	memset(me + 0x18, 0xff, 4);
+	t = build_ok(&asset, "huge.cmdl");
+	ck_assert(exists(t, "/mesh/error.txt"));
+	walk_all(t, true);
+	nm_tree_free(t);
+	rfx_buf_free(&asset);
+
+	/* With META: counts beyond the buffers META declares. */
+	rfx_buf meta = { 0 };
+	ck_assert_int_eq(rfx_sample_write(&s, "CMDL", RFX_LZSS32, false, &asset, &meta), 0);
+	ck_assert_int_eq(rfx_append_meta(&asset, &meta), 0);
+	v = memmem(asset.data, asset.len, "VBUF", 4);
+	memcpy(v + 0x18 + 4, "\x00\x00\x03\xe8", 4); /* 1000 vertices */
+	t = build_ok(&asset, "meta.cmdl");
+	expect_contains(t, "/vbuf/0/error.txt", "but its GPU buffer holds 1056");
+	ck_assert(!exists(t, "/vbuf/0/positions.csv"));
+	expect_file(t, "/mesh.obj", "# Tropical Freeze model via nmodelfs\nmtllib mesh.mtl\n", 53);
+	walk_all(t, true);
+	nm_tree_free(t);
+	rfx_buf_free(&asset);
+	rfx_buf_free(&meta);
+}
+END_TEST
+
+/* Materials in the Wii U layout (u32 kinds). */
+START_TEST(wiiu_materials)
+{
+	static const rfx_comp comps[] = { { 0, 37, 0 } };
+	uint8_t verts[12 * 3] = { 0 };
+	uint8_t idx[6] = { 0, 0, 0, 1, 0, 2 };
+	rfx_vbuf vb = { 3, 12, 1, comps, verts };
+	rfx_ibuf ib = { 1, idx, sizeof idx };
+	rfx_mesh me = { 3, 0, 0, 0, 0, 3 };
+	rfx_param p[3];
+	memset(p, 0, sizeof p);
+	strcpy(p[0].id, "SPCP");
+	p[0].kind = RFX_SCALAR;
+	p[0].f[0] = 8.5f;
+	strcpy(p[1].id, "AUVI");
+	p[1].kind = RFX_INT4;
+	for (int i = 0; i < 4; i++)
+		p[1].i[i] = -i;
+	strcpy(p[2].id, "DIFT");
+	p[2].kind = RFX_TEXTURE;
+	rfx_guid(p[2].guid[0], 9);
+	rfx_material mat = { "wiiu", { 0 }, "SURF", 3, p, 3 };
+	rfx_model m = { .form = "CMDL", .version = { 40, 40 }, .codec = RFX_LZSS16,
+			.wiiu_materials = true, .vbufs = &vb, .nvbufs = 1, .ibufs = &ib,
+			.nibufs = 1, .meshes = &me, .nmeshes = 1, .mats = &mat, .nmats = 1 };
+	rfx_buf asset = { 0 }, meta = { 0 };
+	ck_assert_int_eq(rfx_model_write(&m, &asset, &meta), 0);
+	ck_assert_int_eq(rfx_append_meta(&asset, &meta), 0);
+	nm_tree *t = build_ok(&asset, "wiiu.cmdl");
+	expect_contains(t, "/mtrl/0.txt", "layout: wii_u");
+	expect_contains(t, "/mtrl/0.txt", "type: SURF");
+	expect_contains(t, "/mtrl/0.txt", "spcp_scalar: 8.5");
+	expect_contains(t, "/mtrl/0.txt", "auvi_int4: 0 -1 -2 -3");
+	char g[RFRM_GUID_STR], line[64];
+	rfrm_guid_str(g, p[2].guid[0]);
+	snprintf(line, sizeof line, "map_Kd %s.png", g);
+	expect_contains(t, "/mesh.mtl", line);
+	ck_assert(!exists(t, "/mtrl/error.txt"));
+	nm_tree_free(t);
+	rfx_buf_free(&asset);
+	rfx_buf_free(&meta);
+}
+END_TEST
+
+/* The sample's material: every parameter kind, Switch layout. */
+START_TEST(switch_materials)
+{
+	rfx_sample s;
+	rfx_sample_init(&s, 800);
+	rfx_buf asset = { 0 };
+	ck_assert_int_eq(rfx_sample_write(&s, "CMDL", RFX_ZLIB, false, &asset, NULL), 0);
+	nm_tree *t = build_ok(&asset, "m.cmdl");
+	char g[RFRM_GUID_STR], line[64];
+	rfrm_guid_str(g, s.diffuse);
+	snprintf(line, sizeof line, "dift_texture: %s\n", g);
+	expect_contains(t, "/mtrl/0.txt", line);
+	expect_contains(t, "/mtrl/0.txt", "layout: switch");
+	expect_contains(t, "/mtrl/0.txt", "dift_filter: 2\ndift_wrap: 1 1 -1\n");
+	expect_contains(t, "/mtrl/0.txt", "difc_color: 0.5 0.25 1 1\n");
+	expect_contains(t, "/mtrl/0.txt", "chc0_int: -5\n");
+	expect_contains(t, "/mtrl/0.txt", "auvi_int4: 1 2 3 4\n");
+	expect_contains(t, "/mtrl/0.txt", "difl_layered_unknown: 3\n");
+	expect_contains(t, "/mtrl/0.txt", "difl_layer1_texture: none\n");
+	expect_contains(t, "/mtrl/0.txt", "difl_layered_colors: 0 0.125 0.25");
+	expect_contains(t, "/head/header.txt", "data_source_0: ANIM_UV (0x0)\n");
+	expect_contains(t, "/head/header.txt", "data_source_0_vectors: 1 -2 3 -4\n");
+	expect_contains(t, "/mesh.mtl", "Kd 0.5 0.25 1\n");
+	ck_assert(!exists(t, "/mtrl/error.txt"));
+	nm_tree_free(t);
+	rfx_buf_free(&asset);
+}
+END_TEST
+
+/* Any RFRM asset: its chunk tree, nested forms and skips included. */
+START_TEST(generic_asset)
+{
+	rfx_buf b = { 0 };
+	ck_assert_int_eq(rfx_generic_write("TXTR", 42, 33, &b), 0);
+	/* An unknown chunk after the form is only counted. */
+	nm_tree *t = build_ok(&b, "x.txtr");
+	expect_contains(t, "/info.txt", "form: TXTR\n");
+	expect_file(t, "/innr/one/raw.bin", "\x01\x02\x03\x04", 4);
+	expect_file(t, "/innr/skip/raw.bin", "\x55\x66", 2);
+	expect_contains(t, "/innr/skip/header.txt", "skip: 4\n");
+	expect_contains(t, "/innr/header.txt", "kind: form\nform_type: INNR\n");
+	expect_file(t, "/data/raw.bin", b.data + b.len - 33, 33);
+	ck_assert(!exists(t, "/error.txt"));
+	nm_tree_free(t);
+	rfx_buf_free(&b);
+}
+END_TEST
+
+/* PAK: names from STRG (made safe and unique), GUIDs otherwise; lazy members. */
+START_TEST(pak_names_and_laziness)
+{
+	rfx_buf bodies[4] = { { 0 } };
+	rfx_asset a[4];
+	memset(a, 0, sizeof a);
+	const char *names[4] = { "dup", "dup", NULL, "bad" };
+	for (int i = 0; i < 4; i++) {
+		ck_assert_int_eq(rfx_generic_write("CHAR", (uint32_t)i, 10, &bodies[i]), 0);
+		memcpy(a[i].type, "CHAR", 5);
+		rfx_guid(a[i].guid, 50 + (uint32_t)i);
+		a[i].name = names[i];
+		a[i].data = bodies[i].data;
+		a[i].len = bodies[i].len;
+	}
+	/* Asset 3 is not an RFRM form: found only when its directory is opened. */
+	bodies[3].data[0] = 'X';
+	rfx_buf pak = { 0 };
+	ck_assert_int_eq(rfx_pak_write(a, 4, &pak), 0);
+	nm_tree *t = build_ok(&pak, "n.pak");
+	nm_node **kids;
+	size_t n;
+	nm_error err;
+	ck_assert_int_eq(nm_children(t, nm_tree_root(t), &kids, &n, &err), NM_OK);
+	ck_assert_uint_eq(n, 4 + 3);
+	ck_assert(exists(t, "/dup.char/info.txt"));
+	ck_assert(exists(t, "/dup~2.char/info.txt"));
+	char g[RFRM_GUID_STR], path[128];
+	rfrm_guid_str(g, a[2].guid);
+	snprintf(path, sizeof path, "/%s.char/head/raw.bin", g);
+	ck_assert(exists(t, path));
+	ck_assert(exists(t, "/bad.char/bad.char"));
+	ck_assert_uint_eq(nm_tree_productions(t), 0);
+	expect_contains(t, "/bad.char/error.txt", "RFRM");
+	expect_file(t, "/bad.char/bad.char", bodies[3].data, bodies[3].len);
+	expect_contains(t, "/info.txt", "assets: 4\nnamed_assets: 3\n");
+	expect_contains(t, "/tocc/adir/header.txt", "id: ADIR");
+	nm_tree_free(t);
+	for (int i = 0; i < 4; i++)
+		rfx_buf_free(&bodies[i]);
+	rfx_buf_free(&pak);
+}
+END_TEST
+
+/* Mount time follows the table of contents: nothing of the members is read. */
+START_TEST(bench_pak_walk)
+{
+	rfx_buf pak = { 0 };
+	ck_assert_int_eq(rfx_bench_pak(60, &pak), 0);
+	nm_tree *t = build_ok(&pak, "bench.pak");
+	nm_node **kids;
+	size_t n;
+	nm_error err;
+	ck_assert_int_eq(nm_children(t, nm_tree_root(t), &kids, &n, &err), NM_OK);
+	ck_assert_uint_eq(n, 60 + 3);
+	ck_assert_uint_eq(nm_tree_productions(t), 0);
+	struct walk_stats st = walk_all(t, true);
+	ck_assert_uint_eq(st.errors, 0);
+	ck_assert_uint_gt(st.files, 60 * 4);
+	nm_tree_free(t);
+	rfx_buf_free(&pak);
+}
+END_TEST
+
+/* ---- broken input ---------------------------------------------------------------- */
+
+/* true if the mutated bytes still built a tree (which was then walked whole) */
+static bool mutate_and_walk(const uint8_t *data, size_t len, const char *name, size_t cut,
+			    size_t flip_at, uint8_t flip)
+{
+	uint8_t *m = malloc(len ? len : 1);
+	ck_assert_ptr_nonnull(m);
+	memcpy(m, data, len);
+	size_t n = cut < len ? cut : len;
+	if (flip && flip_at < n)
+		m[flip_at] ^= flip;
+	nm_error err;
+	nm_tree *t = build_mem(m, n, name, &err);
+	free(m);
+	if (!t) {
+		ck_assert_msg(err.msg[0] != '\0', "a failed build must say why");
+		return false;
+	}
+	nm_tree_set_cache_limit(t, 1 << 20);
+	walk_all(t, true);
+	nm_tree_free(t);
+	return true;
+}
+
+/* Every truncation of a small model with appended META, of each codec. */
+START_TEST(truncate_every_offset)
+{
+	rfx_sample s;
+	rfx_sample_init(&s, 900);
+	rfx_buf asset = { 0 }, meta = { 0 };
+	ck_assert_int_eq(rfx_sample_write(&s, "WMDL", codecs[_i], false, &asset, &meta), 0);
+	ck_assert_int_eq(rfx_append_meta(&asset, &meta), 0);
+	for (size_t cut = 0; cut < asset.len; cut += _i == 4 ? 1 : 3)
+		mutate_and_walk(asset.data, asset.len, "cut.wmdl", cut, 0, 0);
+	rfx_buf_free(&asset);
+	rfx_buf_free(&meta);
+}
+END_TEST
+
+/* A few hundred truncations and byte flips of a generated PAK (fixed seed). */
+START_TEST(pak_mutations)
+{
+	rfx_buf pak = { 0 };
+	ck_assert_int_eq(rfx_bench_pak(15, &pak), 0);
+	uint32_t seed = 12345;
+	size_t built = 0;
+	for (int i = 0; i < 400; i++) {
+		size_t cut = i < 100 ? (size_t)xorshift(&seed) % pak.len : pak.len;
+		size_t at = (size_t)xorshift(&seed) % pak.len;
+		/* Half the flips hit the table of contents, where they matter most. */
+		if (i % 2 && at > 0x400)
+			at %= 0x400;
+		uint8_t flip = i < 100 ? 0 : (uint8_t)(xorshift(&seed) | 1);
+		built += mutate_and_walk(pak.data, pak.len, "m.pak", cut, at, flip);
+	}
+	ck_assert_uint_gt(built, 200); /* most mutants still mount and were walked */
+	rfx_buf_free(&pak);
+}
+END_TEST
+
+/* ---- corpus ---------------------------------------------------------------------- */
+
+static char corpus_dir[3072];
+
+static bool have_corpus(void)
+{
+	const char *top = getenv("top_srcdir");
+	snprintf(corpus_dir, sizeof corpus_dir, "%s/../shared/corpus/cmdl", top ? top : ".");
+	struct stat st;
+	return stat(corpus_dir, &st) == 0 && S_ISDIR(st.st_mode);
+}
+
+static size_t corpus_files(char names[][3600], size_t max)
+{
+	DIR *d = opendir(corpus_dir);
+	size_t n = 0;
+	if (!d)
+		return 0;
+	for (struct dirent *e; (e = readdir(d)) && n < max;) {
+		const char *dot = strrchr(e->d_name, '.');
+		if (dot && (!strcmp(dot, ".cmdl") || !strcmp(dot, ".smdl") || !strcmp(dot, ".wmdl")))
+			snprintf(names[n++], 3600, "%s/%s", corpus_dir, e->d_name);
+	}
+	closedir(d);
+	return n;
+}
+
+static uint8_t *read_whole(const char *path, size_t *len)
+{
+	FILE *f = fopen(path, "rb");
+	ck_assert_ptr_nonnull(f);
+	fseek(f, 0, SEEK_END);
+	long n = ftell(f);
+	fseek(f, 0, SEEK_SET);
+	uint8_t *b = malloc((size_t)n + 1);
+	ck_assert_ptr_nonnull(b);
+	ck_assert_uint_eq(fread(b, 1, (size_t)n, f), (size_t)n);
+	fclose(f);
+	*len = (size_t)n;
+	return b;
+}
+
+static size_t count_lines(const char *s, const char *prefix)
+{
+	size_t n = 0, pl = strlen(prefix);
+	for (const char *line = s; *line;) {
+		n += strncmp(line, prefix, pl) == 0;
+		const char *nl = strchr(line, '\n');
+		if (!nl)
+			break;
+		line = nl + 1;
+	}
+	return n;
+}
+
+START_TEST(corpus_models)
+{
+	if (!have_corpus()) {
+		printf("test_rfrm: %s missing: corpus cases skipped\n", corpus_dir);
+		return;
+	}
+	static char names[64][3600];
+	size_t nfiles = corpus_files(names, 64);
+	ck_assert_uint_gt(nfiles, 0);
+	for (size_t f = 0; f < nfiles; f++) {
+		nm_tree *t;
+		nm_error err;
+		ck_assert_msg(nm_open_model(names[f], &t, &err) == NM_OK, "%s: %s", names[f], err.msg);
+		ck_assert_uint_eq(nm_tree_productions(t), 0);
+		struct walk_stats st = walk_all(t, true);
+		ck_assert_msg(st.errors == 0, "%s: %zu files failed", names[f], st.errors);
+
+		/* VBUF and MESH read here from raw.bin, independently of the driver. */
+		size_t vlen, mlen;
+		uint8_t *vb = (uint8_t *)slurp(t, "/vbuf/raw.bin", &vlen);
+		uint8_t *me = (uint8_t *)slurp(t, "/mesh/raw.bin", &mlen);
+		uint32_t nvb = nm_be32(vb);
+		size_t p = 4;
+		for (uint32_t i = 0; i < nvb; i++) {
+			ck_assert_uint_le(p + 8, vlen);
+			uint32_t count = nm_be32(vb + p), ncomps = nm_be32(vb + p + 4);
+			p += 8 + 20 * (size_t)ncomps;
+			char path[64];
+			snprintf(path, sizeof path, "/vbuf/%u/positions.csv", i);
+			char *csv = slurp(t, path, NULL);
+			ck_assert_str_eq(strtok(csv, "\n"), "x,y,z");
+			size_t rows = 0;
+			for (char *row; (row = strtok(NULL, "\n")); rows++) {
+				char *q = row;
+				for (int k = 0; k < 3; k++) {
+					char *end;
+					float x = strtof(q, &end);
+					ck_assert_msg(end != q && isfinite(x), "%s row %zu", names[f], rows);
+					q = end + (k < 2);
+				}
+			}
+			ck_assert_uint_eq(rows, count);
+			free(csv);
+		}
+		uint32_t nmesh = nm_be32(me);
+		uint64_t faces = 0;
+		for (uint32_t i = 0; i < nmesh; i++) {
+			const uint8_t *r = me + 4 + 0x15 * (size_t)i;
+			uint32_t prim = nm_be32(r), count = nm_be32(r + 12);
+			faces += prim == 3 ? count / 3 : prim == 4 && count >= 3 ? count - 2 : 0;
+		}
+		char *obj = slurp(t, "/mesh.obj", NULL);
+		/* Dropped strip triangles are comment lines of the same length. */
+		size_t f_lines = count_lines(obj, "f "), dropped = count_lines(obj, "#") - 1;
+		ck_assert_uint_eq(f_lines + dropped, faces);
+		ck_assert_uint_gt(f_lines, 0);
+		free(obj);
+		free(vb);
+		free(me);
+		nm_tree_free(t);
+	}
+}
+END_TEST
+
+START_TEST(corpus_mutations)
+{
+	if (!have_corpus()) {
+		printf("test_rfrm: %s missing: corpus cases skipped\n", corpus_dir);
+		return;
+	}
+	static char names[64][3600];
+	size_t nfiles = corpus_files(names, 64);
+	uint32_t seed = 777;
+	size_t built = 0;
+	for (size_t f = 0; f < nfiles; f++) {
+		size_t len;
+		uint8_t *b = read_whole(names[f], &len);
+		for (int i = 0; i < 150; i++) {
+			/* Truncations, flips in the tables (first 0x400 bytes), flips anywhere. */
+			size_t cut = i < 40 ? (size_t)xorshift(&seed) % len : len;
+			size_t at = (size_t)xorshift(&seed) % (i < 100 ? (len < 0x400 ? len : 0x400) : len);
+			uint8_t flip = i < 40 ? 0 : (uint8_t)(1u << (xorshift(&seed) % 8));
+			built += mutate_and_walk(b, len, "corpus", cut, at, flip);
+		}
+		free(b);
+	}
+	ck_assert_uint_gt(built, nfiles * 75);
+}
+END_TEST
+
+static Suite *rfrm_suite(void)
+{
+	Suite *s = suite_create("rfrm");
+	TCase *fmt = tcase_create("formats");
+	tcase_add_test(fmt, half_floats);
+	tcase_add_test(fmt, every_component_format);
+	suite_add_tcase(s, fmt);
+
+	TCase *mod = tcase_create("models");
+	tcase_set_timeout(mod, 60);
+	tcase_add_loop_test(mod, pak_every_codec, 0, 5);
+	tcase_add_loop_test(mod, appended_meta_every_codec, 0, 5);
+	tcase_add_loop_test(mod, meta_gpu_relative, 0, 5);
+	tcase_add_test(mod, zlib_recovery_is_lazy);
+	tcase_add_test(mod, zlib_recovery_threads);
+	tcase_add_loop_test(mod, lzss_without_meta, 0, 4);
+	tcase_add_loop_test(mod, meta_limits, 0, 5);
+	tcase_add_test(mod, absurd_vertex_count);
+	tcase_add_test(mod, wiiu_materials);
+	tcase_add_test(mod, switch_materials);
+	tcase_add_test(mod, generic_asset);
+	suite_add_tcase(s, mod);
+
+	TCase *pak = tcase_create("pak");
+	tcase_set_timeout(pak, 60);
+	tcase_add_test(pak, pak_names_and_laziness);
+	tcase_add_test(pak, bench_pak_walk);
+	suite_add_tcase(s, pak);
+
+	TCase *bad = tcase_create("broken");
+	tcase_set_timeout(bad, 120);
+	tcase_add_loop_test(bad, truncate_every_offset, 0, 5);
+	tcase_add_test(bad, pak_mutations);
+	suite_add_tcase(s, bad);
+
+	TCase *corp = tcase_create("corpus");
+	tcase_set_timeout(corp, 120);
+	tcase_add_test(corp, corpus_models);
+	tcase_add_test(corp, corpus_mutations);
+	suite_add_tcase(s, corp);
+	return s;
+}
+
+int main(void)
+{
+	SRunner *sr = srunner_create(rfrm_suite());
+	srunner_run_all(sr, CK_NORMAL);
+	int failed = srunner_ntests_failed(sr);
+	srunner_free(sr);
+	return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+}
