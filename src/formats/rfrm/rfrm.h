@@ -29,7 +29,8 @@
 /* Limits on what a header may make us decompress: no buffer above RFRM_MAX_BUFFER,
  * and none larger than its compressed bytes could possibly give (deflate's best case
  * is about 1032:1; Retro LZSS mode 3 gives at most 512 bytes from 17). */
-#define RFRM_MAX_BUFFER (256ull << 20)
+/* The largest decompressed buffer: mount.nmodel -o max_file_size (default 1 GiB). */
+#define RFRM_MAX_BUFFER ((unsigned long long)nm_output_limit())
 #define RFRM_ZLIB_RATIO 1032u
 #define RFRM_LZSS_RATIO 32u
 #define RFRM_CODEC_ZLIB 13u         /* the Switch release's header byte */
