@@ -7,3 +7,9 @@ libnmodel_a_SOURCES += \
 	src/formats/cmb/sepd_data.c src/formats/cmb/tree_skl.c src/formats/cmb/tree_mats.c \
 	src/formats/cmb/tree_tex.c src/formats/cmb/tree_sklm.c src/formats/cmb/tree_sepd.c \
 	src/formats/cmb/tree_misc.c src/formats/cmb/cmb_obj.c
+
+check_PROGRAMS += tests/test_cmb
+TESTS += tests/test_cmb
+tests_test_cmb_SOURCES = tests/test_cmb.c tests/fixtures/cmb_writer.h tests/fixtures/cmb_writer.c
+tests_test_cmb_CFLAGS = $(AM_CFLAGS) $(CHECK_CFLAGS)
+tests_test_cmb_LDADD = $(LDADD_COMMON) $(CHECK_LIBS) -lm
