@@ -995,6 +995,19 @@ START_TEST(test_absurd_counts)
 	walk_all(t, false);
 	free(h);
 	nm_tree_free(t);
+	/* A shape list longer than sklm could hold sepds for (entries would repeat). */
+	memcpy(c, d, len);
+	uint32_t shp = lay.sklm + (uint32_t)(c[lay.sklm + 12] | c[lay.sklm + 13] << 8);
+	ck_assert(memcmp(c + shp, "shp ", 4) == 0);
+	put32(c + shp + 8, 64);
+	t = build_ok(c, len);
+	h = must_cat(t, "sklm/shp/error.txt");
+	ck_assert_ptr_nonnull(strstr(h, "room for"));
+	ck_assert(!exists(t, "sepd"));
+	ck_assert(exists(t, "tex/diffuse.png"));
+	walk_all(t, false);
+	free(h);
+	nm_tree_free(t);
 	/* A texture claiming 16384x16384 RGBA8: no PNG, a problem line, no huge allocation. */
 	memcpy(c, d, len);
 	uint8_t *e = c + lay.tex + 0x0C;

@@ -131,7 +131,7 @@ typedef struct cmb_prms {
 	uint64_t index_abs;     /* absolute offset of the first index */
 	uint64_t ntris;
 	bool ok;                /* header parsed and its indices lie in the index buffer */
-	nm_error err;
+	char *error;            /* why not (malloc'd), or NULL */
 } cmb_prms;
 
 typedef struct cmb_sepd {
@@ -145,7 +145,7 @@ typedef struct cmb_sepd {
 	uint32_t nverts;
 	int count_attr;         /* the attribute the vertex count came from, or -1 */
 	bool ok;
-	nm_error err;
+	char *error;            /* why not (malloc'd), or NULL */
 } cmb_sepd;
 
 typedef struct cmb_mesh {
@@ -160,7 +160,7 @@ typedef struct cmb_lut {
 	int32_t start, end;
 	float unknown[2];       /* v10+: two floats before the keys */
 	bool ok;
-	nm_error err;
+	char *error;            /* why not (malloc'd), or NULL */
 } cmb_lut;
 
 typedef struct cmb_model {
@@ -197,6 +197,7 @@ typedef struct cmb_model {
 	uint16_t opaque_count, id_count, shp_flags;
 	cmb_sepd *sepds;
 	uint32_t nsepds;
+	uint64_t prms_left;     /* prms the sklm chunk has room for (hostile lists repeat) */
 
 	cmb_lut *luts;
 	uint32_t nluts, luts_unknown;
@@ -219,6 +220,8 @@ nm_status cmb_parse_vatr(cmb_model *m);
 nm_status cmb_parse_sklm(cmb_model *m);
 nm_status cmb_parse_luts(cmb_model *m);
 void cmb_model_free(cmb_model *m);
+/* A record's error message, kept as a malloc'd string (records are many; nm_error is big). */
+void cmb_keep_error(char **dst, const nm_error *e);
 /* A chunk fails: its error, at an offset within it. */
 void cmb_chunk_fail(cmb_model *m, int kind, uint64_t off, const char *fmt, ...)
 	__attribute__((format(printf, 4, 5)));

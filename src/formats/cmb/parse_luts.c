@@ -14,9 +14,10 @@ nm_status cmb_parse_luts(cmb_model *m)
 	nm_view *v = &c->v;
 	uint32_t n = nm_u32(v, 0x08);
 	m->luts_unknown = nm_u32(v, 0x0C);
-	if (!nm_view_array(v, 0x10, n, 4)) {
-		cmb_chunk_fail(m, CMB_LUTS, v->bad_off, "a list of %u LUT offsets runs past the end "
-			       "of the chunk (0x%llx bytes)", n, (unsigned long long)c->len);
+	/* Each LUT has its own 4-byte offset and 16-byte header: a longer list repeats. */
+	if (n > (c->len < 0x10 ? 0 : (c->len - 0x10) / 0x14) || !nm_view_array(v, 0x10, n, 4)) {
+		cmb_chunk_fail(m, CMB_LUTS, 0x10, "a list of %u LUT offsets and headers runs past "
+			       "the end of the chunk (0x%llx bytes)", n, (unsigned long long)c->len);
 		return NM_OK;
 	}
 	m->luts = calloc(n ? n : 1, sizeof *m->luts);
@@ -40,7 +41,9 @@ nm_status cmb_parse_luts(cmb_model *m)
 			l->end = nm_s32(v, o + 12);
 		}
 		if (v->bad || !nm_view_array(v, o + 0x10, l->count, LUT_KEY)) {
-			nm_view_fail(v, &l->err, "LUT %u (%u keys at 0x%zx)", i, l->count, o);
+			nm_error e;
+			nm_view_fail(v, &e, "LUT %u (%u keys at 0x%zx)", i, l->count, o);
+			cmb_keep_error(&l->error, &e);
 			v->bad = false;
 			continue;
 		}

@@ -84,12 +84,10 @@ static nm_status parse_mshs(cmb_model *m, nm_view *sklm)
 	return NM_OK;
 }
 
-static nm_status parse_prms(cmb_model *m, nm_view *sepd, uint32_t sklm_base, size_t off,
-			    cmb_prms *p)
+static nm_status parse_prms(cmb_model *m, nm_view *sepd, size_t off, cmb_prms *p,
+			    nm_error *err)
 {
 	nm_view v, prm;
-	nm_error *err = &p->err;
-	p->offset = sklm_base + (uint32_t)off;
 	if (!sub_chunk(m, sepd, off, "prms", "prms", &v, err))
 		return NM_OK;
 	p->prm_count = nm_u32(&v, 0x08);
@@ -149,12 +147,11 @@ static nm_status parse_prms(cmb_model *m, nm_view *sepd, uint32_t sklm_base, siz
 	return NM_OK;
 }
 
-static nm_status parse_sepd(cmb_model *m, nm_view *shp, size_t off, cmb_sepd *s)
+static nm_status parse_sepd(cmb_model *m, nm_view *shp, size_t off, cmb_sepd *s,
+			    nm_error *err)
 {
 	nm_view v;
-	s->offset = m->shp_at + (uint32_t)off;
-	s->count_attr = -1;
-	if (!sub_chunk(m, shp, off, "sepd", "sepd", &v, &s->err))
+	if (!sub_chunk(m, shp, off, "sepd", "sepd", &v, err))
 		return NM_OK;
 	s->size = (uint32_t)v.size;
 	s->nprms = nm_u16(&v, 0x08);
@@ -193,20 +190,32 @@ static nm_status parse_sepd(cmb_model *m, nm_view *shp, size_t off, cmb_sepd *s)
 	s->bone_dim = nm_u16(&v, o);
 	size_t list = o + 4;
 	if (!nm_view_array(&v, list, s->nprms, 2)) {
-		nm_view_fail(&v, &s->err, "the attribute descriptors and a list of %u prms",
-			     s->nprms);
+		nm_view_fail(&v, err, "the attribute descriptors and a list of %u prms", s->nprms);
 		return NM_OK;
 	}
+	/* Every prms is a chunk of its own (0x18 bytes, and 0x18 more for its prm): a list
+	 * longer than sklm can hold repeats offsets and would only multiply memory. */
+	if (s->nprms > m->prms_left) {
+		nm_fail(err, NM_E_FORMAT, m->file, "sepd", v.base + 8, "%u prms are more than the "
+			"sklm chunk has room for", s->nprms);
+		return NM_OK;
+	}
+	m->prms_left -= s->nprms;
 	for (int k = 0; k < CMB_NATTRS; k++)
 		s->attr[k].comps = attr_comps(k, s->bone_dim);
 	s->prms = calloc(s->nprms ? s->nprms : 1, sizeof *s->prms);
 	if (!s->prms)
 		return NM_E_NOMEM;
 	for (uint16_t i = 0; i < s->nprms; i++) {
-		nm_status st = parse_prms(m, &v, s->offset, nm_u16(&v, list + 2 * (size_t)i),
-					  &s->prms[i]);
+		cmb_prms *p = &s->prms[i];
+		size_t at = nm_u16(&v, list + 2 * (size_t)i);
+		nm_error e = { 0 };
+		p->offset = s->offset + (uint32_t)at;
+		nm_status st = parse_prms(m, &v, at, p, &e);
 		if (st != NM_OK)
 			return st;
+		if (!p->ok)
+			cmb_keep_error(&p->error, &e);
 	}
 	s->ok = true;
 	return NM_OK;
@@ -300,15 +309,30 @@ static nm_status parse_shp(cmb_model *m, nm_view *sklm)
 		nm_view_fail(&v, &m->shp_err, "a list of %u sepd offsets", n);
 		return NM_OK;
 	}
+	/* Each shape has a sepd chunk of its own, at least its descriptors long. */
+	size_t min_sepd = m->L.sepd_attrs + (m->L.tangents ? 9 : 8) * ATTR_DESC + 4;
+	if (n > sklm->size / min_sepd) {
+		nm_fail(&m->shp_err, NM_E_FORMAT, m->file, "shp", v.base + 8, "%u shapes are more "
+			"than the sklm chunk (0x%zx bytes) has room for", n, sklm->size);
+		return NM_OK;
+	}
+	m->prms_left = sklm->size / 0x30;
 	m->sepds = calloc(n ? n : 1, sizeof *m->sepds);
 	if (!m->sepds)
 		return NM_E_NOMEM;
 	m->nsepds = n;
 	m->shp_ok = true;
 	for (uint32_t i = 0; i < n; i++) {
-		nm_status s = parse_sepd(m, &v, nm_u16(&v, 0x10 + 2 * (size_t)i), &m->sepds[i]);
+		cmb_sepd *sd = &m->sepds[i];
+		size_t at = nm_u16(&v, 0x10 + 2 * (size_t)i);
+		nm_error e = { 0 };
+		sd->offset = m->shp_at + (uint32_t)at;
+		sd->count_attr = -1;
+		nm_status s = parse_sepd(m, &v, at, sd, &e);
 		if (s != NM_OK)
 			return s;
+		if (!sd->ok)
+			cmb_keep_error(&sd->error, &e);
 	}
 	for (uint32_t i = 0; i < n; i++)
 		if (m->sepds[i].ok) {

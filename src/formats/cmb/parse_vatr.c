@@ -27,7 +27,7 @@ nm_status cmb_parse_vatr(cmb_model *m)
 			m->slice_ok[k] = true;
 		} else {
 			v->bad = false;
-			cmb_chunk_fail(m, CMB_VATR, 0x0C, "the %s slice (0x%x bytes at 0x%x) runs past "
+			cmb_chunk_fail(m, CMB_VATR, o - 8, "the %s slice (0x%x bytes at 0x%x) runs past "
 				       "the end of the chunk (0x%llx bytes)", cmb_attr_name(k),
 				       m->slice_size[k], m->slice_off[k], (unsigned long long)c->len);
 		}

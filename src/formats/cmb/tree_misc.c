@@ -111,7 +111,7 @@ nm_status cmb_tree_luts(nm_tree *t, nm_node *root, cmb_model *m)
 			if (m->L.luts_short)
 				nm_kv_floats(&o, "unknown_08", l->unknown, 2);
 		} else {
-			nm_kv_str(&o, "error", l->err.msg);
+			nm_kv_str(&o, "error", l->error ? l->error : "");
 		}
 		snprintf(name, sizeof name, "%u.txt", i);
 		if (!cmb_text(t, dir, name, &o))

@@ -129,7 +129,7 @@ static void prms_header(nm_out *o, const cmb_model *m, const cmb_prms *p, uint16
 		nm_kv(o, "triangle_count", "%llu", (unsigned long long)p->ntris);
 		nm_out_str(o, "triangles:\n");
 	} else {
-		nm_kv_str(o, "error", p->err.msg);
+		nm_kv_str(o, "error", p->error ? p->error : "");
 	}
 }
 
@@ -200,7 +200,7 @@ static void sepd_header(nm_out *o, const cmb_model *m, const cmb_sepd *s, uint32
 	nm_kv(o, "offset_absolute", "0x%llx", (unsigned long long)abs);
 	nm_kv(o, "size", "0x%x", s->size);
 	if (!s->ok) {
-		nm_kv_str(o, "error", s->err.msg);
+		nm_kv_str(o, "error", s->error ? s->error : "");
 		return;
 	}
 	nm_kv(o, "prms_count", "%u", s->nprms);
@@ -268,7 +268,9 @@ static nm_status add_sepd(nm_tree *t, nm_node *top, cmb_model *m, cmb_sepd *s, u
 	if (!nm_slice(t, dir, "raw.bin", m->r, abs, s->ok ? s->size : 0))
 		return NM_E_NOMEM;
 	if (!s->ok) {
-		nm_error_file(t, dir, &s->err);
+		nm_error e = { .code = NM_E_FORMAT };
+		snprintf(e.msg, sizeof e.msg, "%s", s->error ? s->error : "");
+		nm_error_file(t, dir, &e);
 		return NM_OK;
 	}
 	for (int k = 0; k < CMB_NATTRS; k++) {
