@@ -94,6 +94,9 @@ static void info_text(nm_out *o, nm_reader *r, const cmb_model *m)
 	}
 	for (int k = 0; k < CMB_NCHUNKS; k++)
 		errors += m->chunk[k].failed;
+	errors += (m->mshs_err.msg[0] != '\0') + (m->shp_err.msg[0] != '\0');
+	for (uint32_t i = 0; i < m->nluts; i++)
+		errors += !m->luts[i].ok;
 	nm_info_begin(o, &nm_driver_cmb, r);
 	nm_kv(o, "version", "%u (%s)", m->version, m->L.game);
 	nm_kv_str(o, "name", m->name);

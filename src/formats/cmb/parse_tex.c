@@ -53,7 +53,7 @@ static void plan_levels(cmb_texture *tx)
 
 /* Cube maps [L, FORMATS.md 1.5]: the data offset points at six u32 face offsets inside
  * the tex chunk (after the entries); each face offset is relative to the texture data. */
-static void plan_faces(cmb_model *m, nm_view *v, cmb_texture *tx, uint32_t ntex)
+static void plan_faces(nm_view *v, cmb_texture *tx, uint32_t ntex)
 {
 	tx->nfaces = 1;
 	tx->face_rel[0] = tx->data_offset;
@@ -70,7 +70,6 @@ static void plan_faces(cmb_model *m, nm_view *v, cmb_texture *tx, uint32_t ntex)
 	tx->nfaces = 6;
 	for (int f = 0; f < 6; f++)
 		tx->face_rel[f] = nm_u32(v, tx->data_offset + 4 * (size_t)f);
-	(void)m;
 }
 
 /* Keep the levels whose bytes lie inside the file for every face. */
@@ -83,7 +82,7 @@ static void check_bytes(cmb_model *m, cmb_texture *tx)
 		       tx->level_off[k] + tx->level_size[k] <= m->file_size - tx->face_off[f])
 			k++;
 		if (k < tx->nlevels) {
-			char face[16] = "";
+			char face[32] = "";
 			if (tx->nfaces > 1)
 				snprintf(face, sizeof face, " of face %u", f);
 			snprintf(tx->problem, sizeof tx->problem, "level %u%s at 0x%llx (0x%llx bytes) "
@@ -138,7 +137,7 @@ nm_status cmb_parse_tex(cmb_model *m)
 				 "image format", tx->gl_format);
 		else
 			plan_levels(tx);
-		plan_faces(m, v, tx, n);
+		plan_faces(v, tx, n);
 		if (m->texdata_off == 0 || m->texdata_off >= m->file_size) {
 			snprintf(tx->problem, sizeof tx->problem, "the header's texture data offset "
 				 "0x%x is not inside the file", m->texdata_off);

@@ -93,7 +93,7 @@ static void texture_text(nm_out *o, const cmb_model *m, uint32_t i)
 static char *texture_stem(nm_tree *t, nm_node *dir, cmb_texture *tx, uint32_t i)
 {
 	const char *exts[8 + 6 * (CMB_MAX_LEVELS + 1) + CMB_MAX_LEVELS];
-	char bufs[6 * (CMB_MAX_LEVELS + 1) + CMB_MAX_LEVELS][24];
+	char bufs[6 * (CMB_MAX_LEVELS + 1) + CMB_MAX_LEVELS][40];
 	size_t n = 0, b = 0;
 	exts[n++] = ".png";
 	exts[n++] = ".txt";
