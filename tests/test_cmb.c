@@ -750,6 +750,43 @@ START_TEST(test_textures)
 }
 END_TEST
 
+/* Names from the file: made safe, made unique, never colliding with each other. */
+START_TEST(test_texture_names)
+{
+	enum { SAME = 2000 };
+	static fx_texture tx[5 + SAME];
+	static const char *const names[] = { "dup", "dup~2", "dup", "", "a/b" };
+	fx_model m = model(15);
+	for (size_t i = 0; i < 5 + SAME; i++)
+		tx[i] = (fx_texture){ .name = i < 5 ? names[i] : "same", .gl_format = 0x14016757,
+				      .width = 8, .height = 8, .mips = 1, .data = tex_small,
+				      .data_len = 64 };
+	m.tex = tx;
+	m.ntex = 5 + SAME;
+	size_t len;
+	uint8_t *d = fx_cmb_write(&m, &len, NULL);
+	nm_tree *t = build_ok(d, len);
+	char *a = must_cat(t, "tex/dup.txt"), *b = must_cat(t, "tex/dup~2.txt"),
+	     *c = must_cat(t, "tex/dup~2~2.txt");
+	assert_line(a, "index: 0");
+	assert_line(b, "name: dup");
+	assert_line(c, "name: dup~2");
+	ck_assert(exists(t, "tex/texture3.png"));
+	ck_assert(exists(t, "tex/a%2Fb.png"));
+	ck_assert(exists(t, "tex/same.png"));
+	ck_assert(exists(t, "tex/same~2000.png"));
+	ck_assert(!exists(t, "tex/same~2001.png"));
+	char *info = must_cat(t, "info.txt");
+	ck_assert_int_eq(int_of(info, "textures"), 5 + SAME);
+	free(info);
+	free(a);
+	free(b);
+	free(c);
+	nm_tree_free(t);
+	free(d);
+}
+END_TEST
+
 START_TEST(test_materials)
 {
 	uint32_t v = versions[_i];
@@ -1264,6 +1301,7 @@ static Suite *cmb_suite(void)
 	tcase_add_loop_test(tc, test_attributes, 0, nv);
 	tcase_add_loop_test(tc, test_prms, 0, nv);
 	tcase_add_loop_test(tc, test_textures, 0, nv);
+	tcase_add_test(tc, test_texture_names);
 	tcase_add_loop_test(tc, test_materials, 0, nv);
 	tcase_add_loop_test(tc, test_obj, 0, nv);
 	tcase_add_loop_test(tc, test_luts_qtrs_vatr, 0, nv);

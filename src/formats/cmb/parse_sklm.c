@@ -237,31 +237,71 @@ static bool array_ready(const cmb_model *m, const cmb_attrib *a, int k)
 	       m->slice_ok[k];
 }
 
-/* Vertex count of a sepd. Every sepd keeps its vertices in one run per VATR slice, and
+static int cmp_u32(const void *a, const void *b)
+{
+	uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
+	return x < y ? -1 : x > y;
+}
+
+/* The sorted starts of attribute k over the sepds that store it (for the next-run
+ * search: sorting keeps thousands of shapes at n log n). */
+static uint32_t *sorted_starts(const cmb_model *m, int k, size_t *n)
+{
+	uint32_t *v = malloc(((size_t)m->nsepds + 1) * sizeof *v);
+	*n = 0;
+	if (!v)
+		return NULL;
+	for (uint32_t j = 0; j < m->nsepds; j++)
+		if (m->sepds[j].ok && array_ready(m, &m->sepds[j].attr[k], k))
+			v[(*n)++] = m->sepds[j].attr[k].start;
+	qsort(v, *n, sizeof *v, cmp_u32);
+	return v;
+}
+
+/* Vertex counts of the sepds. Every sepd keeps its vertices in one run per VATR slice, and
  * the runs follow each other, so a sepd's run ends where the next larger start of the
  * same attribute begins (or at the slice end): count = run bytes / stride. This comes
  * from headers alone; the indices are never read at build. It uses the first attribute
  * stored as an array, normally the position (floats, so no padding at the slice end; a
  * byte-sized attribute could see one extra vertex of padding there). On every corpus
  * file the count equals the largest index used + 1 (tests/test_cmb.c checks that). */
-static void count_vertices(cmb_model *m, cmb_sepd *s)
+static nm_status count_vertices(cmb_model *m)
 {
-	for (int k = 0; k < CMB_NATTRS; k++) {
-		cmb_attrib *a = &s->attr[k];
-		if (!array_ready(m, a, k))
-			continue;
-		uint64_t stride = (uint64_t)a->comps * a->type_size;
-		uint64_t end = m->slice_size[k];
-		for (uint32_t j = 0; j < m->nsepds; j++) {
-			const cmb_attrib *b = &m->sepds[j].attr[k];
-			if (m->sepds[j].ok && array_ready(m, b, k) && b->start > a->start &&
-			    b->start < end)
-				end = b->start;
+	uint32_t *starts[CMB_NATTRS] = { 0 };
+	size_t nstarts[CMB_NATTRS] = { 0 };
+	for (int k = 0; k < CMB_NATTRS; k++)
+		if (!(starts[k] = sorted_starts(m, k, &nstarts[k]))) {
+			for (int j = 0; j < k; j++)
+				free(starts[j]);
+			return NM_E_NOMEM;
 		}
-		s->count_attr = k;
-		s->nverts = a->start < end ? (uint32_t)((end - a->start) / stride) : 0;
-		return;
+	for (uint32_t i = 0; i < m->nsepds; i++) {
+		cmb_sepd *s = &m->sepds[i];
+		for (int k = 0; s->ok && k < CMB_NATTRS; k++) {
+			cmb_attrib *a = &s->attr[k];
+			if (!array_ready(m, a, k))
+				continue;
+			/* The first start above ours, by binary search. */
+			size_t lo = 0, hi = nstarts[k];
+			while (lo < hi) {
+				size_t mid = lo + (hi - lo) / 2;
+				if (starts[k][mid] <= a->start)
+					lo = mid + 1;
+				else
+					hi = mid;
+			}
+			uint64_t end = m->slice_size[k];
+			if (lo < nstarts[k] && starts[k][lo] < end)
+				end = starts[k][lo];
+			uint64_t stride = (uint64_t)a->comps * a->type_size;
+			s->count_attr = k;
+			s->nverts = a->start < end ? (uint32_t)((end - a->start) / stride) : 0;
+			break;
+		}
 	}
+	for (int k = 0; k < CMB_NATTRS; k++)
+		free(starts[k]);
+	return NM_OK;
 }
 
 static void check_attrs(cmb_model *m, cmb_sepd *s)
@@ -334,11 +374,11 @@ static nm_status parse_shp(cmb_model *m, nm_view *sklm)
 		if (!sd->ok)
 			cmb_keep_error(&sd->error, &e);
 	}
+	if (count_vertices(m) != NM_OK)
+		return NM_E_NOMEM;
 	for (uint32_t i = 0; i < n; i++)
-		if (m->sepds[i].ok) {
-			count_vertices(m, &m->sepds[i]);
+		if (m->sepds[i].ok)
 			check_attrs(m, &m->sepds[i]);
-		}
 	return NM_OK;
 }
 

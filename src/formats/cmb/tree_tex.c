@@ -89,8 +89,9 @@ static void texture_text(nm_out *o, const cmb_model *m, uint32_t i)
 		nm_kv_str(o, "problem", tx->problem);
 }
 
-/* Every name the texture's files will use, so that no two textures collide. */
-static char *texture_stem(nm_tree *t, nm_node *dir, cmb_texture *tx, uint32_t i)
+/* Every name the texture's files will use, so that no two textures collide. stem is
+ * the safe name, with ~K already added for the K-th texture of that name. */
+static char *texture_stem(nm_tree *t, nm_node *dir, const cmb_texture *tx, const char *stem)
 {
 	const char *exts[8 + 6 * (CMB_MAX_LEVELS + 1) + CMB_MAX_LEVELS];
 	char bufs[6 * (CMB_MAX_LEVELS + 1) + CMB_MAX_LEVELS][40];
@@ -111,20 +112,61 @@ static char *texture_stem(nm_tree *t, nm_node *dir, cmb_texture *tx, uint32_t i)
 			exts[n++] = bufs[b++];
 		}
 	exts[n] = NULL;
-	size_t len = strnlen(tx->raw_name, CMB_NAME_LEN);
-	char *safe;
-	if (len == 0) {
+	return nm_unique_stem(t, dir, stem, exts);
+}
+
+struct named_tex { const char *name; uint32_t index; };
+
+static int cmp_named(const void *a, const void *b)
+{
+	const struct named_tex *x = a, *y = b;
+	int c = strcmp(x->name, y->name);
+	return c ? c : (x->index > y->index) - (x->index < y->index);
+}
+
+static nm_status add_texture(nm_tree *t, nm_node *dir, cmb_model *m, uint32_t i);
+
+/* Every texture's files, in the order of their names. Repeated names get ~2, ~3... in
+ * table order, found by sorting, so that thousands of equal names (a hostile table) cost
+ * n log n rather than one nm_unique_stem search per earlier duplicate. Each texture's
+ * files are made before the next stem is chosen, so nm_unique_stem sees them. */
+static nm_status add_textures(nm_tree *t, nm_node *dir, cmb_model *m)
+{
+	struct named_tex *v = calloc((size_t)m->ntex + 1, sizeof *v);
+	char **safe = calloc((size_t)m->ntex + 1, sizeof *safe);
+	nm_status s = NM_E_NOMEM;
+	if (!v || !safe)
+		goto out;
+	for (uint32_t i = 0; i < m->ntex; i++) {
+		size_t len = strnlen(m->tex[i].raw_name, CMB_NAME_LEN);
 		char def[32];
 		snprintf(def, sizeof def, "texture%u", i);
-		safe = strdup(def);
-	} else {
-		safe = nm_safe_name(tx->raw_name, len);
+		safe[i] = len ? nm_safe_name(m->tex[i].raw_name, len) : strdup(def);
+		if (!safe[i])
+			goto out;
+		v[i] = (struct named_tex){ safe[i], i };
 	}
-	if (!safe)
-		return NULL;
-	char *stem = nm_unique_stem(t, dir, safe, exts);
+	qsort(v, m->ntex, sizeof *v, cmp_named);
+	for (uint32_t i = 0, run = 0; i < m->ntex; i++) {
+		run = i > 0 && strcmp(v[i].name, v[i - 1].name) == 0 ? run + 1 : 0;
+		char stem[128];
+		if (run)
+			snprintf(stem, sizeof stem, "%s~%u", v[i].name, run + 1);
+		else
+			snprintf(stem, sizeof stem, "%s", v[i].name);
+		cmb_texture *tx = &m->tex[v[i].index];
+		if (!(tx->stem = texture_stem(t, dir, tx, stem)))
+			goto out;
+		if ((s = add_texture(t, dir, m, v[i].index)) != NM_OK)
+			goto out;
+	}
+	s = NM_OK;
+out:
+	for (uint32_t i = 0; safe && i < m->ntex; i++)
+		free(safe[i]);
 	free(safe);
-	return stem;
+	free(v);
+	return s;
 }
 
 static nm_status add_levels(nm_tree *t, nm_node *dir, cmb_model *m, cmb_texture *tx)
@@ -149,6 +191,22 @@ static nm_status add_levels(nm_tree *t, nm_node *dir, cmb_model *m, cmb_texture 
 	return NM_OK;
 }
 
+static nm_status add_texture(nm_tree *t, nm_node *dir, cmb_model *m, uint32_t i)
+{
+	cmb_texture *tx = &m->tex[i];
+	char name[1100];
+	nm_out o;
+	nm_out_init(&o);
+	texture_text(&o, m, i);
+	snprintf(name, sizeof name, "%s.txt", tx->stem);
+	if (!cmb_text(t, dir, name, &o))
+		return NM_E_NOMEM;
+	snprintf(name, sizeof name, "%s.bin", tx->stem);
+	if (!nm_slice(t, dir, name, m->r, tx->bin_off, tx->bin_len))
+		return NM_E_NOMEM;
+	return add_levels(t, dir, m, tx);
+}
+
 nm_status cmb_tree_tex(nm_tree *t, nm_node *root, cmb_model *m)
 {
 	cmb_chunk *c = &m->chunk[CMB_TEX];
@@ -163,22 +221,5 @@ nm_status cmb_tree_tex(nm_tree *t, nm_node *root, cmb_model *m)
 		nm_kv(&o, "texture_data", "0x%x", m->texdata_off);
 	}
 	cmb_text(t, dir, "header.txt", &o);
-	for (uint32_t i = 0; m->tex && i < m->ntex; i++) {
-		cmb_texture *tx = &m->tex[i];
-		tx->stem = texture_stem(t, dir, tx, i);
-		if (!tx->stem)
-			return NM_E_NOMEM;
-		char name[1100];
-		texture_text(&o, m, i);
-		snprintf(name, sizeof name, "%s.txt", tx->stem);
-		if (!cmb_text(t, dir, name, &o))
-			return NM_E_NOMEM;
-		snprintf(name, sizeof name, "%s.bin", tx->stem);
-		if (!nm_slice(t, dir, name, m->r, tx->bin_off, tx->bin_len))
-			return NM_E_NOMEM;
-		nm_status s = add_levels(t, dir, m, tx);
-		if (s != NM_OK)
-			return s;
-	}
-	return NM_OK;
+	return m->tex ? add_textures(t, dir, m) : NM_OK;
 }
