@@ -1,0 +1,38 @@
+/* skl: the bone table (FORMATS.md 4.3). */
+#include <stdlib.h>
+#include "formats/cmb/cmb.h"
+
+nm_status cmb_parse_skl(cmb_model *m)
+{
+	cmb_chunk *c = &m->chunk[CMB_SKL];
+	if (!c->present || c->failed || !m->L.known)
+		return NM_OK;
+	nm_view *v = &c->v;
+	uint32_t n = nm_u32(v, 0x08);
+	m->skl_unknown = nm_u32(v, 0x0C);
+	if (!nm_view_array(v, 0x10, n, m->L.bone_stride)) {
+		cmb_chunk_fail(m, CMB_SKL, v->bad_off, "a table of %u bones of 0x%x bytes runs past "
+			       "the end of the chunk (0x%llx bytes)", n, m->L.bone_stride,
+			       (unsigned long long)c->len);
+		return NM_OK;
+	}
+	m->bones = calloc(n ? n : 1, sizeof *m->bones);
+	if (!m->bones)
+		return NM_E_NOMEM;
+	m->nbones = n;
+	for (uint32_t i = 0; i < n; i++) {
+		size_t o = 0x10 + (size_t)i * m->L.bone_stride;
+		cmb_bone *b = &m->bones[i];
+		b->raw_id = nm_u16(v, o);
+		b->parent = nm_s16(v, o + 2);
+		for (int k = 0; k < 3; k++) {
+			b->scale[k] = nm_f32(v, o + 0x04 + 4 * k);
+			b->rot[k] = nm_f32(v, o + 0x10 + 4 * k);
+			b->trans[k] = nm_f32(v, o + 0x1C + 4 * k);
+		}
+		if (m->L.bone_stride >= 0x2C)
+			b->extra = nm_u32(v, o + 0x28);
+	}
+	cmb_compute_world(m);
+	return NM_OK;
+}

@@ -1,0 +1,306 @@
+/* sepd/N/: header.txt, raw.bin, one CSV per vertex attribute (scale applied, constants
+ * expanded), prms/M.txt (skinning, bone table, triangles). Sizes follow from the vertex
+ * count and index counts: CSV numbers and index columns are fixed width. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "export/text.h"
+#include "formats/cmb/cmb.h"
+#include "formats/cmb/names.h"
+
+#define MAX_COLS 16
+
+struct attr_ref {
+	cmb_model *m;
+	const cmb_sepd *s;
+	int kind;
+	unsigned width;     /* 0: floats; else integers right-aligned in width */
+};
+
+static void column_names(int kind, unsigned comps, char names[MAX_COLS][16])
+{
+	static const char *const xyz = "xyz", *const rgba = "rgba", *const uv = "uv";
+	for (unsigned c = 0; c < comps && c < MAX_COLS; c++) {
+		switch (kind) {
+		case CMB_COLOR: snprintf(names[c], 16, "%c", rgba[c]); break;
+		case CMB_TEXCOORD0: case CMB_TEXCOORD1: case CMB_TEXCOORD2:
+			snprintf(names[c], 16, "%c", uv[c]);
+			break;
+		case CMB_BONE_INDICES: snprintf(names[c], 16, "index%u", c); break;
+		case CMB_BONE_WEIGHTS: snprintf(names[c], 16, "weight%u", c); break;
+		default: snprintf(names[c], 16, "%c", xyz[c]); break;
+		}
+	}
+}
+
+static size_t csv_header(nm_out *o, int kind, unsigned comps)
+{
+	char names[MAX_COLS][16];
+	const char *ptrs[MAX_COLS];
+	column_names(kind, comps, names);
+	for (unsigned c = 0; c < comps; c++)
+		ptrs[c] = names[c];
+	return o ? nm_csv_header(o, ptrs, comps) : nm_csv_header_len(ptrs, comps);
+}
+
+/* Bone indices stored as integers with scale 1 print as integers, as wide as the type's
+ * widest value; everything else prints as fixed-width floats. */
+static unsigned integer_width(const cmb_attrib *a, int kind)
+{
+	if (kind != CMB_BONE_INDICES || a->mode != 0 || a->scale != 1.0f)
+		return 0;
+	switch (a->type) {
+	case 0x1400: return 4;
+	case 0x1401: return 3;
+	case 0x1402: return 6;
+	case 0x1403: return 5;
+	case 0x1404: return 11;
+	case 0x1405: return 10;
+	default: return 0;
+	}
+}
+
+static nm_status produce_attr(void *ctx, void *arg, nm_out *o, nm_error *err)
+{
+	const struct attr_ref *ref = arg;
+	const cmb_attrib *a = &ref->s->attr[ref->kind];
+	float *f;
+	(void)ctx;
+	nm_status s = cmb_load_attr(ref->m, ref->s, ref->kind, &f, err);
+	if (s != NM_OK)
+		return s;
+	csv_header(o, ref->kind, a->comps);
+	size_t i = 0;
+	for (uint32_t v = 0; v < ref->s->nverts && !o->failed; v++) {
+		for (unsigned c = 0; c < a->comps; c++, i++) {
+			if (c)
+				nm_out_char(o, ',');
+			if (ref->width)
+				nm_csv_int(o, (int64_t)f[i], ref->width);
+			else
+				nm_csv_float(o, f[i]);
+		}
+		nm_out_char(o, '\n');
+	}
+	free(f);
+	return NM_OK;
+}
+
+/* --- prms/M.txt ------------------------------------------------------------------ */
+
+struct prms_ref {
+	cmb_model *m;
+	const cmb_prms *p;
+	char *header;
+	size_t header_len;
+};
+
+static unsigned index_width(const cmb_prms *p)
+{
+	return p->index_size == 1 ? 3 : 5;
+}
+
+static void prms_header(nm_out *o, const cmb_model *m, const cmb_prms *p, uint16_t i)
+{
+	nm_kv(o, "index", "%u", i);
+	nm_kv(o, "offset", "0x%x", p->offset);
+	nm_kv(o, "offset_absolute", "0x%llx",
+	      (unsigned long long)m->chunk[CMB_SKLM].offset + p->offset);
+	nm_kv(o, "prm_count", "%u", p->prm_count);
+	nm_kv_enum(o, "skinning_mode", cmb_enum_name(CMB_E_SKINNING, p->skinning), p->skinning);
+	nm_kv(o, "bone_table_count", "%u", p->nbones);
+	nm_out_str(o, "bone_table:");
+	for (uint16_t k = 0; p->bones && k < p->nbones; k++)
+		nm_out_printf(o, " %u", p->bones[k]);
+	nm_out_char(o, '\n');
+	nm_kv(o, "prm_offset", "0x%x", p->prm_off);
+	if (p->ok || p->index_type) {
+		nm_kv(o, "visible", "%u", p->visible);
+		nm_kv_enum(o, "primitive_mode", cmb_enum_name(CMB_E_PRIMITIVE, p->prim_mode),
+			   p->prim_mode);
+		nm_kv_enum(o, "index_type", cmb_enum_name(CMB_E_DATA_TYPE, p->index_type),
+			   p->index_type);
+		nm_kv(o, "index_count", "%u", p->index_count);
+		nm_kv(o, "first_index", "%u (0x%x bytes into the index buffer)", p->first_index,
+		      p->first_index * 2u);
+	}
+	if (p->ok) {
+		nm_kv(o, "index_absolute", "0x%llx", (unsigned long long)p->index_abs);
+		nm_kv(o, "triangle_count", "%llu", (unsigned long long)p->ntris);
+		nm_out_str(o, "triangles:\n");
+	} else {
+		nm_kv_str(o, "error", p->error ? p->error : "");
+	}
+}
+
+static nm_status produce_prms(void *ctx, void *arg, nm_out *o, nm_error *err)
+{
+	const struct prms_ref *ref = arg;
+	uint32_t *tris;
+	unsigned w = index_width(ref->p);
+	(void)ctx;
+	nm_status s = cmb_load_triangles(ref->m, ref->p, false, &tris, err);
+	if (s != NM_OK)
+		return s;
+	nm_out_write(o, ref->header, ref->header_len);
+	for (uint64_t k = 0; k < ref->p->ntris * 3 && !o->failed; k++) {
+		nm_csv_uint(o, tris[k], w);
+		nm_out_char(o, k % 3 == 2 ? '\n' : ' ');
+	}
+	free(tris);
+	return NM_OK;
+}
+
+static nm_status add_prms(nm_tree *t, nm_node *dir, cmb_model *m, const cmb_sepd *s)
+{
+	nm_node *pd = nm_dir(t, dir, "prms");
+	if (!pd)
+		return NM_E_NOMEM;
+	for (uint16_t i = 0; i < s->nprms; i++) {
+		const cmb_prms *p = &s->prms[i];
+		char name[32];
+		nm_out o;
+		nm_out_init(&o);
+		prms_header(&o, m, p, i);
+		snprintf(name, sizeof name, "%u.txt", i);
+		if (!p->ok) {
+			if (!cmb_text(t, pd, name, &o))
+				return NM_E_NOMEM;
+			continue;
+		}
+		struct prms_ref *ref = nm_tree_alloc(t, sizeof *ref);
+		if (!ref || nm_out_status(&o) != NM_OK) {
+			nm_out_free(&o);
+			return NM_E_NOMEM;
+		}
+		ref->m = m;
+		ref->p = p;
+		ref->header_len = o.len;
+		ref->header = nm_tree_alloc(t, o.len + 1);
+		if (!ref->header) {
+			nm_out_free(&o);
+			return NM_E_NOMEM;
+		}
+		memcpy(ref->header, o.data, o.len);
+		nm_out_free(&o);
+		uint64_t size = ref->header_len + p->ntris * (3 * (uint64_t)index_width(p) + 3);
+		if (!nm_lazy(t, pd, name, size, produce_prms, NULL, ref))
+			return NM_E_NOMEM;
+	}
+	return NM_OK;
+}
+
+/* --- header.txt ------------------------------------------------------------------ */
+
+static void sepd_header(nm_out *o, const cmb_model *m, const cmb_sepd *s, uint32_t i)
+{
+	uint64_t abs = (uint64_t)m->chunk[CMB_SKLM].offset + s->offset;
+	nm_kv(o, "index", "%u", i);
+	nm_kv(o, "offset", "0x%x", s->offset);
+	nm_kv(o, "offset_absolute", "0x%llx", (unsigned long long)abs);
+	nm_kv(o, "size", "0x%x", s->size);
+	if (!s->ok) {
+		nm_kv_str(o, "error", s->error ? s->error : "");
+		return;
+	}
+	nm_kv(o, "prms_count", "%u", s->nprms);
+	nm_out_printf(o, "flags: 0x%x (", s->flags);
+	unsigned bit = 0;
+	bool first = true;
+	for (int k = 0; k < CMB_NATTRS; k++) {
+		if (!s->attr[k].described)
+			continue;
+		if ((s->flags >> bit) & 1) {
+			nm_out_printf(o, "%s%s", first ? "" : " ", cmb_attr_name(k));
+			first = false;
+		}
+		bit++;
+	}
+	if (s->flags >> bit)
+		nm_out_printf(o, "%sunknown 0x%x", first ? "" : " ", s->flags >> bit << bit);
+	nm_out_str(o, ")\n");
+	nm_kv_floats(o, "center", s->center, 3);
+	nm_kv_floats(o, "position_offset", s->pos_offset, 3);
+	if (m->L.sepd_bbox) {
+		nm_kv_floats(o, "bbox_min", s->bbox_min, 3);
+		nm_kv_floats(o, "bbox_max", s->bbox_max, 3);
+	}
+	nm_kv(o, "bone_dimension", "%u", s->bone_dim);
+	nm_kv(o, "vertex_count", "%u", s->nverts);
+	if (s->count_attr >= 0)
+		nm_kv(o, "vertex_count_from", "the %s run of the vatr slice",
+		      cmb_attr_name(s->count_attr));
+	else
+		nm_kv(o, "vertex_count_from", "nothing (no attribute is stored as an array)");
+	for (int k = 0; k < CMB_NATTRS; k++) {
+		const cmb_attrib *a = &s->attr[k];
+		char key[48];
+		if (!a->described)
+			continue;
+#define KEY(x) (snprintf(key, sizeof key, "%s_%s", cmb_attr_name(k), x), key)
+		nm_kv(o, KEY("present"), "%u", a->present);
+		nm_kv_enum(o, KEY("mode"), cmb_enum_name(CMB_E_ATTR_MODE, a->mode), a->mode);
+		nm_kv_enum(o, KEY("type"), cmb_enum_name(CMB_E_DATA_TYPE, a->type), a->type);
+		nm_kv_float(o, KEY("scale"), a->scale);
+		nm_kv(o, KEY("start"), "0x%x", a->start);
+		nm_kv_floats(o, KEY("constant"), a->constant, 4);
+		if (a->problem[0])
+			nm_kv_str(o, KEY("problem"), a->problem);
+#undef KEY
+	}
+}
+
+static nm_status add_sepd(nm_tree *t, nm_node *top, cmb_model *m, cmb_sepd *s, uint32_t i)
+{
+	char name[32];
+	snprintf(name, sizeof name, "%u", i);
+	nm_node *dir = nm_dir(t, top, name);
+	if (!dir)
+		return NM_E_NOMEM;
+	nm_out o;
+	nm_out_init(&o);
+	sepd_header(&o, m, s, i);
+	if (!cmb_text(t, dir, "header.txt", &o))
+		return NM_E_NOMEM;
+	uint64_t abs = (uint64_t)m->chunk[CMB_SKLM].offset + s->offset;
+	if (abs > m->file_size)
+		abs = m->file_size;
+	if (!nm_slice(t, dir, "raw.bin", m->r, abs, s->ok ? s->size : 0))
+		return NM_E_NOMEM;
+	if (!s->ok) {
+		nm_error e = { .code = NM_E_FORMAT };
+		snprintf(e.msg, sizeof e.msg, "%s", s->error ? s->error : "");
+		nm_error_file(t, dir, &e);
+		return NM_OK;
+	}
+	for (int k = 0; k < CMB_NATTRS; k++) {
+		const cmb_attrib *a = &s->attr[k];
+		if (!a->usable)
+			continue;
+		struct attr_ref *ref = nm_tree_alloc(t, sizeof *ref);
+		if (!ref)
+			return NM_E_NOMEM;
+		*ref = (struct attr_ref){ .m = m, .s = s, .kind = k, .width = integer_width(a, k) };
+		unsigned w = ref->width ? ref->width : NM_CSV_FLOAT_WIDTH;
+		uint64_t row = (uint64_t)a->comps * (w + 1);
+		uint64_t size = csv_header(NULL, k, a->comps) + (uint64_t)s->nverts * row;
+		if (!nm_lazy(t, dir, cmb_attr_file(k), size, produce_attr, NULL, ref))
+			return NM_E_NOMEM;
+	}
+	return add_prms(t, dir, m, s);
+}
+
+nm_status cmb_tree_sepd(nm_tree *t, nm_node *root, cmb_model *m)
+{
+	if (!m->sepds)
+		return NM_OK;
+	nm_node *top = nm_dir(t, root, "sepd");
+	if (!top)
+		return NM_E_NOMEM;
+	for (uint32_t i = 0; i < m->nsepds; i++) {
+		nm_status s = add_sepd(t, top, m, &m->sepds[i], i);
+		if (s != NM_OK)
+			return s;
+	}
+	return NM_OK;
+}
