@@ -1,4 +1,4 @@
-# Fuzzing. `./configure --enable-fuzzing` (clang) builds a libFuzzer target per driver
+# Fuzzing. `./configure CC=clang --enable-fuzzing` builds a libFuzzer target per driver
 # and per codec (`make fuzz`; scripts/fuzz runs them). Every build replays the inputs
 # kept in tests/fuzz/regressions/TARGET/ through the same functions (make check).
 
@@ -6,21 +6,39 @@ FUZZ_DRIVER_SRC = tests/fuzz/fuzz_driver.c tests/walk.h tests/walk.c
 FUZZ_CODEC_SRC = tests/fuzz/fuzz_codec.c
 
 if FUZZING
-FUZZ_TARGETS = tests/fuzz/fuzz_cmod tests/fuzz/fuzz_pica tests/fuzz/fuzz_gx \
-	tests/fuzz/fuzz_lzss tests/fuzz/fuzz_inflate
+FUZZ_TARGETS = tests/fuzz/fuzz_cmod tests/fuzz/fuzz_cmb tests/fuzz/fuzz_j3d \
+	tests/fuzz/fuzz_rfrm tests/fuzz/fuzz_pak \
+	tests/fuzz/fuzz_pica tests/fuzz/fuzz_gx tests/fuzz/fuzz_lzss tests/fuzz/fuzz_inflate
 EXTRA_PROGRAMS = $(FUZZ_TARGETS)
 fuzz: $(FUZZ_TARGETS)
 FUZZ_LD = -fsanitize=fuzzer
 else
 fuzz:
-	@echo "configure with --enable-fuzzing (needs clang) to build the fuzz targets"; exit 1
+	@echo "configure with CC=clang --enable-fuzzing to build the fuzz targets"; exit 1
 endif
 .PHONY: fuzz
 
+# One program per target; the name of the driver or codec is all that differs.
 tests_fuzz_fuzz_cmod_SOURCES = $(FUZZ_DRIVER_SRC)
 tests_fuzz_fuzz_cmod_CPPFLAGS = $(AM_CPPFLAGS) -DNM_FUZZ_DRIVER='"cmod"'
 tests_fuzz_fuzz_cmod_LDADD = $(LDADD_COMMON)
 tests_fuzz_fuzz_cmod_LDFLAGS = $(FUZZ_LD)
+tests_fuzz_fuzz_cmb_SOURCES = $(FUZZ_DRIVER_SRC)
+tests_fuzz_fuzz_cmb_CPPFLAGS = $(AM_CPPFLAGS) -DNM_FUZZ_DRIVER='"cmb"'
+tests_fuzz_fuzz_cmb_LDADD = $(LDADD_COMMON)
+tests_fuzz_fuzz_cmb_LDFLAGS = $(FUZZ_LD)
+tests_fuzz_fuzz_j3d_SOURCES = $(FUZZ_DRIVER_SRC)
+tests_fuzz_fuzz_j3d_CPPFLAGS = $(AM_CPPFLAGS) -DNM_FUZZ_DRIVER='"j3d"'
+tests_fuzz_fuzz_j3d_LDADD = $(LDADD_COMMON)
+tests_fuzz_fuzz_j3d_LDFLAGS = $(FUZZ_LD)
+tests_fuzz_fuzz_rfrm_SOURCES = $(FUZZ_DRIVER_SRC)
+tests_fuzz_fuzz_rfrm_CPPFLAGS = $(AM_CPPFLAGS) -DNM_FUZZ_DRIVER='"rfrm"'
+tests_fuzz_fuzz_rfrm_LDADD = $(LDADD_COMMON)
+tests_fuzz_fuzz_rfrm_LDFLAGS = $(FUZZ_LD)
+tests_fuzz_fuzz_pak_SOURCES = $(FUZZ_DRIVER_SRC)
+tests_fuzz_fuzz_pak_CPPFLAGS = $(AM_CPPFLAGS) -DNM_FUZZ_DRIVER='"pak"'
+tests_fuzz_fuzz_pak_LDADD = $(LDADD_COMMON)
+tests_fuzz_fuzz_pak_LDFLAGS = $(FUZZ_LD)
 tests_fuzz_fuzz_pica_SOURCES = $(FUZZ_CODEC_SRC)
 tests_fuzz_fuzz_pica_CPPFLAGS = $(AM_CPPFLAGS) -DNM_FUZZ_CODEC=1
 tests_fuzz_fuzz_pica_LDADD = $(LDADD_COMMON)
@@ -38,13 +56,13 @@ tests_fuzz_fuzz_inflate_CPPFLAGS = $(AM_CPPFLAGS) -DNM_FUZZ_CODEC=4
 tests_fuzz_fuzz_inflate_LDADD = $(LDADD_COMMON)
 tests_fuzz_fuzz_inflate_LDFLAGS = $(FUZZ_LD)
 
-# Replays, in every build.
-check_PROGRAMS += tests/fuzz/replay_cmod tests/fuzz/replay_codecs
-tests_fuzz_replay_cmod_SOURCES = $(FUZZ_DRIVER_SRC) tests/fuzz/replay.c
-tests_fuzz_replay_cmod_CPPFLAGS = $(AM_CPPFLAGS) -DNM_FUZZ_DRIVER='"cmod"'
-tests_fuzz_replay_cmod_LDADD = $(LDADD_COMMON)
+# Replays, in every build: the target chosen on the command line.
+check_PROGRAMS += tests/fuzz/replay_drivers tests/fuzz/replay_codecs
+tests_fuzz_replay_drivers_SOURCES = $(FUZZ_DRIVER_SRC) tests/fuzz/replay.c
+tests_fuzz_replay_drivers_CPPFLAGS = $(AM_CPPFLAGS) -DNM_REPLAY
+tests_fuzz_replay_drivers_LDADD = $(LDADD_COMMON)
 tests_fuzz_replay_codecs_SOURCES = $(FUZZ_CODEC_SRC) tests/fuzz/replay.c
-tests_fuzz_replay_codecs_CPPFLAGS = $(AM_CPPFLAGS) -DNM_REPLAY_CODECS
+tests_fuzz_replay_codecs_CPPFLAGS = $(AM_CPPFLAGS) -DNM_REPLAY
 tests_fuzz_replay_codecs_LDADD = $(LDADD_COMMON)
 TESTS += tests/fuzz/regress.sh
 EXTRA_DIST += tests/fuzz/regress.sh tests/fuzz/dict tests/fuzz/regressions

@@ -8,7 +8,7 @@
 #include "codec/pica.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
-#ifdef NM_REPLAY_CODECS
+#ifdef NM_REPLAY
 extern int nm_fuzz_codec_id;
 #define NM_FUZZ_CODEC nm_fuzz_codec_id
 #endif

@@ -7,6 +7,11 @@
 #include "formats/driver.h"
 #include "tests/walk.h"
 
+#ifdef NM_REPLAY
+/* The replay program picks the driver at run time. */
+extern const char *nm_fuzz_driver_name;
+#define NM_FUZZ_DRIVER nm_fuzz_driver_name
+#endif
 #ifndef NM_FUZZ_DRIVER
 #error "define NM_FUZZ_DRIVER"
 #endif
@@ -15,13 +20,10 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
 static const nm_driver *driver(void)
 {
-	static const nm_driver *d;
-	for (size_t i = 0; !d && nm_drivers[i]; i++)
+	for (size_t i = 0; nm_drivers[i]; i++)
 		if (strcmp(nm_drivers[i]->name, NM_FUZZ_DRIVER) == 0)
-			d = nm_drivers[i];
-	if (!d)
-		abort(); /* a target for a driver this build lacks */
-	return d;
+			return nm_drivers[i];
+	abort(); /* a target for a driver this build lacks */
 }
 
 static void close_reader(void *r) { nm_reader_close(r); }

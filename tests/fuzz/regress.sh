@@ -8,11 +8,7 @@ for t in "$dir"/*/; do
 	name=$(basename "$t")
 	case $name in
 	pica|gx|lzss|inflate) out=$("$top_builddir/tests/fuzz/replay_codecs" "$name" "$t" 2>&1) ;;
-	*)
-		if [ ! -x "$top_builddir/tests/fuzz/replay_$name" ]; then
-			echo "no replay program for $name"; continue
-		fi
-		out=$("$top_builddir/tests/fuzz/replay_$name" "$t" 2>&1) ;;
+	*) out=$("$top_builddir/tests/fuzz/replay_drivers" "$name" "$t" 2>&1) ;;
 	esac
 	check "fuzz regressions of $name ($out)" test $? -eq 0
 done

@@ -1,5 +1,6 @@
-/* replay FILE|DIR...: run a fuzz target's function on kept inputs (crash regressions and
- * seeds) in an ordinary build, so `make check` re-runs every input a fuzzer once broke. */
+/* replay_drivers DRIVER FILE|DIR..., replay_codecs CODEC FILE|DIR...: run a fuzz
+ * target's function on kept inputs (crash regressions and seeds) in an ordinary build, so
+ * `make check` re-runs every input a fuzzer once broke. */
 #include <dirent.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -24,25 +25,23 @@ static int run_file(const char *path)
 	return 0;
 }
 
-#ifdef NM_REPLAY_CODECS
-/* The codec target picks its codec from this at run time when replaying. */
+/* The target functions read these to know what to run. */
 int nm_fuzz_codec_id;
-#endif
+const char *nm_fuzz_driver_name;
 
 int main(int argc, char **argv)
 {
-	int files = 0, first = 1;
-#ifdef NM_REPLAY_CODECS
-	static const char *const names[] = { "", "pica", "gx", "lzss", "inflate" };
-	if (argc < 2)
+	int files = 0, first;
+	static const char *const codecs[] = { "", "pica", "gx", "lzss", "inflate" };
+	if (argc < 2) {
+		fprintf(stderr, "usage: replay_* TARGET FILE|DIR...\n");
 		return 2;
+	}
+	nm_fuzz_driver_name = argv[1];
 	for (int i = 1; i < 5; i++)
-		if (strcmp(argv[1], names[i]) == 0)
+		if (strcmp(argv[1], codecs[i]) == 0)
 			nm_fuzz_codec_id = i;
-	if (!nm_fuzz_codec_id)
-		return 2;
 	first = 2;
-#endif
 	for (int i = first; i < argc; i++) {
 		struct stat st;
 		if (stat(argv[i], &st) != 0)
