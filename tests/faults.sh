@@ -85,15 +85,19 @@ import mmap, sys
 with open(sys.argv[1], 'rb') as fh:
     m = mmap.mmap(fh.fileno(), 0, prot=mmap.PROT_READ)
     sys.exit(0 if m[:] == open(sys.argv[2], 'rb').read() else 1)" "$mnt/mesh.obj" <(cat "$mnt/mesh.obj")
-png=$(cd "$mnt" && find . -name '*.png' | head -1)
-if [ -n "$png" ]; then
-	check "mmap of a PNG" python3 -c "
+fusermount3 -u "$mnt"
+
+# mmap of a PNG: a model with textures (a CMB from the corpus), when there is one.
+tex_model=$(ls "$CORPUS"/cmb/*.cmb 2>/dev/null | head -1)
+if [ -n "$tex_model" ] && mount_model "$tex_model" "$mnt"; then
+	png=$(cd "$mnt" && find tex -name '*.png' | head -1)
+	check "mmap of a PNG ($png)" python3 -c "
 import mmap, sys
 with open(sys.argv[1], 'rb') as fh:
     m = mmap.mmap(fh.fileno(), 0, prot=mmap.PROT_READ)
-    sys.exit(0 if m[:8] == b'\x89PNG\r\n\x1a\n' and m[:] == open(sys.argv[1], 'rb').read() else 1)" "$mnt/$png"
+    sys.exit(0 if m[:8] == b'\x89PNG\r\n\x1a\n' and m[:] == open(sys.argv[2], 'rb').read() else 1)" "$mnt/$png" <("$NMODEL" cat "$tex_model" "/$png")
+	fusermount3 -u "$mnt"
 else
-	echo "no PNG in this model: the PNG mmap case runs once a texture format is mounted"
+	echo "no textured model in the corpus: the PNG mmap case is skipped"
 fi
-fusermount3 -u "$mnt"
 finish
