@@ -5,9 +5,11 @@
 #include "formats/driver.h"
 
 extern const nm_driver nm_driver_cmod;
+extern const nm_driver nm_driver_j3d;
 
 const nm_driver *const nm_drivers[] = {
 	&nm_driver_cmod,
+	&nm_driver_j3d,
 	NULL
 };
 
