@@ -42,11 +42,11 @@ char *j3d_strdup(j3d_model *m, const char *s, size_t len)
 static void model_free(void *p)
 {
 	j3d_model *m = p;
+	if (m->mat3)
+		nm_view_free(&m->mat3->v);   /* before the struct that holds it goes */
 	for (size_t i = 0; i < m->nallocs; i++)
 		free(m->allocs[i]);
 	free(m->allocs);
-	if (m->mat3)
-		nm_view_free(&m->mat3->v);
 	free(m);
 }
 

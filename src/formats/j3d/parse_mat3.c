@@ -164,7 +164,7 @@ static const uint8_t *byte_slot(mctx *c, nm_out *o, const char *key, int field, 
 /* A u16 slot k of a field array: 0xFFFF = unused. */
 static const uint8_t *slot(mctx *c, nm_out *o, const char *key, int field, int k, int table)
 {
-	uint16_t idx = e16(c, field, k);
+	uint16_t idx = e16(c, field, k < 0 ? 0 : k);
 	if (idx == 0xFFFF)
 		return NULL;
 	kv_index(o, key, k, idx);
@@ -419,7 +419,7 @@ void j3d_material_text(nm_out *o, j3d_model *m, size_t i)
 	}
 }
 
-nm_status j3d_parse_mat3(j3d_model *m, const j3d_chunk *c, bool v21, j3d_mat3 *t, nm_error *err)
+static nm_status parse(j3d_model *m, const j3d_chunk *c, bool v21, j3d_mat3 *t, nm_error *err)
 {
 	const layout *L = v21 ? &L21 : &L26;
 	const uint16_t *hdr = v21 ? hdr_v21 : hdr_v26;
@@ -473,6 +473,14 @@ nm_status j3d_parse_mat3(j3d_model *m, const j3d_chunk *c, bool v21, j3d_mat3 *t
 			memcpy(t->mats[i].color, p, 4);
 	}
 	return NM_OK;
+}
+
+nm_status j3d_parse_mat3(j3d_model *m, const j3d_chunk *c, bool v21, j3d_mat3 *t, nm_error *err)
+{
+	nm_status s = parse(m, c, v21, t, err);
+	if (s != NM_OK)
+		nm_view_free(&t->v);   /* the model forgets a failed chunk's struct */
+	return s;
 }
 
 /* header.txt of mat3/: the count and every table offset. */
