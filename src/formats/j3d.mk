@@ -7,3 +7,10 @@ libnmodel_a_SOURCES += \
 	src/formats/j3d/parse_tex1.c src/formats/j3d/tree_skeleton.c src/formats/j3d/tree_vtx1.c \
 	src/formats/j3d/tree_shp1.c src/formats/j3d/tree_mat3.c src/formats/j3d/tree_tex1.c \
 	src/formats/j3d/j3d_obj.c
+
+check_PROGRAMS += tests/test_j3d
+TESTS += tests/test_j3d
+tests_test_j3d_SOURCES = tests/test_j3d.c tests/fixtures/j3d_writer.h tests/fixtures/j3d_writer.c
+tests_test_j3d_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)/tests
+tests_test_j3d_CFLAGS = $(AM_CFLAGS) $(CHECK_CFLAGS)
+tests_test_j3d_LDADD = $(LDADD_COMMON) $(CHECK_LIBS)
