@@ -309,7 +309,8 @@ static nm_status load_group(void *ctx, size_t g, nm_obj_data *d, nm_error *err)
 			d->texcoords[2 * i + 1] = 1.0f - st[1];
 		}
 	}
-	memcpy(d->tris, sh->tris, sh->ntris * 3 * sizeof *d->tris);
+	if (sh->ntris)
+		memcpy(d->tris, sh->tris, sh->ntris * 3 * sizeof *d->tris);
 	return NM_OK;
 }
 
