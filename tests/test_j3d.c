@@ -850,10 +850,21 @@ START_TEST(test_absurd_counts)
 		walk(t, nm_tree_root(t), false, path, 0);
 		nm_tree_free(t);
 	}
+	/* A broken name table loses the names, not the textures. */
+	memcpy(b, good, len);
+	put32(b + find_chunk(b, len, "TEX1") + 0x10, 0xFFFFFFF0);
+	nm_tree *t = tree_of(b, len, &s, &err);
+	ck_assert_ptr_nonnull(t);
+	char *h = must_read(t, "tex1/header.txt", NULL);
+	CK_CONTAINS(h, "name_table_problem: ");
+	free(h);
+	ck_assert(exists(t, "tex1/texture13.png"));
+	ck_assert(!exists(t, "tex1/error.txt"));
+	nm_tree_free(t);
 	/* Chunk count and sizes. */
 	memcpy(b, good, len);
 	put32(b + 12, 0xFFFFFFFF);
-	nm_tree *t = tree_of(b, len, &s, &err);
+	t = tree_of(b, len, &s, &err);
 	ck_assert_ptr_nonnull(t);
 	char *info = must_read(t, "info.txt", NULL);
 	CK_CONTAINS(info, "chunks: 9\n");

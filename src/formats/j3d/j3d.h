@@ -133,6 +133,7 @@ typedef struct j3d_jnt1 {
 	uint32_t off_entries, off_remap, off_names;
 	j3d_joint *joints;
 	size_t nnames;
+	const char *names_problem;    /* the name table could not be read: why */
 } j3d_jnt1;
 
 /* ---- SHP1 ---- */
@@ -188,6 +189,7 @@ typedef struct j3d_mat3 {
 	bool v21;                 /* MAT2 (J3D2bmd2): no indirect, ambient or light tables */
 	uint16_t count;
 	j3d_material *mats;
+	const char *names_problem;
 	nm_view v;                /* the whole chunk while the tree is built */
 } j3d_mat3;
 
@@ -226,6 +228,7 @@ typedef struct j3d_tex1 {
 	uint16_t count;
 	uint32_t off_headers, off_names;
 	j3d_texture *tex;
+	const char *names_problem;
 } j3d_tex1;
 
 /* ---- the model ---- */
@@ -265,6 +268,10 @@ nm_status j3d_load(j3d_model *m, const j3d_chunk *c, uint64_t off, uint64_t len,
 /* The name table at off: want names (count must match or the rest are NULL). */
 nm_status j3d_names(j3d_model *m, const j3d_chunk *c, uint32_t off, size_t want,
 		    char ***out, size_t *got, nm_error *err);
+/* The same, but a broken table only loses the names: *problem says why (NULL when the
+ * names were read). Fails only when memory runs out. */
+nm_status j3d_names_soft(j3d_model *m, const j3d_chunk *c, uint32_t off, size_t want,
+			 char ***out, size_t *got, const char **problem, nm_error *err);
 /* A file name stem from a name of the model: nm_safe_name, cut to at most
  * J3D_STEM_MAX bytes (file names stay under NAME_MAX). NULL for a NULL or empty name. */
 #define J3D_STEM_MAX 200

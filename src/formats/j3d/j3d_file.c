@@ -123,6 +123,27 @@ nm_status j3d_names(j3d_model *m, const j3d_chunk *c, uint32_t off, size_t want,
 	return NM_OK;
 }
 
+nm_status j3d_names_soft(j3d_model *m, const j3d_chunk *c, uint32_t off, size_t want,
+			 char ***out, size_t *got, const char **problem, nm_error *err)
+{
+	nm_error e;
+	*problem = NULL;
+	nm_status s = j3d_names(m, c, off, want, out, got, &e);
+	if (s == NM_E_NOMEM) {
+		*err = e;
+		return s;
+	}
+	if (s != NM_OK) {
+		*problem = j3d_strdup(m, e.msg, strlen(e.msg));
+		*out = j3d_alloc(m, want ? want : 1, sizeof **out);
+		*got = 0;
+		if (!*out || !*problem)
+			return nm_fail(err, NM_E_NOMEM, m->file, c->magic, NM_NO_OFFSET,
+				       "out of memory");
+	}
+	return NM_OK;
+}
+
 /* ---- probe and build -------------------------------------------------------------- */
 
 static bool j3d_probe(const uint8_t *head, size_t len, uint64_t size)

@@ -101,7 +101,8 @@ nm_status j3d_parse_jnt1(j3d_model *m, const j3d_chunk *c, j3d_jnt1 *J, nm_error
 	nm_view_free(&v);
 	if (J->off_names) {
 		char **names;
-		s = j3d_names(m, c, J->off_names, J->count, &names, &J->nnames, err);
+		s = j3d_names_soft(m, c, J->off_names, J->count, &names, &J->nnames,
+				   &J->names_problem, err);
 		if (s != NM_OK)
 			return s;
 		for (uint16_t i = 0; i < J->count; i++)

@@ -456,7 +456,7 @@ static nm_status parse(j3d_model *m, const j3d_chunk *c, bool v21, j3d_mat3 *t, 
 	if (off_names) {
 		char **names;
 		size_t got;
-		s = j3d_names(m, c, off_names, t->count, &names, &got, err);
+		s = j3d_names_soft(m, c, off_names, t->count, &names, &got, &t->names_problem, err);
 		if (s != NM_OK)
 			return s;
 		for (uint16_t i = 0; i < t->count; i++)
@@ -490,6 +490,8 @@ void j3d_mat3_header(nm_out *o, const j3d_mat3 *t)
 	nm_kv(o, "layout", "%s", t->v21 ? "MAT2 (J3D2bmd2: no indirect, ambient or light tables)"
 				       : "MAT3");
 	nm_kv(o, "count", "%u", t->count);
+	if (t->names_problem)
+		nm_kv_str(o, "name_table_problem", t->names_problem);
 	for (int k = 0; k < T_COUNT; k++)
 		if (hdr[k]) {
 			char key[64];

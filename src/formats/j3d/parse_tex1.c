@@ -100,7 +100,8 @@ nm_status j3d_parse_tex1(j3d_model *m, const j3d_chunk *c, j3d_tex1 *x, nm_error
 	if (x->off_names) {
 		char **names;
 		size_t got;
-		s = j3d_names(m, c, x->off_names, x->count, &names, &got, err);
+		s = j3d_names_soft(m, c, x->off_names, x->count, &names, &got, &x->names_problem,
+				   err);
 		if (s != NM_OK)
 			return s;
 		for (uint16_t i = 0; i < x->count; i++)

@@ -213,6 +213,8 @@ nm_status j3d_tree_jnt1(nm_tree *t, j3d_model *m, const j3d_chunk *c)
 	nm_kv(&o, "joint_table_offset", "0x%x", J->off_entries);
 	nm_kv(&o, "remap_offset", "0x%x", J->off_remap);
 	nm_kv(&o, "name_table_offset", "0x%x", J->off_names);
+	if (J->names_problem)
+		nm_kv_str(&o, "name_table_problem", J->names_problem);
 	nm_status s = add_text(t, c->dir, "header.txt", &o);
 	if (s != NM_OK)
 		return s;

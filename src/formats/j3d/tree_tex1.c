@@ -159,6 +159,8 @@ nm_status j3d_tree_tex1(nm_tree *t, j3d_model *m, const j3d_chunk *c)
 	nm_kv(&o, "count", "%u", x->count);
 	nm_kv(&o, "header_table_offset", "0x%x", x->off_headers);
 	nm_kv(&o, "name_table_offset", "0x%x", x->off_names);
+	if (x->names_problem)
+		nm_kv_str(&o, "name_table_problem", x->names_problem);
 	nm_node *n = nm_text(t, c->dir, "header.txt", &o);
 	nm_out_free(&o);
 	if (!n)
