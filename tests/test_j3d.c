@@ -1203,6 +1203,34 @@ START_TEST(test_corpus_flips)
 }
 END_TEST
 
+START_TEST(test_corpus_truncations)
+{
+	if (!corpus_available()) {
+		printf("test_j3d: no corpus at %s: truncation cases skipped\n", corpus_dir);
+		return;
+	}
+	static char files[64][4096];
+	size_t n = corpus_files(files, 64);
+	char path[4096] = "";
+	for (size_t i = 0; i < n; i++) {
+		size_t len;
+		uint8_t *good = load(files[i], &len);
+		/* Every cut of the small files, about 150 cuts spread over the others, 20 over
+		 * the 1 MB course (each of its walks decodes 10 MB of output). */
+		size_t step = len <= 16384 ? 1 : len > 512 * 1024 ? len / 20 : len / 150;
+		for (size_t cut = 0x20; cut < len; cut += step) {
+			nm_status s;
+			nm_error err;
+			nm_tree *t = tree_of(good, cut, &s, &err);
+			ck_assert_msg(t, "%s cut at %zu: %s", files[i], cut, err.msg);
+			walk(t, nm_tree_root(t), false, path, 0);
+			nm_tree_free(t);
+		}
+		free(good);
+	}
+}
+END_TEST
+
 static Suite *j3d_suite(void)
 {
 	Suite *s = suite_create("j3d");
@@ -1230,6 +1258,7 @@ static Suite *j3d_suite(void)
 	tcase_set_timeout(corpus, 300);
 	tcase_add_test(corpus, test_corpus);
 	tcase_add_test(corpus, test_corpus_flips);
+	tcase_add_test(corpus, test_corpus_truncations);
 	suite_add_tcase(s, corpus);
 	return s;
 }
