@@ -46,7 +46,7 @@ uint64_t j3d_prim_count(uint8_t op, uint32_t n)
 	}
 }
 
-/* Length of a non-draw GX command at p (0 if unknown); *bad when it is cut off. */
+/* Length of a non-draw GX command at p, 0 if unknown (the caller checks it fits). */
 static size_t command_length(const uint8_t *p, size_t left)
 {
 	switch (p[0]) {

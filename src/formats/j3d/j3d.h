@@ -362,7 +362,7 @@ nm_status j3d_add_obj(nm_tree *t, nm_node *root, j3d_model *m);
 /* Material text (parse_mat3.c) while m->mat3->v is loaded. */
 void j3d_material_text(nm_out *o, j3d_model *m, size_t i);
 void j3d_mat3_header(nm_out *o, const j3d_mat3 *t);
-/* MDL3 packet text (parse_mdl3.c): the header lines and every command decoded. */
+/* MDL3 (parse_mdl3.c): one line per register write or command of a packet. */
 void j3d_mdl3_commands(nm_out *o, const uint8_t *dl, size_t len);
 
 /* ---- GX enum names (gx_names.c); NULL for unknown values ---- */

@@ -50,7 +50,6 @@ typedef struct obj_build {
 	const j3d_packet *packet;
 	uint8_t *pos, *nrm, *tex;          /* loaded arrays (NULL when absent) */
 	const j3d_varray *apos, *anrm, *atex;
-	uint64_t out_of_range;
 	float (*drw_mtx)[12];
 	uint32_t ndrw;
 } obj_build;
@@ -267,14 +266,14 @@ static const float *bind_matrix(const obj_build *b, uint32_t drw)
 	return b->drw_mtx && drw < b->ndrw ? b->drw_mtx[drw] : identity;
 }
 
-static void element(obj_build *b, const j3d_varray *a, const uint8_t *data, uint32_t i,
-		    float *out, unsigned n)
+/* Element i of an array, zeros when the array is missing or i is past its end (a
+ * broken file: the face still shows, at the origin). */
+static void element(const j3d_varray *a, const uint8_t *data, uint32_t i, float *out,
+		    unsigned n)
 {
 	float f[9] = { 0 };
 	if (a && data && i != NONE && i < a->count)
 		j3d_vtx_floats(a, data, i, f);
-	else if (i != NONE)
-		b->out_of_range++;
 	memcpy(out, f, n * sizeof *out);
 }
 
@@ -287,13 +286,13 @@ static nm_status load_group(void *ctx, size_t g, nm_obj_data *d, nm_error *err)
 		const vkey *k = &sh->keys[i];
 		const float *mx = bind_matrix(b, k->drw);
 		float p[3];
-		element(b, b->apos, b->pos, k->pos, p, 3);
+		element(b->apos, b->pos, k->pos, p, 3);
 		for (int r = 0; r < 3; r++)
 			d->positions[3 * i + r] = mx[4 * r] * p[0] + mx[4 * r + 1] * p[1] +
 						  mx[4 * r + 2] * p[2] + mx[4 * r + 3];
 		if (d->normals) {
 			float nv[3], t[3];
-			element(b, b->anrm, b->nrm, k->nrm, nv, 3);
+			element(b->anrm, b->nrm, k->nrm, nv, 3);
 			for (int r = 0; r < 3; r++)
 				t[r] = mx[4 * r] * nv[0] + mx[4 * r + 1] * nv[1] + mx[4 * r + 2] * nv[2];
 			float len = sqrtf(t[0] * t[0] + t[1] * t[1] + t[2] * t[2]);
@@ -302,7 +301,7 @@ static nm_status load_group(void *ctx, size_t g, nm_obj_data *d, nm_error *err)
 		}
 		if (d->texcoords) {
 			float st[2];
-			element(b, b->atex, b->tex, k->tex, st, 2);
+			element(b->atex, b->tex, k->tex, st, 2);
 			if (b->atex && b->atex->ncomp < 2)
 				st[1] = 0.0f;
 			d->texcoords[2 * i] = st[0];

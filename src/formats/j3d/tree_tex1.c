@@ -81,11 +81,6 @@ done:
 	return s;
 }
 
-static void kv_enum_or(nm_out *o, const char *key, const char *name, unsigned v)
-{
-	nm_kv_enum(o, key, name, v);
-}
-
 static void texture_text(nm_out *o, const j3d_tex1 *x, uint16_t i)
 {
 	const j3d_texture *t = &x->tex[i];
@@ -93,20 +88,20 @@ static void texture_text(nm_out *o, const j3d_tex1 *x, uint16_t i)
 	if (t->name)
 		nm_kv_str(o, "name", t->name);
 	nm_kv(o, "header_offset", "0x%llx", (unsigned long long)t->hdr_abs);
-	kv_enum_or(o, "format", nm_gx_format_name(t->fmt), t->fmt);
+	nm_kv_enum(o, "format", nm_gx_format_name(t->fmt), t->fmt);
 	nm_kv(o, "alpha", "%u", t->alpha);
 	nm_kv(o, "width", "%u", t->width);
 	nm_kv(o, "height", "%u", t->height);
-	kv_enum_or(o, "wrap_s", gx_wrap_name(t->wrap_s), t->wrap_s);
-	kv_enum_or(o, "wrap_t", gx_wrap_name(t->wrap_t), t->wrap_t);
+	nm_kv_enum(o, "wrap_s", gx_wrap_name(t->wrap_s), t->wrap_s);
+	nm_kv_enum(o, "wrap_t", gx_wrap_name(t->wrap_t), t->wrap_t);
 	nm_kv(o, "palettes_enabled", "%u", t->pal_enabled);
-	kv_enum_or(o, "palette_format", nm_gx_palette_format_name(t->pal_fmt), t->pal_fmt);
+	nm_kv_enum(o, "palette_format", nm_gx_palette_format_name(t->pal_fmt), t->pal_fmt);
 	nm_kv(o, "palette_entries", "%u", t->npal);
 	nm_kv(o, "palette_offset", "0x%x", t->pal_off);
 	nm_kv(o, "mipmap_flags", "0x%02x 0x%02x 0x%02x", t->flags[0], t->flags[1], t->flags[2]);
 	nm_kv(o, "max_anisotropy", "%u", t->max_aniso);
-	kv_enum_or(o, "min_filter", gx_filter_name(t->min_filter), t->min_filter);
-	kv_enum_or(o, "mag_filter", gx_filter_name(t->mag_filter), t->mag_filter);
+	nm_kv_enum(o, "min_filter", gx_filter_name(t->min_filter), t->min_filter);
+	nm_kv_enum(o, "mag_filter", gx_filter_name(t->mag_filter), t->mag_filter);
 	nm_kv_float(o, "min_lod", t->min_lod / 8.0f);
 	nm_kv_float(o, "max_lod", t->max_lod / 8.0f);
 	nm_kv(o, "image_count", "%u", t->images);
