@@ -17,6 +17,12 @@ const char *nm_fmt_float(char *buf, float f)
 		if (strtof(buf, NULL) == f)
 			break;
 	}
+	/* %g switches to an exponent once the exponent reaches the precision: 180 comes
+	 * out as "1.8e+02". Below 1e9 print such numbers positionally ("180"): shorter or
+	 * as short, and what a reader expects. More digits still read back the same. */
+	const char *e = strchr(buf, 'e');
+	if (e && atoi(e + 1) >= 0 && atoi(e + 1) < 9)
+		snprintf(buf, NM_FLOAT_BUF, "%.*g", atoi(e + 1) + 1, (double)f);
 	if (strcmp(buf, "-0") == 0 && !signbit(f))
 		strcpy(buf, "0");
 	return buf;

@@ -6,11 +6,13 @@
 
 extern const nm_driver nm_driver_cmod;
 extern const nm_driver nm_driver_cmb;
+extern const nm_driver nm_driver_j3d;
 extern const nm_driver nm_driver_rfrm_pak, nm_driver_rfrm;
 
 const nm_driver *const nm_drivers[] = {
 	&nm_driver_cmod,
 	&nm_driver_cmb,
+	&nm_driver_j3d,
 	&nm_driver_rfrm_pak, &nm_driver_rfrm,
 	NULL
 };

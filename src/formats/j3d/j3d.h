@@ -1,0 +1,408 @@
+/* J3D models (BMD/BDL: J3D2bmd3, J3D2bdl4, J3D2bmd2), FORMATS.md sections 2 and 3.
+ *
+ * The file is a 0x20-byte header and chunks found by walking their sizes. At mount each
+ * chunk's record tables are loaded and parsed into the structs below (parse_*.c); the
+ * bulk data (vertex arrays, display lists, texture images) stays in the file and is read
+ * by the producers of the files that need it. Display lists are never walked at mount:
+ * shp1/N/ is a lazy directory (walked on its first listing) and mesh.obj is measured on
+ * its first stat (j3d_obj.c). All big-endian. */
+#ifndef NM_J3D_H
+#define NM_J3D_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include "lib/error.h"
+#include "lib/out.h"
+#include "lib/reader.h"
+#include "lib/tree.h"
+#include "lib/view.h"
+
+#define J3D_HEADER_SIZE 0x20
+#define J3D_VTX_SLOTS 13          /* POS, NRM, NBT, CLR0, CLR1, TEX0..TEX7 */
+#define J3D_MAX_ATTRS 32          /* entries of one shape's attribute list */
+#define J3D_NAME_MAX 1024         /* longest name read from a name table */
+
+enum j3d_slot { J3D_POS = 0, J3D_NRM, J3D_NBT, J3D_CLR0, J3D_CLR1, J3D_TEX0 };
+
+/* GX vertex attribute ids (VTX1 formats, SHP1 attribute lists). */
+enum j3d_attr {
+	J3D_A_PNMTXIDX = 0x00, J3D_A_TEX0MTXIDX = 0x01, J3D_A_TEX7MTXIDX = 0x08,
+	J3D_A_POS = 0x09, J3D_A_NRM = 0x0A, J3D_A_CLR0 = 0x0B, J3D_A_CLR1 = 0x0C,
+	J3D_A_TEX0 = 0x0D, J3D_A_TEX7 = 0x14, J3D_A_NBT = 0x19, J3D_A_NULL = 0xFF
+};
+
+enum j3d_index_type { J3D_IDX_NONE = 0, J3D_IDX_DIRECT, J3D_IDX_8, J3D_IDX_16 };
+
+/* INF1 hierarchy node types. */
+enum j3d_node_type { J3D_N_END = 0x00, J3D_N_OPEN = 0x01, J3D_N_CLOSE = 0x02,
+		     J3D_N_JOINT = 0x10, J3D_N_MATERIAL = 0x11, J3D_N_SHAPE = 0x12 };
+
+typedef struct j3d_chunk {
+	char magic[5];            /* printable copy of the FourCC ('?' for other bytes) */
+	uint32_t fourcc;
+	uint64_t off;             /* absolute offset of the chunk header */
+	uint32_t size;            /* including the 8-byte header */
+	nm_node *dir;
+	bool failed;              /* parse failed: err says why (error.txt) */
+	nm_error err;
+} j3d_chunk;
+
+/* ---- INF1 ---- */
+typedef struct j3d_hnode {
+	uint16_t type, index;
+	uint32_t depth;
+} j3d_hnode;
+
+typedef struct j3d_inf1 {
+	const j3d_chunk *chunk;
+	uint16_t flags;
+	uint32_t packets, vertices, hier_off;
+	j3d_hnode *nodes;
+	size_t nnodes;
+	bool terminated;          /* an END node closed the list */
+} j3d_inf1;
+
+/* ---- VTX1 ---- */
+typedef struct j3d_vfmt {
+	uint32_t attr, cnt, type;
+	uint8_t shift;
+} j3d_vfmt;
+
+typedef struct j3d_varray {
+	bool present;
+	uint32_t attr;            /* GX attribute id of the slot */
+	uint32_t off, span;       /* chunk-relative start and bytes to the next array */
+	const j3d_vfmt *fmt;      /* NULL: no format entry (the array is listed, not decoded) */
+	bool color;
+	unsigned ncomp;           /* components per element (colours: 4, RGBA out) */
+	unsigned csize;           /* bytes per component (numbers) */
+	uint32_t stride;          /* bytes per element; 0 when the format is unusable */
+	uint32_t count;           /* floor(span / stride) */
+	float scale;              /* 1 / 2^shift for integer types */
+	const char *problem;      /* why it cannot be decoded, or NULL */
+} j3d_varray;
+
+typedef struct j3d_vtx1 {
+	const j3d_chunk *chunk;
+	uint32_t fmt_off;
+	uint32_t offs[J3D_VTX_SLOTS];
+	j3d_vfmt *fmts;
+	size_t nfmts;
+	j3d_varray arrays[J3D_VTX_SLOTS];
+} j3d_vtx1;
+
+/* ---- EVP1, DRW1 ---- */
+typedef struct j3d_evp1 {
+	const j3d_chunk *chunk;
+	uint16_t count;
+	uint32_t off_counts, off_joints, off_weights, off_ibm;
+	uint8_t *counts;
+	uint32_t *first;          /* index of each envelope's first influence */
+	uint32_t total;
+	uint16_t *joints;
+	float *weights;
+	uint32_t nibm;
+	float (*ibm)[12];         /* 3x4 row-major */
+} j3d_evp1;
+
+typedef struct j3d_drw1 {
+	const j3d_chunk *chunk;
+	uint16_t count;
+	uint32_t off_kinds, off_params;
+	uint8_t *kinds;           /* 0 joint, 1 envelope */
+	uint16_t *params;
+} j3d_drw1;
+
+/* ---- JNT1 ---- */
+typedef struct j3d_joint {
+	char *name;               /* raw name from the table, or NULL */
+	uint16_t entry;           /* record used (through the remap table) */
+	uint16_t flags;
+	uint8_t calc;
+	float scale[3];
+	int16_t rot[3];
+	float trans[3];
+	float radius, bmin[3], bmax[3];
+	int parent;               /* joint index from INF1, -1 for a root */
+	float local[12], world[12];
+} j3d_joint;
+
+typedef struct j3d_jnt1 {
+	const j3d_chunk *chunk;
+	uint16_t count;
+	uint32_t off_entries, off_remap, off_names;
+	j3d_joint *joints;
+	size_t nnames;
+	const char *names_problem;    /* the name table could not be read: why */
+} j3d_jnt1;
+
+/* ---- SHP1 ---- */
+typedef struct j3d_sattr {
+	uint32_t attr, type;
+	uint32_t size;            /* bytes in one display-list vertex */
+	uint32_t pos;             /* offset within the vertex */
+} j3d_sattr;
+
+typedef struct j3d_packet {
+	uint32_t dl_off, dl_size; /* chunk-relative */
+	uint16_t use_mtx, nmtx;
+	uint32_t mtx_first;
+	const uint16_t *mtx;      /* nmtx DRW1 indices (0xFFFF: keep the previous packet's) */
+} j3d_packet;
+
+typedef struct j3d_shape {
+	uint8_t mtx_type;
+	uint16_t npackets, attr_off, first_mtxdata, first_packet;
+	float radius, bmin[3], bmax[3];
+	j3d_sattr attrs[J3D_MAX_ATTRS];
+	unsigned nattrs;
+	uint32_t vsize;           /* bytes per display-list vertex */
+	j3d_packet *packets;
+	uint32_t npackets_ok;     /* packets whose tables parsed */
+	int material;             /* MAT3 index from INF1, -1 when none */
+	bool ok;
+	nm_error err;             /* when !ok */
+	struct j3d_model *m;
+	uint32_t index;
+} j3d_shape;
+
+typedef struct j3d_shp1 {
+	const j3d_chunk *chunk;
+	uint16_t count;
+	uint32_t off_shapes, off_remap, off_names, off_attrs, off_mtx, off_dl, off_mtxdata,
+		 off_packets;
+	j3d_shape *shapes;
+	uint16_t *mtx_table;
+	uint32_t nmtx_table;
+} j3d_shp1;
+
+/* ---- MAT3 / MAT2 ---- */
+typedef struct j3d_material {
+	char *name;
+	uint16_t entry;
+	int texture;              /* TEX1 index of the first texture, -1 when none */
+	uint8_t color[4];         /* material colour 0 (white when absent) */
+} j3d_material;
+
+typedef struct j3d_mat3 {
+	const j3d_chunk *chunk;
+	bool v21;                 /* MAT2 (J3D2bmd2): no indirect, ambient or light tables */
+	uint16_t count;
+	j3d_material *mats;
+	const char *names_problem;
+	nm_view v;                /* the whole chunk while the tree is built */
+} j3d_mat3;
+
+/* ---- MDL3 ---- */
+typedef struct j3d_mdl3 {
+	const j3d_chunk *chunk;
+	uint16_t count;
+	uint32_t off_packets, off_subpackets, off_matrix, off_unknown, off_indices, off_names;
+	uint32_t *pkt_off, *pkt_size;      /* chunk-relative display lists */
+	uint16_t (*sub)[6];                /* subpacket offsets (when the table fits) */
+	char **names;
+	size_t nnames;
+} j3d_mdl3;
+
+/* ---- TEX1 ---- */
+typedef struct j3d_texture {
+	char *name;               /* raw */
+	char *stem;               /* file name stem in tex1/ */
+	uint8_t fmt, alpha, wrap_s, wrap_t, pal_enabled, pal_fmt;
+	uint16_t width, height, npal;
+	uint32_t pal_off, img_off;         /* relative to the header, as stored */
+	uint8_t flags[3], max_aniso, min_filter, mag_filter, images, unknown;
+	int8_t min_lod, max_lod;
+	int16_t lod_bias;
+	uint64_t hdr_abs, img_abs, pal_abs;
+	uint64_t img_len;                  /* all levels */
+	unsigned levels;                   /* levels that we show (mips that fit) */
+	int shares;                        /* earlier texture with the same image bytes, or -1 */
+	bool ok;
+	nm_error err;
+	struct j3d_model *m;
+} j3d_texture;
+
+typedef struct j3d_tex1 {
+	const j3d_chunk *chunk;
+	uint16_t count;
+	uint32_t off_headers, off_names;
+	j3d_texture *tex;
+	const char *names_problem;
+} j3d_tex1;
+
+/* ---- the model ---- */
+typedef struct j3d_model {
+	nm_reader *r;
+	const char *file;
+	char type[9];             /* "J3D2bmd3" ... */
+	uint32_t size_field, count_field;
+	j3d_chunk *chunks;
+	size_t nchunks;
+	nm_error walk_err;        /* the chunk walk stopped early */
+	bool walk_failed;
+
+	j3d_inf1 *inf1;
+	j3d_vtx1 *vtx1;
+	j3d_evp1 *evp1;
+	j3d_drw1 *drw1;
+	j3d_jnt1 *jnt1;
+	j3d_shp1 *shp1;
+	j3d_mat3 *mat3;
+	j3d_mdl3 *mdl3;
+	j3d_tex1 *tex1;
+
+	void **allocs;            /* everything j3d_alloc gave out */
+	size_t nallocs, capallocs;
+	struct j3d_obj *obj;
+} j3d_model;
+
+/* Zeroed memory freed with the model; NULL on failure. count*size is overflow-checked. */
+void *j3d_alloc(j3d_model *m, size_t count, size_t size);
+char *j3d_strdup(j3d_model *m, const char *s, size_t len);
+
+/* A view of [off, off+len) of chunk c (chunk-relative), checked against the chunk;
+ * what names the table in the error. */
+nm_status j3d_load(j3d_model *m, const j3d_chunk *c, uint64_t off, uint64_t len,
+		   const char *what, nm_view *v, nm_error *err);
+/* The name table at off: want names (count must match or the rest are NULL). */
+nm_status j3d_names(j3d_model *m, const j3d_chunk *c, uint32_t off, size_t want,
+		    char ***out, size_t *got, nm_error *err);
+/* The same, but a broken table only loses the names: *problem says why (NULL when the
+ * names were read). Fails only when memory runs out. */
+nm_status j3d_names_soft(j3d_model *m, const j3d_chunk *c, uint32_t off, size_t want,
+			 char ***out, size_t *got, const char **problem, nm_error *err);
+/* A file name stem from a name of the model: nm_safe_name, cut to at most
+ * J3D_STEM_MAX bytes (file names stay under NAME_MAX). NULL for a NULL or empty name. */
+#define J3D_STEM_MAX 200
+char *j3d_safe_stem(const char *raw);
+/* The first lines of every chunk's header.txt: magic, offset, size. */
+void j3d_header_begin(nm_out *o, const j3d_chunk *c);
+nm_status j3d_chunk_fail(const j3d_chunk *c, const j3d_model *m, nm_error *err,
+			 uint64_t rel, const char *fmt, ...) __attribute__((format(printf, 5, 6)));
+
+/* Chunk parsers: fill the struct, or return an error (the chunk's error.txt). */
+nm_status j3d_parse_inf1(j3d_model *m, const j3d_chunk *c, j3d_inf1 *out, nm_error *err);
+nm_status j3d_parse_vtx1(j3d_model *m, const j3d_chunk *c, j3d_vtx1 *out, nm_error *err);
+nm_status j3d_parse_evp1(j3d_model *m, const j3d_chunk *c, j3d_evp1 *out, nm_error *err);
+nm_status j3d_parse_drw1(j3d_model *m, const j3d_chunk *c, j3d_drw1 *out, nm_error *err);
+nm_status j3d_parse_jnt1(j3d_model *m, const j3d_chunk *c, j3d_jnt1 *out, nm_error *err);
+nm_status j3d_parse_shp1(j3d_model *m, const j3d_chunk *c, j3d_shp1 *out, nm_error *err);
+nm_status j3d_parse_mat3(j3d_model *m, const j3d_chunk *c, bool v21, j3d_mat3 *out,
+			 nm_error *err);
+nm_status j3d_parse_mdl3(j3d_model *m, const j3d_chunk *c, j3d_mdl3 *out, nm_error *err);
+nm_status j3d_parse_tex1(j3d_model *m, const j3d_chunk *c, j3d_tex1 *out, nm_error *err);
+
+/* After parsing: joint parents and world matrices, shape materials (from INF1). */
+void j3d_link(j3d_model *m);
+void j3d_shp1_layout(j3d_model *m);
+void j3d_mat_identity(float *m);
+void j3d_mat_mul(const float *a, const float *b, float *out);   /* 3x4 affine */
+void j3d_joint_local(const j3d_joint *j, float *out);
+
+/* VTX1 element decoding. data holds the array's bytes (arr->count * arr->stride). */
+void j3d_vtx_floats(const j3d_varray *arr, const uint8_t *data, uint32_t i, float *out);
+void j3d_vtx_color(const j3d_varray *arr, const uint8_t *data, uint32_t i, uint8_t *rgba);
+/* Read the bytes of a present array. */
+nm_status j3d_vtx_load(j3d_model *m, const j3d_varray *arr, uint8_t **out, nm_error *err);
+/* Bytes of one direct (inline) value of attribute attr in a display list; 0 if unknown. */
+uint32_t j3d_direct_size(const j3d_model *m, uint32_t attr);
+
+/* ---- display lists (displaylist.c) ---- */
+enum j3d_prim_class { J3D_PC_TRIANGLES, J3D_PC_LINES, J3D_PC_POINTS };
+
+typedef struct j3d_prim {
+	uint8_t op;               /* 0x80 quads ... 0xB8 points (vertex format bits cleared) */
+	uint16_t nverts;
+	const uint8_t *verts;     /* nverts * vsize bytes */
+	size_t off;               /* of the opcode, within the list */
+} j3d_prim;
+
+typedef nm_status (*j3d_prim_fn)(void *ctx, const j3d_prim *p, nm_error *err);
+
+const char *j3d_prim_name(uint8_t op);
+int j3d_prim_class(uint8_t op);
+/* Triangles (triangle class), lines (line class) or points of a primitive. */
+uint64_t j3d_prim_count(uint8_t op, uint32_t n);
+/* Walk one packet's display list: calls fn per draw primitive; skips NOPs and the GX
+ * commands that may sit in a list. Every vertex run is checked against len. */
+nm_status j3d_dl_walk(const j3d_shape *s, const uint8_t *dl, size_t len, uint64_t base,
+		      const char *file, j3d_prim_fn fn, void *ctx, nm_error *err);
+/* Read a packet's display list (malloc'd). */
+nm_status j3d_dl_load(j3d_model *m, const j3d_shape *s, uint32_t packet, uint8_t **out,
+		      nm_error *err);
+/* The value of shape attribute a in a vertex (index, or the direct matrix-index byte). */
+uint32_t j3d_dl_value(const j3d_sattr *a, const uint8_t *vert);
+
+/* The matrix slots GX has loaded while a shape draws: each packet loads its matrix
+ * table into slots 0..n-1, and 0xFFFF keeps what the previous packet loaded. A
+ * PNMTXIDX value v uses slot v / 3; a shape without PNMTXIDX uses slot 0. */
+#define J3D_MTX_SLOTS 86      /* 255 / 3 + 1 */
+typedef struct j3d_mtx_state {
+	uint16_t slot[J3D_MTX_SLOTS];
+} j3d_mtx_state;
+void j3d_mtx_reset(j3d_mtx_state *st);
+void j3d_mtx_packet(j3d_mtx_state *st, const j3d_packet *p);
+/* DRW1 index of a vertex, or 0xFFFF when its slot holds nothing. */
+uint16_t j3d_mtx_resolve(const j3d_mtx_state *st, const j3d_shape *s, const j3d_packet *p,
+			 const uint8_t *vert);
+
+/* ---- tree ---- */
+nm_status j3d_tree_inf1(nm_tree *t, j3d_model *m, const j3d_chunk *c);
+nm_status j3d_tree_vtx1(nm_tree *t, j3d_model *m, const j3d_chunk *c);
+nm_status j3d_tree_evp1(nm_tree *t, j3d_model *m, const j3d_chunk *c);
+nm_status j3d_tree_drw1(nm_tree *t, j3d_model *m, const j3d_chunk *c);
+nm_status j3d_tree_jnt1(nm_tree *t, j3d_model *m, const j3d_chunk *c);
+nm_status j3d_tree_shp1(nm_tree *t, j3d_model *m, const j3d_chunk *c);
+nm_status j3d_tree_mat3(nm_tree *t, j3d_model *m, const j3d_chunk *c);
+nm_status j3d_tree_mdl3(nm_tree *t, j3d_model *m, const j3d_chunk *c);
+nm_status j3d_tree_tex1(nm_tree *t, j3d_model *m, const j3d_chunk *c);
+nm_status j3d_add_obj(nm_tree *t, nm_node *root, j3d_model *m);
+
+/* Material text (parse_mat3.c) while m->mat3->v is loaded. */
+void j3d_material_text(nm_out *o, j3d_model *m, size_t i);
+void j3d_mat3_header(nm_out *o, const j3d_mat3 *t);
+/* MDL3 (parse_mdl3.c): one line per register write or command of a packet. */
+void j3d_mdl3_commands(nm_out *o, const uint8_t *dl, size_t len);
+
+/* ---- GX enum names (gx_names.c); NULL for unknown values ---- */
+const char *j3d_attr_name(uint32_t attr);
+const char *j3d_index_type_name(uint32_t t);
+const char *j3d_comp_type_name(uint32_t t, bool color);
+const char *j3d_comp_count_name(uint32_t attr, uint32_t cnt);
+const char *j3d_mtx_type_name(unsigned t);
+const char *gx_cull_name(unsigned v);
+const char *gx_color_src_name(unsigned v);
+const char *gx_diffuse_fn_name(unsigned v);
+const char *gx_attn_fn_name(unsigned v);
+const char *gx_texgen_type_name(unsigned v);
+const char *gx_texgen_src_name(unsigned v);
+const char *gx_texmtx_name(unsigned v);
+const char *gx_posttexmtx_name(unsigned v);
+const char *gx_texcoord_name(unsigned v);
+const char *gx_texmap_name(unsigned v);
+const char *gx_channel_name(unsigned v);
+const char *gx_tev_color_arg_name(unsigned v);
+const char *gx_tev_alpha_arg_name(unsigned v);
+const char *gx_tev_op_name(unsigned v);
+const char *gx_tev_bias_name(unsigned v);
+const char *gx_tev_scale_name(unsigned v);
+const char *gx_tev_reg_name(unsigned v);
+const char *gx_kcolor_sel_name(unsigned v);
+const char *gx_kalpha_sel_name(unsigned v);
+const char *gx_swap_sel_name(unsigned v);
+const char *gx_channel_sel_name(unsigned v);
+const char *gx_compare_name(unsigned v);
+const char *gx_alpha_op_name(unsigned v);
+const char *gx_blend_mode_name(unsigned v);
+const char *gx_blend_factor_name(unsigned v, bool src);
+const char *gx_logic_op_name(unsigned v);
+const char *gx_fog_type_name(unsigned v);
+const char *gx_wrap_name(unsigned v);
+const char *gx_filter_name(unsigned v);
+const char *gx_bp_reg_name(unsigned reg);
+const char *gx_xf_reg_name(unsigned addr);
+const char *gx_cp_reg_name(unsigned reg);
+const char *j3d_mat_mode_name(unsigned v);
+
+#endif

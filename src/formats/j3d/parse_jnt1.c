@@ -1,0 +1,112 @@
+/* JNT1: joints (FORMATS.md 3.5) and their matrices. local = T * Rz * Ry * Rx * S;
+ * world = parent world * local, parents from INF1 (j3d_link). Matrices are 3x4,
+ * row-major: m[r * 4 + c], translation in column 3. */
+#include <math.h>
+#include <string.h>
+#include "formats/j3d/j3d.h"
+
+void j3d_mat_identity(float *m)
+{
+	memset(m, 0, 12 * sizeof *m);
+	m[0] = m[5] = m[10] = 1.0f;
+}
+
+void j3d_mat_mul(const float *a, const float *b, float *out)
+{
+	float r[12];
+	for (int i = 0; i < 3; i++) {
+		for (int j = 0; j < 4; j++) {
+			double v = (double)a[i * 4 + 0] * b[0 * 4 + j] +
+				   (double)a[i * 4 + 1] * b[1 * 4 + j] +
+				   (double)a[i * 4 + 2] * b[2 * 4 + j];
+			if (j == 3)
+				v += a[i * 4 + 3];
+			r[i * 4 + j] = (float)v;
+		}
+	}
+	memcpy(out, r, sizeof r);
+}
+
+/* Angles: v * pi / 0x7FFF (so +-32767 is +-180 degrees). */
+void j3d_joint_local(const j3d_joint *j, float *out)
+{
+	double ax = j->rot[0] * M_PI / 32767.0, ay = j->rot[1] * M_PI / 32767.0,
+	       az = j->rot[2] * M_PI / 32767.0;
+	double cx = cos(ax), sx = sin(ax), cy = cos(ay), sy = sin(ay), cz = cos(az),
+	       sz = sin(az);
+	/* R = Rz * Ry * Rx */
+	double r[3][3] = {
+		{ cz * cy, cz * sy * sx - sz * cx, cz * sy * cx + sz * sx },
+		{ sz * cy, sz * sy * sx + cz * cx, sz * sy * cx - cz * sx },
+		{ -sy, cy * sx, cy * cx },
+	};
+	for (int i = 0; i < 3; i++) {
+		for (int k = 0; k < 3; k++)
+			out[i * 4 + k] = (float)(r[i][k] * j->scale[k]);
+		out[i * 4 + 3] = j->trans[i];
+	}
+}
+
+nm_status j3d_parse_jnt1(j3d_model *m, const j3d_chunk *c, j3d_jnt1 *J, nm_error *err)
+{
+	nm_view v;
+	nm_status s = j3d_load(m, c, 0, 0x18, "JNT1 header", &v, err);
+	if (s != NM_OK)
+		return s;
+	J->count = nm_u16(&v, 0x08);
+	J->off_entries = nm_u32(&v, 0x0C);
+	J->off_remap = nm_u32(&v, 0x10);
+	J->off_names = nm_u32(&v, 0x14);
+	nm_view_free(&v);
+	J->joints = j3d_alloc(m, J->count, sizeof *J->joints);
+	if (!J->joints)
+		return nm_fail(err, NM_E_NOMEM, m->file, c->magic, NM_NO_OFFSET, "out of memory");
+	if (!J->count)
+		return NM_OK;
+	uint32_t nentries = J->count;
+	if (J->off_remap) {
+		s = j3d_load(m, c, J->off_remap, (uint64_t)J->count * 2, "joint remap table", &v,
+			     err);
+		if (s != NM_OK)
+			return s;
+		nentries = 0;
+		for (uint16_t i = 0; i < J->count; i++) {
+			J->joints[i].entry = nm_u16(&v, 2 * (size_t)i);
+			if (J->joints[i].entry + 1u > nentries)
+				nentries = J->joints[i].entry + 1u;
+		}
+		nm_view_free(&v);
+	} else {
+		for (uint16_t i = 0; i < J->count; i++)
+			J->joints[i].entry = i;
+	}
+	s = j3d_load(m, c, J->off_entries, (uint64_t)nentries * 0x40, "joint table", &v, err);
+	if (s != NM_OK)
+		return s;
+	for (uint16_t i = 0; i < J->count; i++) {
+		j3d_joint *j = &J->joints[i];
+		size_t o = (size_t)j->entry * 0x40;
+		j->flags = nm_u16(&v, o);
+		j->calc = nm_u8(&v, o + 2);
+		for (int k = 0; k < 3; k++) {
+			j->scale[k] = nm_f32(&v, o + 0x04 + 4 * k);
+			j->rot[k] = nm_s16(&v, o + 0x10 + 2 * k);
+			j->trans[k] = nm_f32(&v, o + 0x18 + 4 * k);
+			j->bmin[k] = nm_f32(&v, o + 0x28 + 4 * k);
+			j->bmax[k] = nm_f32(&v, o + 0x34 + 4 * k);
+		}
+		j->radius = nm_f32(&v, o + 0x24);
+		j->parent = -1;
+	}
+	nm_view_free(&v);
+	if (J->off_names) {
+		char **names;
+		s = j3d_names_soft(m, c, J->off_names, J->count, &names, &J->nnames,
+				   &J->names_problem, err);
+		if (s != NM_OK)
+			return s;
+		for (uint16_t i = 0; i < J->count; i++)
+			J->joints[i].name = names[i];
+	}
+	return NM_OK;
+}

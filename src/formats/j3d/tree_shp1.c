@@ -1,0 +1,362 @@
+/* shp1/: header.txt, then one lazy directory per shape. A shape's directory fills on its
+ * first listing or lookup: header.txt, packets/M.txt (matrix tables) and, after one
+ * counting walk of its display lists, triangles.csv / lines.csv / points.csv with exact
+ * sizes (fixed-width columns; the rows are decoded on the first read). That keeps the
+ * display-list walk out of mount: its cost is paid by whoever lists the shape.
+ *
+ * Rows: packet, then for each corner the shape's indexed attributes (pos, nrm, clr0,
+ * tex0, ...) as indices into the vtx1/ CSVs, and drw = the DRW1 entry the vertex's
+ * matrix slot holds (65535 when the slot holds nothing). Triangles keep GX order
+ * (clockwise front faces, strips and fans converted); mesh.obj reverses them. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "export/text.h"
+#include "export/triangulate.h"
+#include "formats/j3d/j3d.h"
+
+#define PACKET_WIDTH 5
+
+typedef struct shape_cols {
+	unsigned n;
+	unsigned attr[J3D_MAX_ATTRS];   /* index into the shape's attribute list */
+	unsigned width[J3D_MAX_ATTRS];
+	char name[J3D_MAX_ATTRS][16];
+} shape_cols;
+
+static void shape_columns(const j3d_shape *s, shape_cols *c)
+{
+	c->n = 0;
+	for (unsigned k = 0; k < s->nattrs; k++) {
+		const j3d_sattr *a = &s->attrs[k];
+		char *nm = c->name[c->n];
+		unsigned w;
+		if (a->type == J3D_IDX_DIRECT && a->attr == J3D_A_PNMTXIDX) {
+			snprintf(nm, 16, "drw");
+			w = 5;
+		} else if (a->type == J3D_IDX_DIRECT && a->attr <= J3D_A_TEX7MTXIDX) {
+			snprintf(nm, 16, "tex%umtx", a->attr - J3D_A_TEX0MTXIDX);
+			w = 3;
+		} else if (a->type == J3D_IDX_8 || a->type == J3D_IDX_16) {
+			if (a->attr == J3D_A_POS)
+				snprintf(nm, 16, "pos");
+			else if (a->attr == J3D_A_NRM)
+				snprintf(nm, 16, "nrm");
+			else if (a->attr == J3D_A_NBT)
+				snprintf(nm, 16, "nbt");
+			else if (a->attr == J3D_A_CLR0 || a->attr == J3D_A_CLR1)
+				snprintf(nm, 16, "clr%u", a->attr - J3D_A_CLR0);
+			else if (a->attr >= J3D_A_TEX0 && a->attr <= J3D_A_TEX7)
+				snprintf(nm, 16, "tex%u", a->attr - J3D_A_TEX0);
+			else
+				snprintf(nm, 16, "attr%02x", a->attr & 0xFF);
+			w = a->type == J3D_IDX_8 ? 3 : 5;
+		} else {
+			continue; /* direct vertex data and NONE have no index column */
+		}
+		c->attr[c->n] = k;
+		c->width[c->n] = w;
+		c->n++;
+	}
+}
+
+static uint64_t header_len(const shape_cols *c, unsigned corners)
+{
+	uint64_t n = strlen("packet") + 1;
+	for (unsigned v = 0; v < corners; v++)
+		for (unsigned k = 0; k < c->n; k++)
+			n += 1 + 3 + strlen(c->name[k]);   /* ",v0_" + name */
+	return n;
+}
+
+static uint64_t row_len(const shape_cols *c, unsigned corners)
+{
+	uint64_t n = PACKET_WIDTH + 1;
+	for (unsigned k = 0; k < c->n; k++)
+		n += (uint64_t)corners * (1 + c->width[k]);
+	return n;
+}
+
+/* ---- the walks ---- */
+
+typedef struct walk {
+	j3d_model *m;
+	j3d_shape *s;
+	int cls;                   /* class being written (producer) */
+	uint64_t count[3];         /* per class (counting walk) */
+	nm_out *o;
+	shape_cols cols;
+	j3d_mtx_state mtx;
+	uint32_t packet;
+} walk;
+
+static nm_status count_prim(void *ctx, const j3d_prim *p, nm_error *err)
+{
+	walk *w = ctx;
+	(void)err;
+	w->count[j3d_prim_class(p->op)] += j3d_prim_count(p->op, p->nverts);
+	return NM_OK;
+}
+
+static void write_vertex(walk *w, const uint8_t *vert)
+{
+	const j3d_shape *s = w->s;
+	for (unsigned k = 0; k < w->cols.n; k++) {
+		const j3d_sattr *a = &s->attrs[w->cols.attr[k]];
+		uint32_t v = a->attr == J3D_A_PNMTXIDX
+			     ? j3d_mtx_resolve(&w->mtx, s, &s->packets[w->packet], vert)
+			     : j3d_dl_value(a, vert);
+		nm_out_char(w->o, ',');
+		nm_csv_uint(w->o, v, w->cols.width[k]);
+	}
+}
+
+static nm_status write_prim(void *ctx, const j3d_prim *p, nm_error *err)
+{
+	walk *w = ctx;
+	int cls = j3d_prim_class(p->op);
+	if (cls != w->cls)
+		return NM_OK;
+	uint64_t n = j3d_prim_count(p->op, p->nverts);
+	unsigned corners = cls == J3D_PC_TRIANGLES ? 3 : cls == J3D_PC_LINES ? 2 : 1;
+	uint32_t *idx = malloc(((size_t)n * corners + 1) * sizeof *idx);
+	if (!idx)
+		return nm_fail(err, NM_E_NOMEM, w->m->file, "SHP1", NM_NO_OFFSET, "out of memory");
+	if (cls == J3D_PC_TRIANGLES) {
+		uint32_t *local = malloc(((size_t)p->nverts + 1) * sizeof *local);
+		if (!local) {
+			free(idx);
+			return nm_fail(err, NM_E_NOMEM, w->m->file, "SHP1", NM_NO_OFFSET,
+				       "out of memory");
+		}
+		for (uint32_t i = 0; i < p->nverts; i++)
+			local[i] = i;
+		nm_prim kind = p->op == 0x90 ? NM_PRIM_TRIANGLES : p->op == 0x98 ? NM_PRIM_STRIP
+			     : p->op == 0xA0 ? NM_PRIM_FAN : NM_PRIM_QUADS;
+		nm_triangulate(kind, local, p->nverts, idx);
+		free(local);
+		/* Triangulation marks strip/fan triangles with a repeated index as dropped;
+		 * local indices never repeat, so every triangle is kept. */
+	} else if (p->op == 0xB0) {
+		for (uint64_t i = 0; i < n; i++) {
+			idx[2 * i] = (uint32_t)i;
+			idx[2 * i + 1] = (uint32_t)i + 1;
+		}
+	} else {
+		for (uint64_t i = 0; i < n * corners; i++)
+			idx[i] = (uint32_t)i;
+	}
+	for (uint64_t i = 0; i < n && !w->o->failed; i++) {
+		nm_csv_uint(w->o, w->packet, PACKET_WIDTH);
+		for (unsigned v = 0; v < corners; v++)
+			write_vertex(w, p->verts + (size_t)idx[i * corners + v] * w->s->vsize);
+		nm_out_char(w->o, '\n');
+	}
+	free(idx);
+	return NM_OK;
+}
+
+/* Walk every packet of the shape with fn. */
+static nm_status walk_shape(walk *w, j3d_prim_fn fn, nm_error *err)
+{
+	j3d_mtx_reset(&w->mtx);
+	for (w->packet = 0; w->packet < w->s->npackets; w->packet++) {
+		uint8_t *dl;
+		const j3d_packet *p = &w->s->packets[w->packet];
+		nm_status st = j3d_dl_load(w->m, w->s, w->packet, &dl, err);
+		if (st != NM_OK)
+			return st;
+		j3d_mtx_packet(&w->mtx, p);
+		st = j3d_dl_walk(w->s, dl, p->dl_size, w->m->shp1->chunk->off + p->dl_off,
+				 w->m->file, fn, w, err);
+		free(dl);
+		if (st != NM_OK)
+			return st;
+	}
+	return NM_OK;
+}
+
+struct prim_file {
+	j3d_model *m;
+	j3d_shape *s;
+	int cls;
+};
+
+static nm_status produce_prims(void *ctx, void *arg, nm_out *o, nm_error *err)
+{
+	struct prim_file *f = arg;
+	walk w = { .m = f->m, .s = f->s, .cls = f->cls, .o = o };
+	unsigned corners = f->cls == J3D_PC_TRIANGLES ? 3 : f->cls == J3D_PC_LINES ? 2 : 1;
+	(void)ctx;
+	shape_columns(f->s, &w.cols);
+	nm_out_str(o, "packet");
+	for (unsigned v = 0; v < corners; v++)
+		for (unsigned k = 0; k < w.cols.n; k++)
+			nm_out_printf(o, ",v%u_%s", v, w.cols.name[k]);
+	nm_out_char(o, '\n');
+	return walk_shape(&w, write_prim, err);
+}
+
+/* ---- text ---- */
+
+static void drw_target(nm_out *o, const j3d_model *m, uint16_t drw)
+{
+	if (!m->drw1 || drw >= m->drw1->count) {
+		nm_out_str(o, " (no such DRW1 entry)");
+		return;
+	}
+	uint16_t p = m->drw1->params[drw];
+	if (m->drw1->kinds[drw] == 1) {
+		nm_out_printf(o, " (envelope %u)", p);
+		return;
+	}
+	nm_out_printf(o, " (joint %u", p);
+	if (m->jnt1 && p < m->jnt1->count && m->jnt1->joints[p].name) {
+		char *safe = nm_safe_name(m->jnt1->joints[p].name, strlen(m->jnt1->joints[p].name));
+		nm_out_printf(o, " %s", safe ? safe : "?");
+		free(safe);
+	}
+	nm_out_char(o, ')');
+}
+
+static void shape_header(nm_out *o, const j3d_model *m, const j3d_shape *s, const walk *w,
+			 bool counted)
+{
+	nm_kv(o, "index", "%u", s->index);
+	nm_kv_enum(o, "matrix_type", j3d_mtx_type_name(s->mtx_type), s->mtx_type);
+	nm_kv(o, "packets", "%u", s->npackets);
+	nm_kv(o, "first_packet", "%u", s->first_packet);
+	nm_kv(o, "first_matrix_group", "%u", s->first_mtxdata);
+	nm_kv(o, "attribute_list_offset", "0x%x", s->attr_off);
+	for (unsigned k = 0; k < s->nattrs; k++) {
+		const j3d_sattr *a = &s->attrs[k];
+		const char *an = j3d_attr_name(a->attr), *tn = j3d_index_type_name(a->type);
+		nm_out_printf(o, "attribute%u: %s (0x%x) %s (0x%x)", k, an ? an : "unknown", a->attr,
+			      tn ? tn : "unknown", a->type);
+		if (a->type == J3D_IDX_DIRECT && a->attr > J3D_A_TEX7MTXIDX)
+			nm_out_str(o, " not in the CSVs");
+		nm_out_char(o, '\n');
+	}
+	nm_kv(o, "vertex_size", "%u", s->vsize);
+	nm_kv_float(o, "bounding_radius", s->radius);
+	nm_kv_floats(o, "bbox_min", s->bmin, 3);
+	nm_kv_floats(o, "bbox_max", s->bmax, 3);
+	nm_kv(o, "material", "%d", s->material);
+	if (s->material >= 0 && m->mat3 && (uint32_t)s->material < m->mat3->count &&
+	    m->mat3->mats[s->material].name)
+		nm_kv_str(o, "material_name", m->mat3->mats[s->material].name);
+	if (counted) {
+		nm_kv(o, "triangles", "%llu", (unsigned long long)w->count[J3D_PC_TRIANGLES]);
+		nm_kv(o, "lines", "%llu", (unsigned long long)w->count[J3D_PC_LINES]);
+		nm_kv(o, "points", "%llu", (unsigned long long)w->count[J3D_PC_POINTS]);
+	}
+}
+
+static nm_status packet_files(nm_tree *t, nm_node *dir, const j3d_model *m, const j3d_shape *s)
+{
+	nm_node *pk = nm_dir(t, dir, "packets");
+	if (!pk)
+		return NM_E_NOMEM;
+	for (uint32_t j = 0; j < s->npackets_ok; j++) {
+		const j3d_packet *p = &s->packets[j];
+		nm_out o;
+		nm_out_init(&o);
+		nm_kv(&o, "packet", "%u", j);
+		nm_kv(&o, "display_list_offset", "0x%llx",
+		      (unsigned long long)(m->shp1->chunk->off + p->dl_off));
+		nm_kv(&o, "display_list_size", "%u", p->dl_size);
+		nm_kv(&o, "use_matrix", "%u", p->use_mtx);
+		nm_kv(&o, "matrix_table_first", "%u", p->mtx_first);
+		nm_kv(&o, "matrix_count", "%u", p->nmtx);
+		for (uint32_t k = 0; k < p->nmtx && !o.failed; k++) {
+			if (p->mtx[k] == 0xFFFF) {
+				nm_out_printf(&o, "slot%u: keep (0xffff)\n", k);
+				continue;
+			}
+			nm_out_printf(&o, "slot%u: %u", k, p->mtx[k]);
+			drw_target(&o, m, p->mtx[k]);
+			nm_out_char(&o, '\n');
+		}
+		char name[32];
+		snprintf(name, sizeof name, "%u.txt", j);
+		nm_node *n = nm_text(t, pk, name, &o);
+		nm_out_free(&o);
+		if (!n)
+			return NM_E_NOMEM;
+	}
+	return NM_OK;
+}
+
+static nm_status populate_shape(nm_tree *t, nm_node *dir, void *ctx, void *arg, nm_error *err)
+{
+	j3d_model *m = ctx;
+	j3d_shape *s = arg;
+	walk w = { .m = m, .s = s };
+	nm_error werr;
+	bool counted = false;
+	nm_status st;
+	if (s->ok) {
+		st = walk_shape(&w, count_prim, &werr);
+		counted = st == NM_OK;
+		if (st == NM_E_NOMEM)
+			return nm_fail(err, st, m->file, "SHP1", NM_NO_OFFSET, "out of memory");
+	}
+	nm_out o;
+	nm_out_init(&o);
+	shape_header(&o, m, s, &w, counted);
+	nm_node *h = nm_text(t, dir, "header.txt", &o);
+	nm_out_free(&o);
+	if (!h || packet_files(t, dir, m, s) != NM_OK)
+		return nm_fail(err, NM_E_NOMEM, m->file, "SHP1", NM_NO_OFFSET, "out of memory");
+	if (!s->ok)
+		return nm_error_file(t, dir, &s->err) ? NM_OK : NM_E_NOMEM;
+	if (!counted)
+		return nm_error_file(t, dir, &werr) ? NM_OK : NM_E_NOMEM;
+	static const char *const files[3] = { "triangles.csv", "lines.csv", "points.csv" };
+	static const unsigned corners[3] = { 3, 2, 1 };
+	shape_cols cols;
+	shape_columns(s, &cols);
+	for (int c = 0; c < 3; c++) {
+		/* Triangles always; lines and points only when the shape has some. */
+		if (c != J3D_PC_TRIANGLES && !w.count[c])
+			continue;
+		struct prim_file *f = j3d_alloc(m, 1, sizeof *f);
+		if (!f)
+			return NM_E_NOMEM;
+		f->m = m;
+		f->s = s;
+		f->cls = c;
+		uint64_t size = header_len(&cols, corners[c]) + w.count[c] * row_len(&cols, corners[c]);
+		if (!nm_lazy(t, dir, files[c], size, produce_prims, NULL, f))
+			return NM_E_NOMEM;
+	}
+	return NM_OK;
+}
+
+nm_status j3d_tree_shp1(nm_tree *t, j3d_model *m, const j3d_chunk *c)
+{
+	const j3d_shp1 *h = m->shp1;
+	nm_out o;
+	nm_out_init(&o);
+	j3d_header_begin(&o, c);
+	nm_kv(&o, "count", "%u", h->count);
+	nm_kv(&o, "shape_table_offset", "0x%x", h->off_shapes);
+	nm_kv(&o, "remap_offset", "0x%x", h->off_remap);
+	nm_kv(&o, "name_table_offset", "0x%x", h->off_names);
+	nm_kv(&o, "attribute_table_offset", "0x%x", h->off_attrs);
+	nm_kv(&o, "matrix_table_offset", "0x%x", h->off_mtx);
+	nm_kv(&o, "display_list_offset", "0x%x", h->off_dl);
+	nm_kv(&o, "matrix_group_table_offset", "0x%x", h->off_mtxdata);
+	nm_kv(&o, "packet_table_offset", "0x%x", h->off_packets);
+	nm_node *n = nm_text(t, c->dir, "header.txt", &o);
+	nm_out_free(&o);
+	if (!n)
+		return NM_E_NOMEM;
+	for (uint16_t i = 0; i < h->count; i++) {
+		char name[16];
+		snprintf(name, sizeof name, "%u", i);
+		if (!nm_lazy_dir(t, c->dir, name, populate_shape, m, &h->shapes[i]))
+			return NM_E_NOMEM;
+	}
+	return NM_OK;
+}

@@ -1,0 +1,260 @@
+/* Tree of the scene graph and skinning chunks: inf1/, evp1/, drw1/, jnt1/. All of it is
+ * record-sized text, formatted at mount. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "export/text.h"
+#include "formats/j3d/j3d.h"
+
+#define NOMEM NM_E_NOMEM
+
+static nm_status add_text(nm_tree *t, nm_node *dir, const char *name, nm_out *o)
+{
+	nm_node *n = nm_text(t, dir, name, o);
+	nm_out_free(o);
+	return n ? NM_OK : NOMEM;
+}
+
+static const char *joint_name(const j3d_model *m, uint32_t i)
+{
+	if (!m->jnt1 || i >= m->jnt1->count || !m->jnt1->joints[i].name)
+		return NULL;
+	return m->jnt1->joints[i].name;
+}
+
+static void matrix_rows(nm_out *o, const char *key, const float *mx)
+{
+	for (int r = 0; r < 3; r++) {
+		char k[64];
+		snprintf(k, sizeof k, "%s_row%d", key, r);
+		nm_kv_floats(o, k, mx + 4 * r, 4);
+	}
+}
+
+/* ---- inf1 ---- */
+
+nm_status j3d_tree_inf1(nm_tree *t, j3d_model *m, const j3d_chunk *c)
+{
+	static const char *const rules[] = { "BASIC", "SOFTIMAGE", "MAYA" };
+	const j3d_inf1 *f = m->inf1;
+	nm_out o;
+	nm_out_init(&o);
+	j3d_header_begin(&o, c);
+	nm_kv(&o, "load_flags", "0x%04x", f->flags);
+	nm_kv_enum(&o, "matrix_scaling_rule", (f->flags & 15) < 3 ? rules[f->flags & 15] : NULL,
+		   f->flags & 15);
+	nm_kv(&o, "matrix_groups", "%u", f->packets);
+	nm_kv(&o, "vertices", "%u", f->vertices);
+	nm_kv(&o, "hierarchy_offset", "0x%x", f->hier_off);
+	nm_kv(&o, "hierarchy_nodes", "%zu", f->nnodes);
+	if (!f->terminated)
+		nm_kv_str(&o, "note", "the hierarchy has no end node before the chunk end");
+	nm_status s = add_text(t, c->dir, "header.txt", &o);
+	if (s != NM_OK)
+		return s;
+
+	nm_out_init(&o);
+	for (size_t i = 0; i < f->nnodes; i++) {
+		const j3d_hnode *n = &f->nodes[i];
+		if (n->type == J3D_N_OPEN || n->type == J3D_N_CLOSE)
+			continue;
+		for (uint32_t d = 0; d < n->depth && !o.failed; d++)
+			nm_out_str(&o, "  ");
+		const char *name = NULL;
+		bool exists = true;
+		switch (n->type) {
+		case J3D_N_JOINT:
+			nm_out_printf(&o, "joint %u", n->index);
+			name = joint_name(m, n->index);
+			exists = !m->jnt1 || n->index < m->jnt1->count;
+			break;
+		case J3D_N_MATERIAL:
+			nm_out_printf(&o, "material %u", n->index);
+			if (m->mat3 && n->index < m->mat3->count)
+				name = m->mat3->mats[n->index].name;
+			exists = !m->mat3 || n->index < m->mat3->count;
+			break;
+		case J3D_N_SHAPE:
+			nm_out_printf(&o, "shape %u", n->index);
+			exists = !m->shp1 || n->index < m->shp1->count;
+			break;
+		default:
+			nm_out_printf(&o, "node 0x%04x %u", n->type, n->index);
+			break;
+		}
+		if (name) {
+			char *safe = nm_safe_name(name, strlen(name));
+			nm_out_printf(&o, " %s", safe ? safe : "?");
+			free(safe);
+		}
+		if (!exists)
+			nm_out_str(&o, " (no such record)");
+		nm_out_char(&o, '\n');
+	}
+	return add_text(t, c->dir, "hierarchy.txt", &o);
+}
+
+/* ---- evp1 ---- */
+
+nm_status j3d_tree_evp1(nm_tree *t, j3d_model *m, const j3d_chunk *c)
+{
+	const j3d_evp1 *e = m->evp1;
+	nm_out o;
+	nm_out_init(&o);
+	j3d_header_begin(&o, c);
+	nm_kv(&o, "envelopes", "%u", e->count);
+	nm_kv(&o, "influences", "%u", e->total);
+	nm_kv(&o, "inverse_bind_matrices", "%u", e->nibm);
+	nm_kv(&o, "weight_count_offset", "0x%x", e->off_counts);
+	nm_kv(&o, "joint_index_offset", "0x%x", e->off_joints);
+	nm_kv(&o, "weight_offset", "0x%x", e->off_weights);
+	nm_kv(&o, "inverse_bind_offset", "0x%x", e->off_ibm);
+	nm_status s = add_text(t, c->dir, "header.txt", &o);
+	if (s != NM_OK)
+		return s;
+
+	static const char *const cols[] = { "envelope", "joint", "weight" };
+	nm_out_init(&o);
+	nm_csv_header(&o, cols, 3);
+	for (uint16_t i = 0; i < e->count; i++)
+		for (uint32_t k = 0; k < e->counts[i]; k++) {
+			uint32_t at = e->first[i] + k;
+			nm_csv_uint(&o, i, 5);
+			nm_out_char(&o, ',');
+			nm_csv_uint(&o, e->joints[at], 5);
+			nm_out_char(&o, ',');
+			nm_csv_float(&o, e->weights[at]);
+			nm_out_char(&o, '\n');
+		}
+	s = add_text(t, c->dir, "envelopes.csv", &o);
+	if (s != NM_OK)
+		return s;
+
+	nm_node *dir = nm_dir(t, c->dir, "inverse_bind");
+	if (!dir)
+		return NOMEM;
+	for (uint32_t i = 0; i < e->nibm; i++) {
+		char name[32];
+		nm_out_init(&o);
+		nm_kv(&o, "joint", "%u", i);
+		const char *jn = joint_name(m, i);
+		if (jn)
+			nm_kv_str(&o, "joint_name", jn);
+		matrix_rows(&o, "matrix", e->ibm[i]);
+		snprintf(name, sizeof name, "%u.txt", i);
+		if ((s = add_text(t, dir, name, &o)) != NM_OK)
+			return s;
+	}
+	return NM_OK;
+}
+
+/* ---- drw1 ---- */
+
+nm_status j3d_tree_drw1(nm_tree *t, j3d_model *m, const j3d_chunk *c)
+{
+	const j3d_drw1 *d = m->drw1;
+	nm_out o;
+	nm_out_init(&o);
+	j3d_header_begin(&o, c);
+	nm_kv(&o, "count", "%u", d->count);
+	nm_kv(&o, "kind_offset", "0x%x", d->off_kinds);
+	nm_kv(&o, "index_offset", "0x%x", d->off_params);
+	nm_status s = add_text(t, c->dir, "header.txt", &o);
+	if (s != NM_OK)
+		return s;
+	static const char *const cols[] = { "entry", "kind", "index" };
+	nm_out_init(&o);
+	nm_csv_header(&o, cols, 3);
+	for (uint16_t i = 0; i < d->count; i++) {
+		nm_csv_uint(&o, i, 5);
+		nm_out_printf(&o, ",%8s,", d->kinds[i] == 0 ? "joint" : d->kinds[i] == 1
+					    ? "envelope" : "unknown");
+		nm_csv_uint(&o, d->params[i], 5);
+		nm_out_char(&o, '\n');
+	}
+	return add_text(t, c->dir, "entries.csv", &o);
+}
+
+/* ---- jnt1 ---- */
+
+static void joint_text(nm_out *o, const j3d_model *m, uint16_t i)
+{
+	const j3d_joint *j = &m->jnt1->joints[i];
+	nm_kv(o, "index", "%u", i);
+	if (j->name)
+		nm_kv_str(o, "name", j->name);
+	nm_kv(o, "entry", "%u", j->entry);
+	nm_kv(o, "flags", "0x%04x", j->flags);
+	nm_kv(o, "calc_flags", "0x%02x", j->calc);
+	nm_kv_floats(o, "scale", j->scale, 3);
+	float deg[3];
+	for (int k = 0; k < 3; k++)
+		deg[k] = (float)(j->rot[k] * 180.0 / 32767.0);
+	nm_kv_floats(o, "rotation_degrees", deg, 3);
+	nm_kv(o, "rotation_raw", "%d %d %d", j->rot[0], j->rot[1], j->rot[2]);
+	nm_kv_floats(o, "translation", j->trans, 3);
+	nm_kv_float(o, "bounding_radius", j->radius);
+	nm_kv_floats(o, "bbox_min", j->bmin, 3);
+	nm_kv_floats(o, "bbox_max", j->bmax, 3);
+	nm_kv(o, "parent", "%d", j->parent);
+	if (j->parent >= 0 && m->jnt1->joints[j->parent].name)
+		nm_kv_str(o, "parent_name", m->jnt1->joints[j->parent].name);
+	matrix_rows(o, "local_matrix", j->local);
+	matrix_rows(o, "world_matrix", j->world);
+}
+
+nm_status j3d_tree_jnt1(nm_tree *t, j3d_model *m, const j3d_chunk *c)
+{
+	const j3d_jnt1 *J = m->jnt1;
+	nm_out o;
+	nm_out_init(&o);
+	j3d_header_begin(&o, c);
+	nm_kv(&o, "count", "%u", J->count);
+	nm_kv(&o, "joint_table_offset", "0x%x", J->off_entries);
+	nm_kv(&o, "remap_offset", "0x%x", J->off_remap);
+	nm_kv(&o, "name_table_offset", "0x%x", J->off_names);
+	if (J->names_problem)
+		nm_kv_str(&o, "name_table_problem", J->names_problem);
+	nm_status s = add_text(t, c->dir, "header.txt", &o);
+	if (s != NM_OK)
+		return s;
+	nm_node *joints = nm_dir(t, c->dir, "joints");
+	nm_node *by_name = nm_dir(t, c->dir, "by_name");
+	if (!joints || !by_name)
+		return NOMEM;
+	static const char *const txt[] = { ".txt", NULL };
+	for (uint16_t i = 0; i < J->count; i++) {
+		char name[32];
+		nm_out_init(&o);
+		joint_text(&o, m, i);
+		snprintf(name, sizeof name, "%u.txt", i);
+		/* The same text under the joint's name, made safe and unique. */
+		const char *raw = J->joints[i].name;
+		char fallback[32];
+		snprintf(fallback, sizeof fallback, "joint%u", i);
+		char *safe = j3d_safe_stem(raw);
+		char *stem = nm_unique_stem(t, by_name, safe ? safe : fallback, txt);
+		free(safe);
+		if (!stem) {
+			nm_out_free(&o);
+			return NOMEM;
+		}
+		char *file = malloc(strlen(stem) + 5);
+		if (file)
+			sprintf(file, "%s.txt", stem);
+		free(stem);
+		nm_out copy;
+		nm_out_init(&copy);
+		nm_out_write(&copy, o.data, o.len);
+		bool ok = file && nm_text(t, by_name, file, &copy) != NULL;
+		free(file);
+		nm_out_free(&copy);
+		if (!ok) {
+			nm_out_free(&o);
+			return NOMEM;
+		}
+		if ((s = add_text(t, joints, name, &o)) != NM_OK)
+			return s;
+	}
+	return NM_OK;
+}

@@ -1,0 +1,209 @@
+/* tex1/: per texture NAME.png (level 0), NAME.mip1.png ... (further levels that fit in
+ * the chunk), NAME.txt (the BTI header, fields named), NAME.bin (the undecoded image
+ * bytes of those levels) and NAME.palette.bin for indexed formats. PNG sizes follow
+ * from width, height and channels (stored deflate), so nothing decodes before a read. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "codec/gx.h"
+#include "export/png.h"
+#include "export/text.h"
+#include "formats/j3d/j3d.h"
+
+/* PNG channels: the format's natural layout (grey, grey+alpha, RGB or RGBA). */
+static unsigned channels(const j3d_texture *t)
+{
+	switch (t->fmt) {
+	case NM_GX_I4: case NM_GX_I8: return 1;
+	case NM_GX_IA4: case NM_GX_IA8: return 2;
+	case NM_GX_RGB565: return 3;
+	case NM_GX_C4: case NM_GX_C8: case NM_GX_C14X2:
+		return t->pal_fmt == NM_GX_PAL_IA8 ? 2 : t->pal_fmt == NM_GX_PAL_RGB565 ? 3 : 4;
+	default: return 4;
+	}
+}
+
+#define NAME_BUF 512
+
+static unsigned level_dim(unsigned d, unsigned n)
+{
+	return d >> n ? d >> n : 1;
+}
+
+static uint64_t level_offset(const j3d_texture *t, unsigned level)
+{
+	uint64_t off = 0;
+	for (unsigned n = 0; n < level; n++)
+		off += nm_gx_level_size(t->fmt, level_dim(t->width, n), level_dim(t->height, n));
+	return off;
+}
+
+struct level_ref {
+	j3d_texture *t;
+	unsigned level;
+};
+
+static nm_status produce_level(void *ctx, void *arg, nm_out *o, nm_error *err)
+{
+	struct level_ref *ref = arg;
+	const j3d_texture *t = ref->t;
+	j3d_model *m = t->m;
+	unsigned w = level_dim(t->width, ref->level), h = level_dim(t->height, ref->level);
+	size_t len = nm_gx_level_size(t->fmt, w, h);
+	uint8_t *src = NULL, *pal = NULL, *rgba = NULL;
+	(void)ctx;
+	nm_status s = nm_reader_load(m->r, t->img_abs + level_offset(t, ref->level), len, "TEX1",
+				     &src, err);
+	bool indexed = nm_gx_format_is_indexed(t->fmt);
+	if (s == NM_OK && indexed && t->npal)
+		s = nm_reader_load(m->r, t->pal_abs, (size_t)t->npal * 2, "TEX1", &pal, err);
+	if (s != NM_OK)
+		goto done;
+	rgba = malloc((size_t)w * h * 4);
+	if (!rgba) {
+		s = nm_fail(err, NM_E_NOMEM, m->file, "TEX1", NM_NO_OFFSET, "out of memory");
+		goto done;
+	}
+	s = nm_gx_decode(t->fmt, src, len, w, h, pal, indexed ? t->npal : 0, t->pal_fmt, rgba);
+	if (s != NM_OK) {
+		s = nm_fail(err, s, m->file, "TEX1", t->img_abs, "texture %s level %u: %s",
+			    t->stem, ref->level, nm_status_str(s));
+		goto done;
+	}
+	s = nm_png_write(o, rgba, w, h, channels(t));
+	if (s != NM_OK)
+		nm_fail(err, s, m->file, "TEX1", t->img_abs, "texture %s: PNG encoding failed",
+			t->stem);
+done:
+	free(src);
+	free(pal);
+	free(rgba);
+	return s;
+}
+
+static void texture_text(nm_out *o, const j3d_tex1 *x, uint16_t i)
+{
+	const j3d_texture *t = &x->tex[i];
+	nm_kv(o, "index", "%u", i);
+	if (t->name)
+		nm_kv_str(o, "name", t->name);
+	nm_kv(o, "header_offset", "0x%llx", (unsigned long long)t->hdr_abs);
+	nm_kv_enum(o, "format", nm_gx_format_name(t->fmt), t->fmt);
+	nm_kv(o, "alpha", "%u", t->alpha);
+	nm_kv(o, "width", "%u", t->width);
+	nm_kv(o, "height", "%u", t->height);
+	nm_kv_enum(o, "wrap_s", gx_wrap_name(t->wrap_s), t->wrap_s);
+	nm_kv_enum(o, "wrap_t", gx_wrap_name(t->wrap_t), t->wrap_t);
+	nm_kv(o, "palettes_enabled", "%u", t->pal_enabled);
+	nm_kv_enum(o, "palette_format", nm_gx_palette_format_name(t->pal_fmt), t->pal_fmt);
+	nm_kv(o, "palette_entries", "%u", t->npal);
+	nm_kv(o, "palette_offset", "0x%x", t->pal_off);
+	nm_kv(o, "mipmap_flags", "0x%02x 0x%02x 0x%02x", t->flags[0], t->flags[1], t->flags[2]);
+	nm_kv(o, "max_anisotropy", "%u", t->max_aniso);
+	nm_kv_enum(o, "min_filter", gx_filter_name(t->min_filter), t->min_filter);
+	nm_kv_enum(o, "mag_filter", gx_filter_name(t->mag_filter), t->mag_filter);
+	nm_kv_float(o, "min_lod", t->min_lod / 8.0f);
+	nm_kv_float(o, "max_lod", t->max_lod / 8.0f);
+	nm_kv(o, "image_count", "%u", t->images);
+	nm_kv(o, "unknown_0x19", "%u", t->unknown);
+	nm_kv_float(o, "lod_bias", t->lod_bias / 100.0f);
+	nm_kv(o, "image_offset", "0x%x", t->img_off);
+	if (!t->ok) {
+		nm_kv_str(o, "error", t->err.msg);
+		return;
+	}
+	nm_kv(o, "image_data_offset", "0x%llx", (unsigned long long)t->img_abs);
+	nm_kv(o, "image_data_size", "%llu", (unsigned long long)t->img_len);
+	nm_kv(o, "levels_shown", "%u", t->levels);
+	if (nm_gx_format_is_indexed(t->fmt))
+		nm_kv(o, "palette_data_offset", "0x%llx", (unsigned long long)t->pal_abs);
+	if (t->shares >= 0) {
+		nm_kv(o, "shares_image_with", "%d", t->shares);
+		if (x->tex[t->shares].stem)
+			nm_kv(o, "shares_image_with_file", "%s.png", x->tex[t->shares].stem);
+	}
+}
+
+/* File name stem for texture i, unique among everything in tex1/. */
+static char *texture_stem(nm_tree *t, nm_node *dir, const j3d_texture *tx, uint16_t i)
+{
+	static const char *const exts[] = {
+		".png", ".txt", ".bin", ".palette.bin", ".mip1.png", ".mip2.png", ".mip3.png",
+		".mip4.png", ".mip5.png", ".mip6.png", ".mip7.png", ".mip8.png", ".mip9.png",
+		".mip10.png", NULL
+	};
+	char fallback[32];
+	snprintf(fallback, sizeof fallback, "texture%u", i);
+	char *safe = j3d_safe_stem(tx->name);
+	char *stem = nm_unique_stem(t, dir, safe ? safe : fallback, exts);
+	free(safe);
+	return stem;
+}
+
+static bool add_file_name(char *buf, size_t n, const char *stem, const char *ext)
+{
+	return (size_t)snprintf(buf, n, "%s%s", stem, ext) < n;
+}
+
+nm_status j3d_tree_tex1(nm_tree *t, j3d_model *m, const j3d_chunk *c)
+{
+	j3d_tex1 *x = m->tex1;
+	nm_out o;
+	nm_out_init(&o);
+	j3d_header_begin(&o, c);
+	nm_kv(&o, "count", "%u", x->count);
+	nm_kv(&o, "header_table_offset", "0x%x", x->off_headers);
+	nm_kv(&o, "name_table_offset", "0x%x", x->off_names);
+	if (x->names_problem)
+		nm_kv_str(&o, "name_table_problem", x->names_problem);
+	nm_node *n = nm_text(t, c->dir, "header.txt", &o);
+	nm_out_free(&o);
+	if (!n)
+		return NM_E_NOMEM;
+	/* One texture at a time, so each stem is checked against every file made before
+	 * it; shares_image_with always names an earlier texture, whose stem is known. */
+	for (uint16_t i = 0; i < x->count; i++) {
+		j3d_texture *tx = &x->tex[i];
+		char name[NAME_BUF];
+		char *stem = texture_stem(t, c->dir, tx, i);
+		if (!stem)
+			return NM_E_NOMEM;
+		tx->stem = j3d_strdup(m, stem, strlen(stem));
+		free(stem);
+		if (!tx->stem || !add_file_name(name, sizeof name, tx->stem, ".txt"))
+			return NM_E_NOMEM;
+		nm_out_init(&o);
+		texture_text(&o, x, i);
+		n = nm_text(t, c->dir, name, &o);
+		nm_out_free(&o);
+		if (!n)
+			return NM_E_NOMEM;
+		if (!tx->ok)
+			continue;
+		for (unsigned l = 0; l < tx->levels; l++) {
+			struct level_ref *ref = j3d_alloc(m, 1, sizeof *ref);
+			if (!ref)
+				return NM_E_NOMEM;
+			ref->t = tx;
+			ref->level = l;
+			char ext[24];
+			if (l)
+				snprintf(ext, sizeof ext, ".mip%u.png", l);
+			else
+				snprintf(ext, sizeof ext, ".png");
+			uint64_t size = nm_png_size(level_dim(tx->width, l), level_dim(tx->height, l),
+						    channels(tx));
+			if (!size || !add_file_name(name, sizeof name, tx->stem, ext) ||
+			    !nm_lazy(t, c->dir, name, size, produce_level, NULL, ref))
+				return NM_E_NOMEM;
+		}
+		if (!add_file_name(name, sizeof name, tx->stem, ".bin") ||
+		    !nm_slice(t, c->dir, name, m->r, tx->img_abs, tx->img_len))
+			return NM_E_NOMEM;
+		if (nm_gx_format_is_indexed(tx->fmt) &&
+		    (!add_file_name(name, sizeof name, tx->stem, ".palette.bin") ||
+		     !nm_slice(t, c->dir, name, m->r, tx->pal_abs, (uint64_t)tx->npal * 2)))
+			return NM_E_NOMEM;
+	}
+	return NM_OK;
+}

@@ -1,0 +1,148 @@
+/* vtx1/: header.txt, formats.txt and one CSV per vertex array (positions.csv,
+ * normals.csv, nbt.csv, colors0.csv, colors1.csv, texcoords0.csv ... texcoords7.csv).
+ * Row counts come from the array spans (parse_vtx1.c), values are fixed width, so each
+ * CSV's size is known at mount; the array is read and decoded on the first read. */
+#include <stdio.h>
+#include <stdlib.h>
+#include "export/text.h"
+#include "formats/j3d/j3d.h"
+
+static const char *const slot_names[J3D_VTX_SLOTS] = {
+	"positions", "normals", "nbt", "colors0", "colors1", "texcoords0", "texcoords1",
+	"texcoords2", "texcoords3", "texcoords4", "texcoords5", "texcoords6", "texcoords7"
+};
+
+#define COLOR_WIDTH 3
+
+/* Column names of an array. */
+static size_t columns(const j3d_varray *a, int slot, const char **cols)
+{
+	static const char *const xyz[] = { "x", "y", "z" };
+	static const char *const nbt[] = { "nx", "ny", "nz", "bx", "by", "bz", "tx", "ty", "tz" };
+	static const char *const rgba[] = { "r", "g", "b", "a" };
+	static const char *const st[] = { "s", "t" };
+	const char *const *src = a->color ? rgba : slot >= J3D_TEX0 ? st
+			       : a->ncomp == 9 ? nbt : xyz;
+	for (unsigned c = 0; c < a->ncomp; c++)
+		cols[c] = src[c];
+	return a->ncomp;
+}
+
+static uint64_t csv_size(const j3d_varray *a, int slot)
+{
+	const char *cols[9];
+	size_t n = columns(a, slot, cols);
+	unsigned w = a->color ? COLOR_WIDTH : NM_CSV_FLOAT_WIDTH;
+	return nm_csv_header_len(cols, n) + (uint64_t)a->count * n * (w + 1);
+}
+
+struct array_ref {
+	j3d_model *m;
+	int slot;
+};
+
+static nm_status produce_array(void *ctx, void *arg, nm_out *o, nm_error *err)
+{
+	struct array_ref *ref = arg;
+	const j3d_varray *a = &ref->m->vtx1->arrays[ref->slot];
+	const char *cols[9];
+	size_t n = columns(a, ref->slot, cols);
+	uint8_t *data;
+	(void)ctx;
+	nm_status s = j3d_vtx_load(ref->m, a, &data, err);
+	if (s != NM_OK)
+		return s;
+	nm_csv_header(o, cols, n);
+	for (uint32_t i = 0; i < a->count && !o->failed; i++) {
+		if (a->color) {
+			uint8_t c[4];
+			j3d_vtx_color(a, data, i, c);
+			for (int k = 0; k < 4; k++) {
+				nm_csv_uint(o, c[k], COLOR_WIDTH);
+				nm_out_char(o, k == 3 ? '\n' : ',');
+			}
+		} else {
+			float f[9];
+			j3d_vtx_floats(a, data, i, f);
+			for (size_t k = 0; k < n; k++) {
+				nm_csv_float(o, f[k]);
+				nm_out_char(o, k + 1 == n ? '\n' : ',');
+			}
+		}
+	}
+	free(data);
+	return NM_OK;
+}
+
+nm_status j3d_tree_vtx1(nm_tree *t, j3d_model *m, const j3d_chunk *c)
+{
+	const j3d_vtx1 *x = m->vtx1;
+	nm_out o;
+	nm_out_init(&o);
+	j3d_header_begin(&o, c);
+	nm_kv(&o, "format_list_offset", "0x%x", x->fmt_off);
+	for (int k = 0; k < J3D_VTX_SLOTS; k++) {
+		char key[48];
+		snprintf(key, sizeof key, "%s_offset", slot_names[k]);
+		nm_kv(&o, key, "0x%x", x->offs[k]);
+	}
+	nm_node *h = nm_text(t, c->dir, "header.txt", &o);
+	nm_out_free(&o);
+	if (!h)
+		return NM_E_NOMEM;
+
+	nm_out_init(&o);
+	for (size_t i = 0; i < x->nfmts; i++) {
+		const j3d_vfmt *f = &x->fmts[i];
+		bool color = f->attr == J3D_A_CLR0 || f->attr == J3D_A_CLR1;
+		nm_out_printf(&o, "format%zu_attribute: %s (0x%x)\n", i,
+			      j3d_attr_name(f->attr) ? j3d_attr_name(f->attr) : "unknown", f->attr);
+		const char *cn = j3d_comp_count_name(f->attr, f->cnt);
+		const char *tn = j3d_comp_type_name(f->type, color);
+		nm_out_printf(&o, "format%zu_components: %s (0x%x)\n", i, cn ? cn : "unknown",
+			      f->cnt);
+		nm_out_printf(&o, "format%zu_type: %s (0x%x)\n", i, tn ? tn : "unknown", f->type);
+		nm_out_printf(&o, "format%zu_shift: %u\n", i, f->shift);
+	}
+	for (int k = 0; k < J3D_VTX_SLOTS; k++) {
+		const j3d_varray *a = &x->arrays[k];
+		if (!a->present)
+			continue;
+		const char *s = slot_names[k];
+		nm_out_printf(&o, "%s_offset: 0x%x\n", s, a->off);
+		nm_out_printf(&o, "%s_span: %u\n", s, a->span);
+		if (a->problem) {
+			nm_out_printf(&o, "%s_problem: %s\n", s, a->problem);
+			continue;
+		}
+		nm_out_printf(&o, "%s_stride: %u\n", s, a->stride);
+		nm_out_printf(&o, "%s_count: %u\n", s, a->count);
+		if (!a->color) {
+			nm_out_printf(&o, "%s_scale: ", s);
+			nm_out_float(&o, a->scale);
+			nm_out_char(&o, '\n');
+		}
+	}
+	nm_out_str(&o, "note: row counts are floor(span / stride); the last rows may be "
+		   "padding that no vertex uses\n");
+	h = nm_text(t, c->dir, "formats.txt", &o);
+	nm_out_free(&o);
+	if (!h)
+		return NM_E_NOMEM;
+
+	for (int k = 0; k < J3D_VTX_SLOTS; k++) {
+		const j3d_varray *a = &x->arrays[k];
+		if (!a->present || a->problem)
+			continue;
+		struct array_ref *ref = j3d_alloc(m, 1, sizeof *ref);
+		if (!ref)
+			return NM_E_NOMEM;
+		ref->m = m;
+		ref->slot = k;
+		char name[32];
+		snprintf(name, sizeof name, "%s.csv", slot_names[k]);
+		if (!nm_lazy(t, c->dir, name, csv_size(a, k), produce_array, NULL, ref))
+			return NM_E_NOMEM;
+	}
+	return NM_OK;
+}
