@@ -5,24 +5,14 @@
 #include <string.h>
 #include "export/text.h"
 #include "formats/cmb/cmb.h"
+#include "lib/transform.h"
 
 /* local = T * Rz * Ry * Rx * S: scale first, then rotate about X, Y, Z (the rotation is
  * Euler XYZ in radians, FORMATS.md 4.3), then translate. Row-major, column vectors. */
 static void local_matrix(const cmb_bone *b, double out[16])
 {
-	double sx = sin(b->rot[0]), cx = cos(b->rot[0]);
-	double sy = sin(b->rot[1]), cy = cos(b->rot[1]);
-	double sz = sin(b->rot[2]), cz = cos(b->rot[2]);
-	double r[3][3] = {
-		{ cz * cy, cz * sy * sx - sz * cx, cz * sy * cx + sz * sx },
-		{ sz * cy, sz * sy * sx + cz * cx, sz * sy * cx - cz * sx },
-		{ -sy, cy * sx, cy * cx },
-	};
-	for (int i = 0; i < 3; i++) {
-		for (int j = 0; j < 3; j++)
-			out[i * 4 + j] = r[i][j] * b->scale[j];
-		out[i * 4 + 3] = b->trans[i];
-	}
+	double rot[3] = { b->rot[0], b->rot[1], b->rot[2] };
+	nm_transform_trs(b->scale, rot, b->trans, out);
 	out[12] = out[13] = out[14] = 0;
 	out[15] = 1;
 }

@@ -4,6 +4,8 @@
 #include <math.h>
 #include <string.h>
 #include "formats/j3d/j3d.h"
+#include "lib/transform.h"
+#include "lib/transform.h"
 
 void j3d_mat_identity(float *m)
 {
@@ -30,21 +32,12 @@ void j3d_mat_mul(const float *a, const float *b, float *out)
 /* Angles: v * pi / 0x7FFF (so +-32767 is +-180 degrees). */
 void j3d_joint_local(const j3d_joint *j, float *out)
 {
-	double ax = j->rot[0] * M_PI / 32767.0, ay = j->rot[1] * M_PI / 32767.0,
-	       az = j->rot[2] * M_PI / 32767.0;
-	double cx = cos(ax), sx = sin(ax), cy = cos(ay), sy = sin(ay), cz = cos(az),
-	       sz = sin(az);
-	/* R = Rz * Ry * Rx */
-	double r[3][3] = {
-		{ cz * cy, cz * sy * sx - sz * cx, cz * sy * cx + sz * sx },
-		{ sz * cy, sz * sy * sx + cz * cx, sz * sy * cx - cz * sx },
-		{ -sy, cy * sx, cy * cx },
-	};
-	for (int i = 0; i < 3; i++) {
-		for (int k = 0; k < 3; k++)
-			out[i * 4 + k] = (float)(r[i][k] * j->scale[k]);
-		out[i * 4 + 3] = j->trans[i];
-	}
+	double rot[3], m[12];
+	for (int i = 0; i < 3; i++)
+		rot[i] = j->rot[i] * M_PI / 32767.0;
+	nm_transform_trs(j->scale, rot, j->trans, m);
+	for (int i = 0; i < 12; i++)
+		out[i] = (float)m[i];
 }
 
 nm_status j3d_parse_jnt1(j3d_model *m, const j3d_chunk *c, j3d_jnt1 *J, nm_error *err)
