@@ -1,4 +1,5 @@
 #include <pthread.h>
+#include <stdarg.h>
 #include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -201,6 +202,21 @@ void *nm_tree_alloc(nm_tree *t, size_t size)
 	if (p && nm_tree_on_free(t, free_ptr, p) != NM_OK)
 		return NULL; /* on_free freed it */
 	return p;
+}
+
+char *nm_tree_printf(nm_tree *t, const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	int n = vsnprintf(NULL, 0, fmt, ap);
+	va_end(ap);
+	char *s = n < 0 ? NULL : nm_tree_alloc(t, (size_t)n + 1);
+	if (s) {
+		va_start(ap, fmt);
+		vsnprintf(s, (size_t)n + 1, fmt, ap);
+		va_end(ap);
+	}
+	return s;
 }
 
 nm_node *nm_dir(nm_tree *t, nm_node *parent, const char *name)

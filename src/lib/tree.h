@@ -45,6 +45,9 @@ nm_status nm_tree_on_free(nm_tree *t, nm_free_fn fn, void *p);
 /* Zeroed memory freed with the tree (records a producer points at); NULL on failure. */
 void *nm_tree_alloc(nm_tree *t, size_t size);
 
+/* A formatted string freed with the tree (OBJ group names...); NULL on failure. */
+char *nm_tree_printf(nm_tree *t, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
 /* Builders. name is used as given: make it safe with nm_safe_name first if it comes
  * from the file. They return NULL when the name is taken or memory runs out. */
 nm_node *nm_dir(nm_tree *t, nm_node *parent, const char *name);

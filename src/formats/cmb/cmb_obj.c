@@ -178,14 +178,6 @@ static void write_mtl(nm_out *o, const cmb_model *m)
 	}
 }
 
-static char *tree_str(nm_tree *t, const char *s)
-{
-	char *p = nm_tree_alloc(t, strlen(s) + 1);
-	if (p)
-		strcpy(p, s);
-	return p;
-}
-
 nm_status cmb_add_obj(nm_tree *t, nm_node *root, cmb_model *m)
 {
 	uint32_t n = 0;
@@ -204,16 +196,11 @@ nm_status cmb_add_obj(nm_tree *t, nm_node *root, cmb_model *m)
 		if (mesh->sepd >= m->nsepds || !m->sepds[mesh->sepd].ok)
 			continue;
 		const cmb_sepd *s = &m->sepds[mesh->sepd];
-		char name[64];
-		snprintf(name, sizeof name, "mesh%u_shape%u", i, mesh->sepd);
-		groups[g].name = tree_str(t, name);
-		if (!groups[g].name)
+		groups[g].name = nm_tree_printf(t, "mesh%u_shape%u", i, mesh->sepd);
+		if (mesh->material < m->nmats)
+			groups[g].material = nm_tree_printf(t, "material%u", mesh->material);
+		if (!groups[g].name || (mesh->material < m->nmats && !groups[g].material))
 			return NM_E_NOMEM;
-		if (mesh->material < m->nmats) {
-			snprintf(name, sizeof name, "material%u", mesh->material);
-			if (!(groups[g].material = tree_str(t, name)))
-				return NM_E_NOMEM;
-		}
 		groups[g].nverts = s->nverts;
 		groups[g].has_normals = s->attr[CMB_NORMAL].usable;
 		groups[g].has_texcoords = s->attr[CMB_TEXCOORD0].usable;

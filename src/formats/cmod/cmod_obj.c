@@ -127,19 +127,11 @@ nm_status cmod_add_obj(nm_tree *t, nm_node *root, cmod_model *m)
 			cmod_group *grp = &mesh->groups[g];
 			if (prim_kind(grp->prim) < 0)
 				continue;
-			char name[64];
-			snprintf(name, sizeof name, "mesh%zu_group%zu", i, g);
-			groups[k].name = nm_tree_alloc(t, strlen(name) + 1);
-			if (!groups[k].name)
+			groups[k].name = nm_tree_printf(t, "mesh%zu_group%zu", i, g);
+			if (grp->material != UINT32_MAX)
+				groups[k].material = nm_tree_printf(t, "material%u", grp->material);
+			if (!groups[k].name || (grp->material != UINT32_MAX && !groups[k].material))
 				return NM_E_NOMEM;
-			strcpy(groups[k].name, name);
-			if (grp->material != UINT32_MAX) {
-				snprintf(name, sizeof name, "material%u", grp->material);
-				groups[k].material = nm_tree_alloc(t, strlen(name) + 1);
-				if (!groups[k].material)
-					return NM_E_NOMEM;
-				strcpy(groups[k].material, name);
-			}
 			groups[k].nverts = mesh->nverts;
 			groups[k].has_normals = find_attr(mesh, CMOD_NORMAL, 3) != NULL;
 			groups[k].has_texcoords = find_attr(mesh, CMOD_TEXCOORD0, 2) != NULL;

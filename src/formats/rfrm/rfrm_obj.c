@@ -136,19 +136,11 @@ nm_status rfrm_add_obj(rfrm_model *m, nm_node *root)
 			const rfrm_mesh *me = &m->meshes[i];
 			if (me->vbuf != v || !drawable(m, me))
 				continue;
-			char name[64];
-			snprintf(name, sizeof name, "mesh%zu", i);
-			groups[k].name = nm_tree_alloc(t, strlen(name) + 1);
-			if (!groups[k].name)
+			groups[k].name = nm_tree_printf(t, "mesh%zu", i);
+			if (me->material < m->nmats)
+				groups[k].material = nm_tree_printf(t, "material%u", me->material);
+			if (!groups[k].name || (me->material < m->nmats && !groups[k].material))
 				return NM_E_NOMEM;
-			strcpy(groups[k].name, name);
-			if (me->material < m->nmats) {
-				snprintf(name, sizeof name, "material%u", me->material);
-				groups[k].material = nm_tree_alloc(t, strlen(name) + 1);
-				if (!groups[k].material)
-					return NM_E_NOMEM;
-				strcpy(groups[k].material, name);
-			}
 			groups[k].nverts = vb->count;
 			groups[k].has_normals = find_comp(vb, RFRM_NORMAL, 3) != NULL;
 			groups[k].has_texcoords = find_comp(vb, RFRM_TEXCOORD0, 2) != NULL;
