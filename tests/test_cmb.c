@@ -1323,12 +1323,5 @@ static Suite *cmb_suite(void)
 	return s;
 }
 
-int main(void)
-{
-	SRunner *sr = srunner_create(cmb_suite());
-	int failed;
-	srunner_run_all(sr, CK_NORMAL);
-	failed = srunner_ntests_failed(sr);
-	srunner_free(sr);
-	return failed ? EXIT_FAILURE : EXIT_SUCCESS;
-}
+#include "tests/check_main.h"
+NM_CHECK_MAIN(cmb_suite)

@@ -394,7 +394,7 @@ START_TEST(corpus_files)
 }
 END_TEST
 
-int main(void)
+static Suite *cmod_suite(void)
 {
 	Suite *s = suite_create("cmod");
 	TCase *tc = tcase_create("cmod");
@@ -408,9 +408,8 @@ int main(void)
 	tcase_add_test(tc, bad_values);
 	tcase_add_test(tc, corpus_files);
 	suite_add_tcase(s, tc);
-	SRunner *sr = srunner_create(s);
-	srunner_run_all(sr, CK_NORMAL);
-	int failed = srunner_ntests_failed(sr);
-	srunner_free(sr);
-	return failed ? 1 : 0;
+	return s;
 }
+
+#include "tests/check_main.h"
+NM_CHECK_MAIN(cmod_suite)

@@ -598,11 +598,5 @@ static Suite *codec_suite(void)
 	return s;
 }
 
-int main(void)
-{
-	SRunner *sr = srunner_create(codec_suite());
-	srunner_run_all(sr, CK_NORMAL);
-	int failed = srunner_ntests_failed(sr);
-	srunner_free(sr);
-	return failed ? EXIT_FAILURE : EXIT_SUCCESS;
-}
+#include "tests/check_main.h"
+NM_CHECK_MAIN(codec_suite)

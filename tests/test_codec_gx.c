@@ -703,11 +703,5 @@ static Suite *gx_suite(void)
 	return s;
 }
 
-int main(void)
-{
-	SRunner *sr = srunner_create(gx_suite());
-	srunner_run_all(sr, CK_NORMAL);
-	int failed = srunner_ntests_failed(sr);
-	srunner_free(sr);
-	return failed == 0 ? EXIT_SUCCESS : EXIT_FAILURE;
-}
+#include "tests/check_main.h"
+NM_CHECK_MAIN(gx_suite)

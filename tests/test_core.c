@@ -506,7 +506,7 @@ START_TEST(obj_size_matches)
 }
 END_TEST
 
-int main(void)
+static Suite *core_suite(void)
 {
 	Suite *s = suite_create("core");
 	TCase *tc = tcase_create("core");
@@ -525,9 +525,8 @@ int main(void)
 	tcase_add_test(tc, triangulate_kinds);
 	tcase_add_test(tc, obj_size_matches);
 	suite_add_tcase(s, tc);
-	SRunner *sr = srunner_create(s);
-	srunner_run_all(sr, CK_NORMAL);
-	int failed = srunner_ntests_failed(sr);
-	srunner_free(sr);
-	return failed ? 1 : 0;
+	return s;
 }
+
+#include "tests/check_main.h"
+NM_CHECK_MAIN(core_suite)

@@ -1263,11 +1263,5 @@ static Suite *j3d_suite(void)
 	return s;
 }
 
-int main(void)
-{
-	SRunner *sr = srunner_create(j3d_suite());
-	srunner_run_all(sr, CK_NORMAL);
-	int failed = srunner_ntests_failed(sr);
-	srunner_free(sr);
-	return failed == 0 ? EXIT_SUCCESS : EXIT_FAILURE;
-}
+#include "tests/check_main.h"
+NM_CHECK_MAIN(j3d_suite)

@@ -1099,11 +1099,5 @@ static Suite *rfrm_suite(void)
 	return s;
 }
 
-int main(void)
-{
-	SRunner *sr = srunner_create(rfrm_suite());
-	srunner_run_all(sr, CK_NORMAL);
-	int failed = srunner_ntests_failed(sr);
-	srunner_free(sr);
-	return failed ? EXIT_FAILURE : EXIT_SUCCESS;
-}
+#include "tests/check_main.h"
+NM_CHECK_MAIN(rfrm_suite)
