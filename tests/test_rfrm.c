@@ -12,6 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include "codec/gpu_buffer.h"
 #include "export/text.h"
 #include "fixtures/rfrm_writer.h"
 #include "formats/driver.h"
@@ -278,7 +279,12 @@ static void expect_sample_csvs(nm_tree *t, const char *dir, const rfx_sample *s,
 	free(obj);
 }
 
-static const int codecs[] = { RFX_STORED, RFX_LZSS8, RFX_LZSS16, RFX_LZSS32, RFX_ZLIB };
+/* Every codec tag: Wii U's 0..3, then the Switch's 4..13. */
+static const int codecs[RFX_CODEC_COUNT] = {
+	RFX_STORED, RFX_LZSS8, RFX_LZSS16, RFX_LZSS32, RFX_LZSS8_ARITH, RFX_LZSS16_ARITH,
+	RFX_LZSS32_ARITH, RFX_LZSS8_LONG, RFX_LZSS16_LONG, RFX_LZSS32_LONG,
+	RFX_LZSS8_LONG_ARITH, RFX_LZSS16_LONG_ARITH, RFX_LZSS32_LONG_ARITH, RFX_ZLIB,
+};
 
 /* ---- vertex formats ------------------------------------------------------------ */
 
@@ -405,7 +411,7 @@ START_TEST(pak_every_codec)
 	ck_assert_int_eq(rfx_pak_write(a, 2, &pak), 0);
 	nm_tree *t = build_ok(&pak, "test.pak");
 	ck_assert_uint_eq(nm_tree_productions(t), 0);
-	bool little = codec == RFX_ZLIB;
+	bool little = rfx_codec_is_switch(codec);
 	expect_sample_csvs(t, "/models%2Fsample.cmdl", &s, little);
 	expect_contains(t, "/models%2Fsample.cmdl/gpu/layout.txt", "source: PAK META entry");
 	expect_contains(t, "/models%2Fsample.cmdl/info.txt", little ? "little-endian" : "big-endian");
@@ -457,7 +463,7 @@ START_TEST(appended_meta_every_codec)
 	ck_assert_int_eq(rfx_append_meta(&asset, &meta), 0);
 	nm_tree *t = build_ok(&asset, "appended.smdl");
 	ck_assert_uint_eq(nm_tree_productions(t), 0);
-	expect_sample_csvs(t, "", &s, codec == RFX_ZLIB);
+	expect_sample_csvs(t, "", &s, rfx_codec_is_switch(codec));
 	expect_contains(t, "/skhd/header.txt", "unknown_u32: 7");
 	nm_tree_free(t);
 	rfx_buf_free(&asset);
@@ -475,7 +481,7 @@ START_TEST(meta_gpu_relative)
 	ck_assert_int_eq(rfx_append_meta(&asset, &meta), 0);
 	nm_tree *t = build_ok(&asset, "relative.wmdl");
 	expect_contains(t, "/gpu/layout.txt", "read_buffer_offsets: relative to meta_gpu_offset");
-	expect_sample_csvs(t, "", &s, codecs[_i] == RFX_ZLIB);
+	expect_sample_csvs(t, "", &s, rfx_codec_is_switch(codecs[_i]));
 	expect_contains(t, "/wdhd/header.txt", "octree_type: AROT");
 	expect_contains(t, "/wdhd/octree.txt", "bitmap_words: 0x3 0x1");
 	nm_tree_free(t);
@@ -484,37 +490,43 @@ START_TEST(meta_gpu_relative)
 }
 END_TEST
 
-/* zlib buffers without any metadata: recovered one stream after another, lazily. */
-START_TEST(zlib_recovery_is_lazy)
+/* Buffers without any metadata (every codec): found by the walk, on first read only;
+ * every size is known at mount. */
+START_TEST(walk_is_lazy)
 {
+	int codec = codecs[_i];
 	rfx_sample s;
-	rfx_sample_init(&s, 400);
+	rfx_sample_init(&s, 400 + (uint32_t)_i);
 	rfx_buf asset = { 0 };
-	ck_assert_int_eq(rfx_sample_write(&s, "CMDL", RFX_ZLIB, false, &asset, NULL), 0);
-	nm_tree *t = build_ok(&asset, "switch.cmdl");
+	ck_assert_int_eq(rfx_sample_write(&s, "CMDL", codec, false, &asset, NULL), 0);
+	nm_tree *t = build_ok(&asset, "nometa.cmdl");
 	/* ls: names only. */
-	struct walk_stats st = { .produce = false };
 	nm_node **kids;
 	size_t n;
 	nm_error err;
 	ck_assert_int_eq(nm_children(t, nm_tree_root(t), &kids, &n, &err), NM_OK);
 	ck_assert_uint_eq(nm_tree_productions(t), 0);
-	/* ls -l: every size but the recovered index buffer's is known without inflating. */
-	nm_node *node;
-	const char *exact[] = { "/vbuf/0/positions.csv", "/vbuf/0/normals.csv",
-				"/ibuf/0/indices.csv", "/gpu/vertex/0.bin", "/mesh.obj" };
-	for (size_t i = 0; i < sizeof exact / sizeof exact[0]; i++) {
-		uint64_t size;
-		ck_assert_int_eq(nm_resolve(t, exact[i], &node, &err), NM_OK);
-		ck_assert_int_eq(nm_size(t, node, &size, &err), NM_OK);
-		ck_assert_uint_gt(size, 0);
-	}
+	/* ls -l: every size is known without decoding. */
+	struct walk_stats st = walk_all(t, false);
+	ck_assert_uint_eq(st.errors, 0);
 	ck_assert_uint_eq(nm_tree_productions(t), 0);
-	(void)st;
-	expect_contains(t, "/gpu/header.txt", "zlib streams one after another");
+	expect_contains(t, "/gpu/header.txt", "buffers one after another");
 	ck_assert(!exists(t, "/gpu/layout.txt"));
 	ck_assert_uint_eq(nm_tree_productions(t), 0);
-	expect_sample_csvs(t, "", &s, true);
+	expect_sample_csvs(t, "", &s, rfx_codec_is_switch(codec));
+	/* buffers.csv: each buffer's tag, where it lies, its sizes. */
+	char *csv = slurp(t, "/gpu/buffers.csv", NULL);
+	unsigned long long off;
+	unsigned tag, vsize, ok;
+	ck_assert_int_eq(sscanf(csv, "kind,number,offset,tag,stored_bytes,bytes,ok\n"
+				"v,00000,0x%llx,0x%x,%*u,%u,%u", &off, &tag, &vsize, &ok), 4);
+	ck_assert_uint_eq(tag, (unsigned)codec);
+	ck_assert_uint_eq(vsize, RFX_SAMPLE_VERTS * RFX_SAMPLE_STRIDE);
+	ck_assert_uint_eq(ok, 1);
+	ck_assert_ptr_nonnull(strstr(csv, ",1\ni,00000,0x"));
+	free(csv);
+	st = walk_all(t, true);
+	ck_assert_uint_eq(st.errors, 0);
 	nm_tree_free(t);
 	rfx_buf_free(&asset);
 }
@@ -542,13 +554,13 @@ static void *reader_thread(void *p)
 	return NULL;
 }
 
-/* Several threads reading at once trigger the recovery once and agree. */
-START_TEST(zlib_recovery_threads)
+/* Several threads reading at once trigger the walk once and agree. */
+START_TEST(walk_threads)
 {
 	rfx_sample s;
 	rfx_sample_init(&s, 401);
 	rfx_buf asset = { 0 };
-	ck_assert_int_eq(rfx_sample_write(&s, "CMDL", RFX_ZLIB, false, &asset, NULL), 0);
+	ck_assert_int_eq(rfx_sample_write(&s, "CMDL", RFX_LZSS16_ARITH, false, &asset, NULL), 0);
 	static const char *const paths[] = { "/vbuf/0/positions.csv", "/vbuf/0/normals.csv",
 					     "/ibuf/0/indices.csv", "/mesh.obj",
 					     "/gpu/index/0.bin", "/vbuf/0/colors.csv" };
@@ -581,25 +593,46 @@ START_TEST(zlib_recovery_threads)
 }
 END_TEST
 
-/* LZSS buffers without metadata cannot be split: gpu/error.txt says why, the rest mounts. */
-START_TEST(lzss_without_meta)
+/* Codecs mixed in one chunk: each buffer is walked by its own tag. */
+START_TEST(walk_mixed_codecs)
 {
 	rfx_sample s;
-	rfx_sample_init(&s, 500);
+	rfx_sample_init(&s, 500 + (uint32_t)_i);
 	rfx_buf asset = { 0 };
-	ck_assert_int_eq(rfx_sample_write(&s, "CMDL", codecs[_i], false, &asset, NULL), 0);
-	nm_tree *t = build_ok(&asset, "wiiu.cmdl");
-	expect_contains(t, "/gpu/error.txt", "META");
-	expect_contains(t, "/gpu/error.txt", "LZSS");
-	expect_contains(t, "/vbuf/0/layout.txt", "component_0_format: RGB32_FLOAT (0x25)");
-	expect_contains(t, "/mesh/1.txt", "primitive: TRIANGLE_STRIP (0x4)");
-	expect_contains(t, "/mtrl/0.txt", "name: sample_material");
-	ck_assert(!exists(t, "/vbuf/0/positions.csv"));
-	ck_assert(!exists(t, "/gpu/vertex/0.bin"));
-	ck_assert(!exists(t, "/mesh.obj"));
-	struct walk_stats st = walk_all(t, true);
-	ck_assert_uint_eq(st.errors, 0);
+	ck_assert_int_eq(rfx_sample_write(&s, "CMDL", RFX_LZSS32_LONG_ARITH, false, &asset, NULL),
+			 0);
+	/* The index buffer (the GPU chunk's last) again in another codec. */
+	uint8_t idx[2 * (RFX_SAMPLE_TRI_INDICES + RFX_SAMPLE_STRIP_INDICES)];
+	rfx_sample_indices(&s, true, idx);
+	uint8_t *gpu = memmem(asset.data, asset.len, "GPU ", 4);
+	ck_assert_ptr_nonnull(gpu);
+	size_t data = (size_t)(gpu - asset.data) + 0x18;
+	uint8_t *enc;
+	size_t vlen, ilen, used, elen;
+	uint8_t vert[RFX_SAMPLE_VERTS * RFX_SAMPLE_STRIDE];
+	ck_assert_int_eq(nm_gpu_decode(asset.data + data, asset.len - data, vert, sizeof vert,
+				       &vlen), NM_OK);
+	ck_assert_int_eq(nm_gpu_decode(asset.data + data + vlen, asset.len - data - vlen, idx,
+				       sizeof idx, &ilen), NM_OK);
+	ck_assert_uint_eq(data + vlen + ilen, asset.len);
+	ck_assert_int_eq(nm_gpu_encode((uint32_t)codecs[_i], idx, sizeof idx, &enc, &elen), NM_OK);
+	rfx_buf b = { 0 };
+	rfx_put(&b, asset.data, data + vlen);
+	rfx_put(&b, enc, elen);
+	free(enc);
+	/* The chunk's and the forms' sizes follow. */
+	rfx_store32(b.data + (gpu - asset.data) + 8, (uint32_t)(vlen + elen), false);
+	rfx_store32(b.data + 8, (uint32_t)(b.len - 0x20), false);
+	(void)used;
+	nm_tree *t = build_ok(&b, "mixed.cmdl");
+	expect_sample_csvs(t, "", &s, true);
+	char *csv = slurp(t, "/gpu/buffers.csv", NULL);
+	char want[32];
+	snprintf(want, sizeof want, "i,00000,0x%010zx,0x%02x,", data + vlen, codecs[_i]);
+	ck_assert_msg(strstr(csv, want), "%s lacks %s", csv, want);
+	free(csv);
 	nm_tree_free(t);
+	rfx_buf_free(&b);
 	rfx_buf_free(&asset);
 }
 END_TEST
@@ -645,6 +678,7 @@ START_TEST(absurd_vertex_count)
 	rfx_sample_init(&s, 700);
 	rfx_buf asset = { 0 };
 	ck_assert_int_eq(rfx_sample_write(&s, "CMDL", RFX_ZLIB, false, &asset, NULL), 0);
+	nm_error err;
 	/* VBUF data: u32 list count, then the vertex count. */
 	uint8_t *v = memmem(asset.data, asset.len, "VBUF", 4);
 	ck_assert_ptr_nonnull(v);
@@ -655,17 +689,29 @@ START_TEST(absurd_vertex_count)
 		p[2] = (uint8_t)(count >> 8);
 		p[3] = (uint8_t)count;
 		nm_tree *t = build_ok(&asset, "huge.cmdl");
-		ck_assert(exists(t, "/vbuf/0/error.txt"));
-		ck_assert(!exists(t, "/vbuf/0/positions.csv"));
+		if (count == 0xffffffff) {
+			/* More than any chunk could give: refused at mount. */
+			ck_assert(exists(t, "/vbuf/0/error.txt"));
+			ck_assert(!exists(t, "/vbuf/0/positions.csv"));
+		} else {
+			/* Possible for some codec: the walk finds it is not so, on read. */
+			nm_node *n;
+			char buf[64];
+			size_t got;
+			ck_assert_int_eq(nm_resolve(t, "/vbuf/0/positions.csv", &n, &err), NM_OK);
+			ck_assert_int_ne(nm_read(t, n, 0, buf, sizeof buf, &got, &err), NM_OK);
+			ck_assert_msg(strstr(err.msg, "does not decode to the 46137344 bytes VBUF"),
+				      "%s", err.msg);
+		}
 		walk_all(t, true);
 		nm_tree_free(t);
 	}
-	/* An index count (mesh 0, at 4 + 12) no chunk could hold: the index buffer is
+	/* An index count (mesh 0, at 4 + 12) above the output limit: the index buffer is
 	 * refused, the mesh left out of mesh.obj. */
 	uint8_t *me = memmem(asset.data, asset.len, "MESH", 4);
-	memcpy(me + 0x18 + 4 + 12, "\x00\x10\x00\x00", 4);
+	memcpy(me + 0x18 + 4 + 12, "\x40\x00\x00\x00", 4);
 	nm_tree *t = build_ok(&asset, "huge.cmdl");
-	expect_contains(t, "/ibuf/0/error.txt", "cannot come from a GPU chunk");
+	expect_contains(t, "/ibuf/0/error.txt", "limit");
 	expect_contains(t, "/mesh/0.txt", "error: ");
 	walk_all(t, true);
 	nm_tree_free(t);
@@ -1066,13 +1112,13 @@ static Suite *rfrm_suite(void)
 
 	TCase *mod = tcase_create("models");
 	tcase_set_timeout(mod, 60);
-	tcase_add_loop_test(mod, pak_every_codec, 0, 5);
-	tcase_add_loop_test(mod, appended_meta_every_codec, 0, 5);
-	tcase_add_loop_test(mod, meta_gpu_relative, 0, 5);
-	tcase_add_test(mod, zlib_recovery_is_lazy);
-	tcase_add_test(mod, zlib_recovery_threads);
-	tcase_add_loop_test(mod, lzss_without_meta, 0, 4);
-	tcase_add_loop_test(mod, meta_limits, 0, 5);
+	tcase_add_loop_test(mod, pak_every_codec, 0, RFX_CODEC_COUNT);
+	tcase_add_loop_test(mod, appended_meta_every_codec, 0, RFX_CODEC_COUNT);
+	tcase_add_loop_test(mod, meta_gpu_relative, 0, RFX_CODEC_COUNT);
+	tcase_add_loop_test(mod, walk_is_lazy, 0, RFX_CODEC_COUNT);
+	tcase_add_test(mod, walk_threads);
+	tcase_add_loop_test(mod, walk_mixed_codecs, 0, RFX_CODEC_COUNT);
+	tcase_add_loop_test(mod, meta_limits, 0, RFX_CODEC_COUNT);
 	tcase_add_test(mod, absurd_vertex_count);
 	tcase_add_test(mod, wiiu_materials);
 	tcase_add_test(mod, switch_materials);
@@ -1087,7 +1133,7 @@ static Suite *rfrm_suite(void)
 
 	TCase *bad = tcase_create("broken");
 	tcase_set_timeout(bad, 120);
-	tcase_add_loop_test(bad, truncate_every_offset, 0, 5);
+	tcase_add_loop_test(bad, truncate_every_offset, 0, RFX_CODEC_COUNT);
 	tcase_add_test(bad, pak_mutations);
 	suite_add_tcase(s, bad);
 

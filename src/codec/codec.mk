@@ -3,6 +3,8 @@ libnmodel_a_SOURCES += \
 	src/codec/pica.h src/codec/pica.c src/codec/etc1.h src/codec/etc1.c \
 	src/codec/gx.h src/codec/gx.c src/codec/gx_cmpr.c src/codec/gx_internal.h \
 	src/codec/lzss_retro.h src/codec/lzss_retro.c \
+	src/codec/arith_retro.h src/codec/arith_retro.c \
+	src/codec/gpu_buffer.h src/codec/gpu_buffer.c \
 	src/codec/inflate.h src/codec/inflate.c
 
 check_PROGRAMS += tests/test_codec_pica tests/test_codec_gx tests/test_codec_compress

@@ -1,4 +1,4 @@
-/* Retro Studios LZSS, as used for Tropical Freeze (Wii U) GPU buffers. FORMATS.md 6.5.
+/* Retro Studios LZSS, as used for Tropical Freeze GPU buffers. FORMATS.md 6.5 and 9.
  *
  * What the sources say, and what we decided where they are silent. Sources: Retro
  * Modding wiki "LZSS Compression" (wiki.axiodl.com); the wiki's C++ reference decoder
@@ -26,20 +26,138 @@
  *   is cut short, and a cut literal needs only the bytes that fit to be present. Our
  *   compressor pads that final literal to a whole unit with zeros, so its streams stay
  *   well-formed for decoders that read whole units.
+ * - Switch (waxedhyphen/pakpydkctf `decode_lzss_stream`, no other source): the same
+ *   items, optionally with 3-byte references (count byte + 1 units, big-endian 16-bit
+ *   distance in units), optionally read through the arithmetic-coded byte stream. We
+ *   apply every rule above to them too. Such a stream inside a GPU chunk is followed by
+ *   the next buffer, so "until the source ends" (nm_lzss_run's until_end) means: the
+ *   end symbol of an arithmetic stream, or the last byte of a memory one.
  */
 #include <stdlib.h>
 #include <string.h>
 #include "codec/lzss_retro.h"
 
 #define HEADER_LEN 4
-#define MAX_DIST_UNITS 4095u
 #define HASH_BITS 15
 #define CHAIN_MAX 256 /* candidates tried per position: plenty for fixtures */
 
-static size_t unit_size(int mode) { return (size_t)1 << (mode - 1); }
+/* Count bias of short references: never shorter than 3 bytes (unit 1) or 4 bytes. */
+static size_t short_bias(unsigned unit) { return unit == 1 ? 3 : unit == 2 ? 2 : 1; }
 
-/* Count bias: a back-reference is never shorter than 3 bytes (mode 1) or 4 bytes. */
-static size_t min_units(int mode) { return (size_t)(4 - mode); }
+/* The next item byte, or -1 where the source ends (memory: no byte left; arithmetic:
+ * the end symbol), or -2 for a broken arithmetic stream. */
+static inline int next_byte(nm_lzss_src *s)
+{
+	if (!s->ar)
+		return s->pos < s->len ? s->p[s->pos++] : -1;
+	int b = nm_arith_next(s->ar);
+	return b >= 0 ? b : b == NM_ARITH_END ? -1 : -2;
+}
+
+/* n item bytes into b; false if the source ends or breaks first. */
+static bool next_bytes(nm_lzss_src *s, uint8_t *b, size_t n)
+{
+	if (!s->ar) {
+		if (s->len - s->pos < n)
+			return false;
+		memcpy(b, s->p + s->pos, n);
+		s->pos += n;
+		return true;
+	}
+	for (size_t k = 0; k < n; k++) {
+		int c = next_byte(s);
+		if (c < 0)
+			return false;
+		b[k] = (uint8_t)c;
+	}
+	return true;
+}
+
+nm_status nm_lzss_run(nm_lzss_kind k, nm_lzss_src *s, uint8_t *dst, size_t dst_len,
+		      bool until_end, size_t *out_len)
+{
+	size_t g = k.unit, out = 0;
+	size_t bias = k.long_refs ? 1 : short_bias(k.unit), ref_len = k.long_refs ? 3 : 2;
+	unsigned flags = 0, nbits = 0;
+	nm_status st = NM_OK;
+	*out_len = 0;
+	if (g != 1 && g != 2 && g != 4)
+		return NM_E_INVAL;
+	while (until_end || out < dst_len) {
+		if (nbits == 0) {
+			int f = next_byte(s);
+			if (f < 0) {
+				/* A stream may end where a group would begin. */
+				st = f == -1 && until_end ? NM_OK : NM_E_FORMAT;
+				break;
+			}
+			flags = (unsigned)f;
+			nbits = 8;
+		}
+		/* MSB first: bit 7 describes the first item of the group. */
+		unsigned is_ref = (flags >> --nbits) & 1u;
+		uint8_t b[4];
+		int c = next_byte(s);
+		if (c < 0) {
+			/* ... or where an item would begin. */
+			st = c == -1 && until_end ? NM_OK : NM_E_FORMAT;
+			break;
+		}
+		if (out == dst_len) {
+			st = NM_E_LIMIT; /* until_end: more items than dst_len holds */
+			break;
+		}
+		b[0] = (uint8_t)c;
+		size_t room = dst_len - out;
+		if (!is_ref) {
+			size_t n = g < room ? g : room;
+			if (until_end && n < g) {
+				st = NM_E_LIMIT;
+				break;
+			}
+			/* A literal cut by dst_len needs only the bytes that fit. */
+			if (!next_bytes(s, b + 1, n - 1)) {
+				st = NM_E_FORMAT;
+				break;
+			}
+			if (dst)
+				memcpy(dst + out, b, n);
+			out += n;
+			continue;
+		}
+		if (!next_bytes(s, b + 1, ref_len - 1)) {
+			st = NM_E_FORMAT;
+			break;
+		}
+		size_t count, dist;
+		if (k.long_refs) {
+			count = ((size_t)b[0] + bias) * g;
+			dist = ((size_t)b[1] << 8 | b[2]) * g;
+		} else {
+			count = ((size_t)(b[0] >> 4) + bias) * g;
+			dist = (((size_t)(b[0] & 0x0F) << 8) | b[1]) * g;
+		}
+		if (dist == 0 || dist > out) {
+			st = NM_E_FORMAT;
+			break;
+		}
+		if (count > room) {
+			if (until_end) {
+				st = NM_E_LIMIT;
+				break;
+			}
+			count = room;
+		}
+		/* Byte by byte on purpose: a distance shorter than the count repeats the
+		 * bytes this very copy is writing. */
+		if (dst)
+			for (size_t i = 0; i < count; i++)
+				dst[out + i] = dst[out - dist + i];
+		out += count;
+	}
+	*out_len = out;
+	return st;
+}
 
 nm_status nm_lzss_retro_decompress(const uint8_t *src, size_t src_len,
 				   uint8_t *dst, size_t dst_len)
@@ -48,56 +166,18 @@ nm_status nm_lzss_retro_decompress(const uint8_t *src, size_t src_len,
 		return NM_E_INVAL;
 	if (src_len < HEADER_LEN || src[1] || src[2] || src[3] || src[0] > 3)
 		return NM_E_FORMAT;
-
 	int mode = src[0];
-	size_t in = HEADER_LEN;
 	if (mode == 0) {
-		if (src_len - in < dst_len)
+		if (src_len - HEADER_LEN < dst_len)
 			return NM_E_FORMAT;
 		if (dst_len)
-			memcpy(dst, src + in, dst_len);
+			memcpy(dst, src + HEADER_LEN, dst_len);
 		return NM_OK;
 	}
-
-	size_t g = unit_size(mode), bias = min_units(mode);
-	size_t out = 0;
-	unsigned flags = 0, nbits = 0;
-	while (out < dst_len) {
-		if (nbits == 0) {
-			if (in >= src_len)
-				return NM_E_FORMAT;
-			flags = src[in++];
-			nbits = 8;
-		}
-		/* MSB first: bit 7 describes the first item of the group. */
-		unsigned is_ref = (flags >> --nbits) & 1u;
-		size_t room = dst_len - out;
-		if (!is_ref) {
-			size_t n = g < room ? g : room;
-			if (src_len - in < n)
-				return NM_E_FORMAT;
-			memcpy(dst + out, src + in, n);
-			in += n;
-			out += n;
-			continue;
-		}
-		if (src_len - in < 2)
-			return NM_E_FORMAT;
-		unsigned b0 = src[in], b1 = src[in + 1];
-		in += 2;
-		size_t count = ((b0 >> 4) + bias) * g;
-		size_t dist = (((size_t)(b0 & 0x0F) << 8) | b1) * g;
-		if (dist == 0 || dist > out)
-			return NM_E_FORMAT;
-		if (count > room)
-			count = room;
-		/* Byte by byte on purpose: a distance shorter than the count repeats the
-		 * bytes this very copy is writing. */
-		for (size_t k = 0; k < count; k++)
-			dst[out + k] = dst[out - dist + k];
-		out += count;
-	}
-	return NM_OK;
+	nm_lzss_kind k = { 1u << (mode - 1), false };
+	nm_lzss_src s = { src + HEADER_LEN, src_len - HEADER_LEN, 0, NULL };
+	size_t got;
+	return nm_lzss_run(k, &s, dst, dst_len, false, &got);
 }
 
 /* Greedy matcher over unit-aligned positions with hash chains. Only whole units take
@@ -106,7 +186,7 @@ struct matcher {
 	const uint8_t *src;
 	size_t full_len;  /* bytes in whole units */
 	size_t g;
-	size_t min_units, max_units;
+	size_t min_units, max_units, max_dist;
 	size_t key_len;   /* bytes hashed = the shortest match, min_units * g (3 or 4) */
 	size_t *head;     /* per hash: latest unit index + 1, 0 = none */
 	size_t *prev;     /* per unit index: the previous unit index + 1 with that hash */
@@ -145,7 +225,7 @@ static size_t matcher_find(const struct matcher *m, size_t unit, size_t *dist_un
 	for (size_t c = m->head[hash_at(m, pos)]; c && steps < CHAIN_MAX;
 	     c = m->prev[c - 1], steps++) {
 		size_t cand = c - 1, d = unit - cand;
-		if (d > MAX_DIST_UNITS)
+		if (d > m->max_dist)
 			break; /* chains run from near to far */
 		const uint8_t *a = m->src + pos, *b = m->src + cand * m->g;
 		size_t n = 0;
@@ -182,10 +262,18 @@ static void emit_flag(struct emitter *e, int is_ref)
 	e->items++;
 }
 
-nm_status nm_lzss_retro_compress(int mode, const uint8_t *src, size_t src_len,
-				 uint8_t **out, size_t *out_len)
+/* Shortest reference worth sending, in units: it must cover more bytes than it costs
+ * (short references cannot count fewer anyway). */
+static size_t min_match_units(nm_lzss_kind k)
 {
-	if (!out || !out_len || mode < 0 || mode > 3 || (!src && src_len))
+	return k.long_refs ? (4 + k.unit - 1) / k.unit : short_bias(k.unit);
+}
+
+nm_status nm_lzss_compress(nm_lzss_kind k, const uint8_t *src, size_t src_len,
+			   uint8_t **out, size_t *out_len)
+{
+	if (!out || !out_len || (k.unit != 1 && k.unit != 2 && k.unit != 4) ||
+	    (!src && src_len))
 		return NM_E_INVAL;
 	*out = NULL;
 	*out_len = 0;
@@ -193,29 +281,19 @@ nm_status nm_lzss_retro_compress(int mode, const uint8_t *src, size_t src_len,
 	if (src_len > SIZE_MAX / 4)
 		return NM_E_NOMEM;
 
-	if (mode == 0) {
-		uint8_t *buf = malloc(HEADER_LEN + src_len);
-		if (!buf)
-			return NM_E_NOMEM;
-		memset(buf, 0, HEADER_LEN);
-		if (src_len)
-			memcpy(buf + HEADER_LEN, src, src_len);
-		*out = buf;
-		*out_len = HEADER_LEN + src_len;
-		return NM_OK;
-	}
-
-	size_t g = unit_size(mode);
+	size_t g = k.unit, bias = k.long_refs ? 1 : short_bias(g);
 	size_t nunits = (src_len + g - 1) / g, nfull = src_len / g;
-	/* Worst case is all literals; a back-reference (2 bytes) never covers fewer
-	 * than 3 bytes, so it can only make the stream shorter. */
-	size_t cap = HEADER_LEN + nunits * g + (nunits + 7) / 8;
+	/* Worst case is all literals; a reference never covers fewer bytes than it costs,
+	 * so it can only make the stream shorter. */
+	size_t cap = nunits * g + (nunits + 7) / 8 + 1;
 	struct matcher m = {
 		.src = src, .full_len = nfull * g, .g = g,
-		.min_units = min_units(mode), .max_units = 15 + min_units(mode),
-		.key_len = min_units(mode) * g,
+		.min_units = min_match_units(k),
+		.max_units = (k.long_refs ? 255 : 15) + bias,
+		.max_dist = k.long_refs ? 0xFFFFu : 0x0FFFu,
 	};
-	struct emitter e = { .buf = malloc(cap), .len = HEADER_LEN };
+	m.key_len = m.min_units * g;
+	struct emitter e = { .buf = malloc(cap), .len = 0 };
 	m.head = calloc((size_t)1 << HASH_BITS, sizeof *m.head);
 	m.prev = calloc(nfull ? nfull : 1, sizeof *m.prev);
 	if (!e.buf || !m.head || !m.prev) {
@@ -224,18 +302,21 @@ nm_status nm_lzss_retro_compress(int mode, const uint8_t *src, size_t src_len,
 		free(m.prev);
 		return NM_E_NOMEM;
 	}
-	e.buf[0] = (uint8_t)mode;
-	e.buf[1] = e.buf[2] = e.buf[3] = 0;
 
 	size_t i = 0;
 	while (i < nunits) {
 		size_t d = 0, len = matcher_find(&m, i, &d);
 		if (len) {
 			emit_flag(&e, 1);
-			e.buf[e.len++] = (uint8_t)((len - m.min_units) << 4 | d >> 8);
+			if (k.long_refs) {
+				e.buf[e.len++] = (uint8_t)(len - bias);
+				e.buf[e.len++] = (uint8_t)(d >> 8);
+			} else {
+				e.buf[e.len++] = (uint8_t)((len - bias) << 4 | d >> 8);
+			}
 			e.buf[e.len++] = (uint8_t)(d & 0xFF);
-			for (size_t k = 0; k < len; k++)
-				matcher_insert(&m, i + k);
+			for (size_t j = 0; j < len; j++)
+				matcher_insert(&m, i + j);
 			i += len;
 			continue;
 		}
@@ -252,5 +333,35 @@ nm_status nm_lzss_retro_compress(int mode, const uint8_t *src, size_t src_len,
 	free(m.prev);
 	*out = e.buf;
 	*out_len = e.len;
+	return NM_OK;
+}
+
+nm_status nm_lzss_retro_compress(int mode, const uint8_t *src, size_t src_len,
+				 uint8_t **out, size_t *out_len)
+{
+	if (!out || !out_len || mode < 0 || mode > 3 || (!src && src_len))
+		return NM_E_INVAL;
+	*out = NULL;
+	*out_len = 0;
+	uint8_t *items = NULL;
+	size_t n = src_len;
+	if (mode) {
+		nm_lzss_kind k = { 1u << (mode - 1), false };
+		nm_status s = nm_lzss_compress(k, src, src_len, &items, &n);
+		if (s != NM_OK)
+			return s;
+	}
+	uint8_t *buf = malloc(HEADER_LEN + n);
+	if (!buf) {
+		free(items);
+		return NM_E_NOMEM;
+	}
+	buf[0] = (uint8_t)mode;
+	buf[1] = buf[2] = buf[3] = 0;
+	if (n)
+		memcpy(buf + HEADER_LEN, mode ? items : src, n);
+	free(items);
+	*out = buf;
+	*out_len = HEADER_LEN + n;
 	return NM_OK;
 }

@@ -1,46 +1,41 @@
 /* The GPU chunk: where each vertex and index buffer lies, and its decompression.
  *
- * The chunk is the buffers back to back, each a 4-byte header (byte 0: 0 stored,
- * 1/2/3 Retro LZSS with 8/16/32-bit units, 13 zlib; bytes 1-3 zero) and its stream.
- * Nothing in the model file says where one buffer ends, so the layout comes from, in
- * order:
+ * The chunk is the buffers back to back, vertex buffers in VBUF order then index
+ * buffers in IBUF order, each a 4-byte codec tag and its stream (codec/gpu_buffer.h:
+ * stored, four LZSS families, zlib; codecs mix within one chunk). The layout comes
+ * from, in order:
  *  1. the PAK's META entry for the asset (FORMATS.md 6.4, "CMDL META blob");
  *  2. metadata appended after the RFRM form by an unpacker: one chunk descriptor
  *     "META" (0x18 bytes, big-endian, like any RFRM chunk) followed by that same blob
  *     (the layout the PAK driver's single-file export writes);
- *  3. for zlib buffers only: one stream after another (a zlib stream ends by itself),
- *     vertex buffers in VBUF order, then index buffers in IBUF order, the streams using
- *     up the chunk exactly. This is how the Switch files of the corpus work. It needs
- *     inflating every stream, so it runs on the first access to any buffer, never at
- *     mount, and its table is kept in the model (under the model's mutex: several FUSE
- *     threads may read at once).
+ *  3. a walk over the buffers (the Switch files carry no META): each buffer ends where
+ *     its stream says. zlib and arithmetic-coded streams end by themselves; a stored
+ *     or plain LZSS stream ends after the size the headers give it: VBUF's count x
+ *     stride for a vertex buffer, the indices the meshes use for an index buffer (the
+ *     last buffer may instead use up the chunk). The walk must use up the chunk
+ *     exactly, and every buffer must start with a known tag. It decodes, so it runs on
+ *     the first access to any buffer, never at mount; its table is kept in the model
+ *     (under the model's mutex: several FUSE threads may read at once).
  * META read-buffer offsets are taken relative to the asset file; if that does not put
  * a valid buffer header at every buffer, relative to the META's GPU offset (FORMATS.md
  * leaves this open for DKCTF [M-L]).
  *
  * Limits: a buffer may not decompress to more than RFRM_MAX_BUFFER, nor to more than
- * its compressed bytes could give; such a declaration is refused before anything is
- * allocated. The decompressors never write past the declared size. */
+ * its codec could make of its compressed bytes; such a declaration is refused before
+ * anything is allocated. The decoders never write past the declared size. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include "codec/inflate.h"
-#include "codec/lzss_retro.h"
+#include "codec/gpu_buffer.h"
 #include "formats/rfrm/rfrm.h"
 #include "lib/bytes.h"
 
 #define MAX_META_BLOB (1u << 20)
 
-static const char *codec_name(uint8_t c)
+static const char *codec_name(uint8_t tag)
 {
-	switch (c) {
-	case 0: return "stored";
-	case 1: return "LZSS 8-bit";
-	case 2: return "LZSS 16-bit";
-	case 3: return "LZSS 32-bit";
-	case RFRM_CODEC_ZLIB: return "zlib";
-	}
-	return "unknown";
+	const nm_gpu_codec *c = nm_gpu_codec_by_tag(tag);
+	return c ? c->name : "unknown";
 }
 
 const char *rfrm_gpu_source_name(rfrm_gpu_source s)
@@ -49,14 +44,14 @@ const char *rfrm_gpu_source_name(rfrm_gpu_source s)
 	case RFRM_GPU_NONE: return "none";
 	case RFRM_GPU_PAK_META: return "PAK META entry";
 	case RFRM_GPU_APPENDED_META: return "META appended after the form";
-	case RFRM_GPU_RECOVER: return "zlib streams one after another (found on first read)";
+	case RFRM_GPU_WALK: return "buffers one after another, sized by VBUF and MESH (found on first read)";
 	}
 	return "unknown";
 }
 
 static bool valid_header(const uint8_t h[4])
 {
-	return !h[1] && !h[2] && !h[3] && (h[0] <= 3 || h[0] == RFRM_CODEC_ZLIB);
+	return nm_gpu_codec_of(h) != NULL;
 }
 
 size_t rfrm_meta_length(const uint8_t *p, size_t avail)
@@ -161,10 +156,9 @@ static nm_status meta_place(rfrm_model *m, uint64_t base, nm_error *err)
 /* A declared size no compressed stream of comp bytes could give is refused. */
 static void check_limit(rfrm_model *m, rfrm_gpubuf *b, const char *kind, size_t i)
 {
+	const nm_gpu_codec *c = nm_gpu_codec_by_tag(b->codec);
 	uint64_t payload = b->comp - 4;
-	uint64_t max = b->codec == 0 ? payload
-		     : b->codec == RFRM_CODEC_ZLIB ? payload * RFRM_ZLIB_RATIO
-		     : payload * RFRM_LZSS_RATIO + 64;
+	uint64_t max = c->tag == NM_GPU_TAG_STORED ? payload : payload * c->max_ratio + 64;
 	if (b->size > RFRM_MAX_BUFFER || b->size > max) {
 		b->bad = true;
 		nm_fail(&b->err, NM_E_LIMIT, m->name, "GPU", b->off,
@@ -216,7 +210,11 @@ static nm_status from_meta(rfrm_model *m, nm_error *err)
 	rfrm_link_meshes(m);
 	rfrm_gpubuf *b0 = m->nvbufs ? &m->vb[0] : m->nibufs ? &m->ib[0] : NULL;
 	m->codec = b0 ? b0->codec : 0;
-	m->little = m->codec == RFRM_CODEC_ZLIB;
+	for (size_t i = 0; i < m->nvbufs + m->nibufs; i++) {
+		const rfrm_gpubuf *b = i < m->nvbufs ? &m->vb[i] : &m->ib[i - m->nvbufs];
+		if (b->codec > 3)
+			m->switch_codec = true;
+	}
 	return NM_OK;
 }
 
@@ -255,6 +253,34 @@ static void reset_meta(rfrm_model *m)
 	m->meta_len = 0;
 	memset(m->vb, 0, m->nvbufs * sizeof *m->vb);
 	memset(m->ib, 0, m->nibufs * sizeof *m->ib);
+}
+
+/* Walk: sizes no GPU chunk of this size could decompress to are refused at mount. */
+static void refuse_impossible_sizes(rfrm_model *m, uint64_t chunk)
+{
+	uint64_t most = chunk * nm_gpu_codec_by_tag(0x0c)->max_ratio + 64;
+	if (most > RFRM_MAX_BUFFER)
+		most = RFRM_MAX_BUFFER;
+	for (size_t i = 0; i < m->nvbufs; i++) {
+		rfrm_vbuf *vb = &m->vbufs[i];
+		if (!vb->bad && vb->size > most) {
+			vb->bad = true;
+			nm_fail(&vb->err, NM_E_LIMIT, m->name, "VBUF", NM_NO_OFFSET,
+				"vertex buffer %zu: %llu bytes of vertices cannot come from a GPU chunk of %llu bytes (limit %llu)",
+				i, (unsigned long long)vb->size, (unsigned long long)chunk,
+				(unsigned long long)most);
+		}
+	}
+	for (size_t j = 0; j < m->nibufs; j++) {
+		rfrm_ibuf *ib = &m->ibufs[j];
+		if (!ib->bad && ib->used * ib->isize > most) {
+			ib->bad = true;
+			nm_fail(&ib->err, NM_E_LIMIT, m->name, "MESH", NM_NO_OFFSET,
+				"index buffer %zu: %llu indices cannot come from a GPU chunk of %llu bytes (limit %llu)",
+				j, (unsigned long long)ib->used, (unsigned long long)chunk,
+				(unsigned long long)most);
+		}
+	}
 }
 
 void rfrm_gpu_locate(rfrm_model *m)
@@ -299,56 +325,31 @@ void rfrm_gpu_locate(rfrm_model *m)
 		reset_meta(m);
 	}
 
-	/* 3: zlib streams. Only the first header is read now. */
+	/* 3: the walk. Only the first header is read now. */
 	uint8_t h[4];
 	nm_error err;
+	const nm_gpu_codec *c = NULL;
 	if (g->item.size < 4) {
 		nm_fail(&m->gpu_err, NM_E_FORMAT, m->name, "GPU", g->item.off,
 			"the GPU chunk holds %llu bytes: no buffer header",
 			(unsigned long long)g->item.size);
 	} else if (nm_reader_read(m->r, g->item.data_off, h, 4, "GPU", &err) != NM_OK) {
 		m->gpu_err = err;
-	} else if (h[0] == RFRM_CODEC_ZLIB && !h[1] && !h[2] && !h[3]) {
-		m->source = RFRM_GPU_RECOVER;
-		m->codec = RFRM_CODEC_ZLIB;
-		m->little = true;
-		/* Buffers larger than the chunk could hold, inflated, are refused. */
-		uint64_t most = g->item.size * RFRM_ZLIB_RATIO;
-		for (size_t i = 0; i < m->nvbufs; i++) {
-			rfrm_vbuf *vb = &m->vbufs[i];
-			if (!vb->bad && vb->size > most) {
-				vb->bad = true;
-				nm_fail(&vb->err, NM_E_LIMIT, m->name, "VBUF", NM_NO_OFFSET,
-					"vertex buffer %zu: %llu bytes of vertices cannot come from a GPU chunk of %llu bytes",
-					i, (unsigned long long)vb->size,
-					(unsigned long long)g->item.size);
-			}
-		}
-		for (size_t j = 0; j < m->nibufs; j++) {
-			rfrm_ibuf *ib = &m->ibufs[j];
-			if (!ib->bad && ib->used * ib->isize > most) {
-				ib->bad = true;
-				nm_fail(&ib->err, NM_E_LIMIT, m->name, "MESH", NM_NO_OFFSET,
-					"index buffer %zu: %llu indices cannot come from a GPU chunk of %llu bytes",
-					j, (unsigned long long)ib->used,
-					(unsigned long long)g->item.size);
-			}
-		}
-		rfrm_link_meshes(m);
-	} else if (valid_header(h)) {
-		m->codec = h[0];
+	} else if (!(c = nm_gpu_codec_of(h))) {
 		nm_fail(&m->gpu_err, NM_E_UNSUPPORTED, m->name, "GPU", g->item.data_off,
-			"the GPU buffers are Retro LZSS mode %u (%s): such streams do not end by themselves, so the chunk cannot be split into buffers without the PAK's META entry or appended metadata%s%s",
-			h[0], codec_name(h[0]), m->meta_bad ? "; the META found: " : "",
+			"the first GPU buffer has the codec tag %02x %02x %02x %02x: not one of the known tags 0x00-0x0d%s%s",
+			h[0], h[1], h[2], h[3], m->meta_bad ? "; the META found: " : "",
 			m->meta_bad ? m->meta_err.msg : "");
 	} else {
-		nm_fail(&m->gpu_err, NM_E_FORMAT, m->name, "GPU", g->item.data_off,
-			"the GPU chunk starts with %02x %02x %02x %02x: neither a Retro LZSS header (modes 0-3) nor the Switch zlib header 0d 00 00 00",
-			h[0], h[1], h[2], h[3]);
+		m->source = RFRM_GPU_WALK;
+		m->codec = c->tag;
+		m->switch_codec = c->tag > 3;
+		refuse_impossible_sizes(m, g->item.size);
+		rfrm_link_meshes(m);
 	}
 }
 
-/* --- recovery of zlib buffers (first access) ---------------------------------- */
+/* --- the walk (first access) ---------------------------------------------------- */
 
 static void mark_bad_from(rfrm_model *m, size_t k, const nm_error *e)
 {
@@ -359,9 +360,65 @@ static void mark_bad_from(rfrm_model *m, size_t k, const nm_error *e)
 	}
 }
 
-/* Inflate (measuring only) one stream after another. Buffers before a broken stream
- * stay usable; from it on they carry its error. */
-static nm_status recover(rfrm_model *m, nm_error *err)
+/* Where buffer k (vertex buffers first) of the chunk data at p ends, and its size. */
+static nm_status walk_one(rfrm_model *m, size_t k, const uint8_t *p, size_t len, bool last,
+			  uint64_t at, rfrm_gpubuf *b, nm_error *e)
+{
+	bool index = k >= m->nvbufs;
+	size_t i = index ? k - m->nvbufs : k;
+	const char *kind = index ? "index" : "vertex";
+	if (len < 4)
+		return nm_fail(e, NM_E_FORMAT, m->name, "GPU", at,
+			       "%s buffer %zu (buffer %zu of %zu) is missing: the GPU chunk ends here",
+			       kind, i, k + 1, m->nvbufs + m->nibufs);
+	const nm_gpu_codec *c = nm_gpu_codec_of(p);
+	if (!c)
+		return nm_fail(e, NM_E_UNSUPPORTED, m->name, "GPU", at,
+			       "%s buffer %zu has the codec tag %02x %02x %02x %02x: not one of the known tags 0x00-0x0d",
+			       kind, i, p[0], p[1], p[2], p[3]);
+	/* The size the headers give, if they do. */
+	const rfrm_vbuf *vb = index ? NULL : &m->vbufs[i];
+	const rfrm_ibuf *ib = index ? &m->ibufs[i] : NULL;
+	bool known = vb ? !vb->bad : !(c->ends_itself || last);
+	uint64_t want = vb ? vb->size : ib->used * ib->isize;
+	size_t out = 0, used = 0;
+	nm_status s;
+	if (known) {
+		out = (size_t)want;
+		s = nm_gpu_decode(p, len, NULL, out, &used);
+	} else if (c->ends_itself || last) {
+		s = nm_gpu_measure(p, len, (size_t)RFRM_MAX_BUFFER, &out, &used);
+	} else {
+		return nm_fail(e, NM_E_FORMAT, m->name, "GPU", at,
+			       "%s buffer %zu (%s) does not end by itself and VBUF gives no size for it: the buffers after it cannot be found",
+			       kind, i, c->name);
+	}
+	if (s != NM_OK) {
+		if (known)
+			return nm_fail(e, s, m->name, "GPU", at,
+				       "%s buffer %zu (tag 0x%02x, %s): the stream is broken, or does not decode to the %llu bytes %s gives (%s)",
+				       kind, i, c->tag, c->name, (unsigned long long)want,
+				       vb ? "VBUF (count x stride)" : "MESH (indices used)",
+				       nm_status_str(s));
+		return nm_fail(e, s, m->name, "GPU", at,
+			       "%s buffer %zu (tag 0x%02x, %s): the stream is broken or larger than %llu bytes (%s)",
+			       kind, i, c->tag, c->name, (unsigned long long)RFRM_MAX_BUFFER,
+			       nm_status_str(s));
+	}
+	if (ib && out < want)
+		return nm_fail(e, NM_E_FORMAT, m->name, "GPU", at,
+			       "index buffer %zu (tag 0x%02x, %s) holds %zu bytes; the meshes use %llu",
+			       i, c->tag, c->name, out, (unsigned long long)want);
+	b->off = at;
+	b->comp = used;
+	b->size = out;
+	b->codec = (uint8_t)c->tag;
+	return NM_OK;
+}
+
+/* Every buffer, one after another; buffers before a broken one stay usable, from it
+ * on they carry its error. */
+static nm_status walk(rfrm_model *m, nm_error *err)
 {
 	const rfrm_item *g = &m->chunk[RC_GPU].item;
 	uint8_t *data;
@@ -371,66 +428,16 @@ static nm_status recover(rfrm_model *m, nm_error *err)
 	size_t len = (size_t)g->size, p = 0, n = m->nvbufs + m->nibufs;
 	nm_error e;
 	for (size_t k = 0; k < n; k++) {
-		bool index = k >= m->nvbufs;
-		size_t i = index ? k - m->nvbufs : k;
-		const char *kind = index ? "index" : "vertex";
-		uint64_t at = g->data_off + p;
-		if (len - p < 4) {
-			nm_fail(&e, NM_E_FORMAT, m->name, "GPU", at,
-				"%s buffer %zu (stream %zu of %zu) is missing: the GPU chunk ends here",
-				kind, i, k + 1, n);
+		rfrm_gpubuf *b = k < m->nvbufs ? &m->vb[k] : &m->ib[k - m->nvbufs];
+		if (walk_one(m, k, data + p, len - p, k + 1 == n, g->data_off + p, b, &e) != NM_OK) {
 			mark_bad_from(m, k, &e);
 			break;
 		}
-		const uint8_t *h = data + p;
-		if (h[0] != RFRM_CODEC_ZLIB || h[1] || h[2] || h[3]) {
-			nm_fail(&e, NM_E_FORMAT, m->name, "GPU", at,
-				"%s buffer %zu: no zlib buffer header (0d 00 00 00) after the previous stream; found %02x %02x %02x %02x",
-				kind, i, h[0], h[1], h[2], h[3]);
-			mark_bad_from(m, k, &e);
-			break;
-		}
-		const rfrm_vbuf *vb = index ? NULL : &m->vbufs[i];
-		uint64_t cap = (uint64_t)(len - p - 4) * RFRM_ZLIB_RATIO;
-		if (cap > RFRM_MAX_BUFFER)
-			cap = RFRM_MAX_BUFFER;
-		if (vb && !vb->bad)
-			cap = vb->size;
-		size_t out = 0, used = 0;
-		s = nm_inflate_measure(h + 4, len - p - 4, (size_t)cap, &out, &used);
-		if (s != NM_OK) {
-			if (s == NM_E_LIMIT && vb && !vb->bad)
-				nm_fail(&e, s, m->name, "GPU", at,
-					"vertex buffer %zu: the zlib stream inflates to more than the %llu bytes VBUF describes (%u vertices x %u)",
-					i, (unsigned long long)cap, vb->count, vb->stride);
-			else if (s == NM_E_LIMIT)
-				nm_fail(&e, s, m->name, "GPU", at,
-					"%s buffer %zu: the zlib stream inflates to more than %llu bytes: refused",
-					kind, i, (unsigned long long)cap);
-			else
-				nm_fail(&e, s, m->name, "GPU", at,
-					"%s buffer %zu: the zlib stream is corrupt or cut short (%s)",
-					kind, i, nm_status_str(s));
-			mark_bad_from(m, k, &e);
-			break;
-		}
-		if (vb && !vb->bad && out != vb->size) {
-			nm_fail(&e, NM_E_FORMAT, m->name, "GPU", at,
-				"vertex buffer %zu: the zlib stream inflates to %zu bytes; VBUF describes %u vertices x %u = %llu",
-				i, out, vb->count, vb->stride, (unsigned long long)vb->size);
-			mark_bad_from(m, k, &e);
-			break;
-		}
-		rfrm_gpubuf *b = index ? &m->ib[i] : &m->vb[i];
-		b->off = at;
-		b->comp = 4 + (uint64_t)used;
-		b->size = out;
-		b->codec = RFRM_CODEC_ZLIB;
-		p += 4 + used;
+		p += (size_t)b->comp;
 		if (k + 1 == n && p != len) {
-			/* The streams must use up the chunk: else the layout is not what we think. */
+			/* The buffers must use up the chunk: else the layout is not what we think. */
 			nm_fail(&e, NM_E_FORMAT, m->name, "GPU", g->data_off + p,
-				"0x%zx bytes follow the last of the %zu zlib streams VBUF and IBUF account for: the buffer layout is not known",
+				"0x%zx bytes follow the last of the %zu buffers VBUF and IBUF account for: the buffer layout is not known",
 				len - p, n);
 			mark_bad_from(m, 0, &e);
 		}
@@ -439,25 +446,34 @@ static nm_status recover(rfrm_model *m, nm_error *err)
 	return NM_OK;
 }
 
-static nm_status ensure_recovered(rfrm_model *m, nm_error *err)
+nm_status rfrm_gpu_walk(rfrm_model *m, nm_error *err)
 {
 	pthread_mutex_lock(&m->lock);
-	if (!m->recovered) {
+	if (!m->walked) {
 		nm_error e;
 		nm_error_clear(&e);
-		m->recover_status = recover(m, &e);
-		m->recover_err = e;
+		m->walk_status = walk(m, &e);
+		m->walk_err = e;
 		/* Out of memory or a read error may pass: try again next time. */
-		m->recovered = m->recover_status == NM_OK;
+		m->walked = m->walk_status == NM_OK;
 	}
-	nm_status s = m->recover_status;
+	nm_status s = m->walk_status;
 	if (s != NM_OK)
-		*err = m->recover_err;
+		*err = m->walk_err;
 	pthread_mutex_unlock(&m->lock);
 	return s;
 }
 
 /* --- decompression -------------------------------------------------------------- */
+
+uint64_t rfrm_gpu_file_size(const rfrm_model *m, bool index, size_t i)
+{
+	if (m->source != RFRM_GPU_WALK)
+		return index ? m->ib[i].size : m->vb[i].size;
+	/* Known before the walk: the walk checks a vertex buffer gives exactly this, and
+	 * an index buffer at least this. */
+	return index ? m->ibufs[i].used * m->ibufs[i].isize : m->vbufs[i].size;
+}
 
 nm_status rfrm_gpu_decompress(rfrm_model *m, bool index, size_t i, nm_out *o, nm_error *err)
 {
@@ -466,8 +482,8 @@ nm_status rfrm_gpu_decompress(rfrm_model *m, bool index, size_t i, nm_out *o, nm
 		*err = m->gpu_err;
 		return m->gpu_err.code ? m->gpu_err.code : NM_E_FORMAT;
 	}
-	if (m->source == RFRM_GPU_RECOVER) {
-		nm_status s = ensure_recovered(m, err);
+	if (m->source == RFRM_GPU_WALK) {
+		nm_status s = rfrm_gpu_walk(m, err);
 		if (s != NM_OK)
 			return s;
 	}
@@ -485,33 +501,16 @@ nm_status rfrm_gpu_decompress(rfrm_model *m, bool index, size_t i, nm_out *o, nm
 		free(src);
 		return nm_fail(err, NM_E_NOMEM, m->name, "GPU", b->off, "out of memory");
 	}
-	if (src[0] == RFRM_CODEC_ZLIB) {
-		size_t got = 0, used = 0;
-		s = nm_inflate_stream(src + 4, (size_t)b->comp - 4, dst, (size_t)b->size, &got, &used);
-		if (s == NM_E_LIMIT)
-			nm_fail(err, NM_E_FORMAT, m->name, "GPU", b->off,
-				"%s buffer %zu (zlib): the stream inflates to more than the %llu bytes declared",
-				kind, i, (unsigned long long)b->size);
-		else if (s != NM_OK)
-			nm_fail(err, s, m->name, "GPU", b->off,
-				"%s buffer %zu (zlib): the stream is corrupt or cut short", kind, i);
-		else if (got != b->size)
-			s = nm_fail(err, NM_E_FORMAT, m->name, "GPU", b->off,
-				    "%s buffer %zu (zlib): the stream inflates to %zu bytes, %llu declared",
-				    kind, i, got, (unsigned long long)b->size);
-		if (s == NM_E_LIMIT)
-			s = NM_E_FORMAT;
-	} else {
-		s = nm_lzss_retro_decompress(src, (size_t)b->comp, dst, (size_t)b->size);
-		if (s != NM_OK)
-			nm_fail(err, s, m->name, "GPU", b->off,
-				"%s buffer %zu (%s): the stream is malformed or ends before its %llu bytes",
-				kind, i, codec_name(src[0]), (unsigned long long)b->size);
-	}
+	size_t used;
+	s = nm_gpu_decode(src, (size_t)b->comp, dst, (size_t)b->size, &used);
+	if (s != NM_OK)
+		nm_fail(err, s == NM_E_LIMIT ? NM_E_FORMAT : s, m->name, "GPU", b->off,
+			"%s buffer %zu (tag 0x%02x, %s): the stream is broken or does not decode to its %llu bytes",
+			kind, i, src[0], codec_name(src[0]), (unsigned long long)b->size);
 	free(src);
 	if (s == NM_OK)
-		o->len += (size_t)b->size;
-	return s;
+		o->len += (size_t)rfrm_gpu_file_size(m, index, i);
+	return s == NM_E_LIMIT ? NM_E_FORMAT : s;
 }
 
 nm_status rfrm_gpu_load(rfrm_model *m, bool index, size_t i, uint8_t **data, size_t *len,

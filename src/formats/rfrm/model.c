@@ -79,6 +79,9 @@ nm_status rfrm_model_parse(nm_reader *r, nm_tree *t, const rfrm_item *form,
 		m->source = RFRM_GPU_PAK_META;
 	}
 	rfrm_gpu_locate(m);
+	/* Vertex and index data follow the platform, which the MTRL layout or a codec tag
+	 * only the Switch uses tells; the tables are big-endian on both. */
+	m->little = m->switch_mtrl || m->switch_codec;
 	return NM_OK;
 }
 

@@ -248,7 +248,7 @@ static nm_status material(nm_view *v, size_t *off, size_t index, rfrm_material *
 	}
 	if (count) {
 		const uint8_t *w = nm_bytes(v, p + 4, 4);
-		switch_layout = w && printable4(w);
+		switch_layout = mat->switch_layout = w && printable4(w);
 		nm_kv(&o, "layout", "%s", switch_layout ? "switch (type table, FourCC types)"
 							: "wii_u (u32 kinds)");
 	}
@@ -303,6 +303,7 @@ nm_status rfrm_parse_mtrl(rfrm_model *m, nm_error *err)
 	for (uint32_t i = 0; i < count; i++) {
 		s = material(&v, &off, i, &m->mats[i], err);
 		m->nmats = i + 1; /* keep what was read, even the broken one's text */
+		m->switch_mtrl |= m->mats[i].switch_layout;
 		if (s != NM_OK)
 			break;
 	}

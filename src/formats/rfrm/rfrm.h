@@ -2,11 +2,11 @@
  * chunks, CMDL/SMDL/WMDL models with their GPU buffers, and PAK archives.
  *
  * Descriptors and tables are big-endian in both releases. The GPU chunk holds the
- * vertex and index buffers one after another, each behind a 4-byte header: Retro LZSS
- * modes 0..3 on Wii U (big-endian vertex data), zlib behind `0d 00 00 00` on Switch
- * (little-endian vertex data). At mount we only find out where each buffer lies (or
- * how we will find out); decompression runs in the producers of the files that need
- * the bytes. */
+ * vertex and index buffers one after another, each behind a 4-byte codec tag
+ * (codec/gpu_buffer.h): Retro LZSS tags 0..3 on Wii U (big-endian vertex data), tags
+ * 0..13 on Switch (little-endian vertex data). At mount we only find out where each
+ * buffer lies (or how we will find out); decompression runs in the producers of the
+ * files that need the bytes. */
 #ifndef NM_RFRM_H
 #define NM_RFRM_H
 
@@ -27,13 +27,9 @@
 #define RFRM_MAX_TABLE (64u << 20)   /* largest table chunk we load at mount */
 
 /* Limits on what a header may make us decompress: no buffer above RFRM_MAX_BUFFER,
- * and none larger than its compressed bytes could possibly give (deflate's best case
- * is about 1032:1; Retro LZSS mode 3 gives at most 512 bytes from 17). */
-/* The largest decompressed buffer: mount.nmodel -o max_file_size (default 1 GiB). */
+ * and none larger than its codec could make of its compressed bytes (nm_gpu_codec's
+ * max_ratio). The largest decompressed buffer: mount.nmodel -o max_file_size. */
 #define RFRM_MAX_BUFFER ((unsigned long long)nm_output_limit())
-#define RFRM_ZLIB_RATIO 1032u
-#define RFRM_LZSS_RATIO 32u
-#define RFRM_CODEC_ZLIB 13u         /* the Switch release's header byte */
 
 extern const nm_driver nm_driver_rfrm;
 extern const nm_driver nm_driver_rfrm_pak;
@@ -160,6 +156,7 @@ typedef struct rfrm_material {
 	bool has_map[3];         /* diffuse (DIFT), normal (NMAP), specular (SPCT) */
 	uint8_t map[3][16];
 	bool has_color;          /* DIFC */
+	bool switch_layout;      /* parameters in the Switch layout (model_mtrl.c) */
 	float color[4];
 } rfrm_material;
 
@@ -190,14 +187,14 @@ typedef enum rfrm_gpu_source {
 	RFRM_GPU_NONE,           /* no layout: gpu/error.txt says why */
 	RFRM_GPU_PAK_META,       /* the PAK's META entry */
 	RFRM_GPU_APPENDED_META,  /* metadata appended after the form */
-	RFRM_GPU_RECOVER         /* zlib streams, found one after another on first read */
+	RFRM_GPU_WALK            /* buffers one after another, found on first read */
 } rfrm_gpu_source;
 
 typedef struct rfrm_gpubuf {
 	uint64_t off;            /* absolute offset of its 4-byte header */
 	uint64_t comp;           /* compressed bytes, header included */
 	uint64_t size;           /* decompressed bytes */
-	uint8_t codec;           /* header byte: 0..3 LZSS modes, 13 zlib */
+	uint8_t codec;           /* codec tag (codec/gpu_buffer.h) */
 	bool bad;
 	nm_error err;
 } rfrm_gpubuf;
@@ -244,16 +241,18 @@ typedef struct rfrm_model {
 	bool meta_gpu_relative;  /* read-buffer offsets were relative to meta.gpu_offset */
 	bool meta_bad;           /* a META blob was found but not usable: meta_err says why */
 	nm_error meta_err;
-	bool little;             /* vertex and index data byte order */
-	uint32_t codec;          /* header byte of the first buffer */
+	bool little;             /* vertex and index data byte order: the Switch's */
+	bool switch_mtrl;        /* MTRL has the Switch layout */
+	bool switch_codec;       /* a buffer uses a Switch-only codec tag (4..13) */
+	uint32_t codec;          /* codec tag of the first buffer */
 	rfrm_gpubuf *vb, *ib;
 	nm_node **vb_node, **ib_node;  /* gpu/vertex/N.bin, gpu/index/N.bin */
 
-	/* Recovery of zlib buffers (RFRM_GPU_RECOVER): done once, on first access. */
+	/* The walk (RFRM_GPU_WALK): done once, on first access. */
 	pthread_mutex_t lock;
-	bool recovered;
-	nm_status recover_status;
-	nm_error recover_err;
+	bool walked;
+	nm_status walk_status;
+	nm_error walk_err;
 
 	struct rfrm_obj *obj;
 } rfrm_model;
@@ -285,13 +284,19 @@ const char *rfrm_prim_name(uint32_t prim);
 
 /* Length of the META blob at p (bounded by avail), or 0 if it does not fit. */
 size_t rfrm_meta_length(const uint8_t *p, size_t avail);
-/* Where the buffers are: PAK META, appended META, zlib recovery, or none. Reads only
+/* Where the buffers are: PAK META, appended META, the walk, or none. Reads only
  * descriptors and 4-byte buffer headers. */
 void rfrm_gpu_locate(rfrm_model *m);
 /* The decompressed buffer (index: false = vertex buffer i, true = index buffer i),
- * appended to o. Runs the recovery first if needed. */
+ * appended to o. Runs the walk first if needed. */
 nm_status rfrm_gpu_decompress(rfrm_model *m, bool index, size_t i, nm_out *o,
 			      nm_error *err);
+/* RFRM_GPU_WALK: place every buffer (once; later calls return the first result).
+ * Buffers it cannot place are marked bad with the reason. */
+nm_status rfrm_gpu_walk(rfrm_model *m, nm_error *err);
+/* The size of gpu/vertex/N.bin or gpu/index/N.bin, known at mount: the buffer, or
+ * for an index buffer found by the walk, the indices the meshes use. */
+uint64_t rfrm_gpu_file_size(const rfrm_model *m, bool index, size_t i);
 /* The decompressed buffer through its gpu/.../N.bin node (so the tree's cache keeps
  * it for the next file that needs it): a malloc'd copy. */
 nm_status rfrm_gpu_load(rfrm_model *m, bool index, size_t i, uint8_t **data, size_t *len,

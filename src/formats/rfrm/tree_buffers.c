@@ -4,12 +4,14 @@
  * Sizes come from headers: a component CSV has VBUF's vertex count rows of fixed-width
  * numbers; indices.csv has the indices the meshes use (max first + count over the
  * meshes of that buffer); vertex/N.bin is the META's decompressed size, or vertex count
- * x stride for recovered zlib buffers. Only a recovered index buffer's size is not in
- * any header (the meshes may leave indices at its end unused): its index/N.bin is
- * NM_SIZE_MEASURE, so its first stat inflates it (after the one-time recovery). */
+ * x stride for buffers the walk finds. No header gives the size of a whole index
+ * buffer the walk finds (the meshes may leave indices at its end unused, and zlib
+ * keeps no size), so its index/N.bin holds the indices the meshes use, and
+ * gpu/buffers.csv, fixed-width, tells every buffer's real size once the walk ran. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include "codec/gpu_buffer.h"
 #include "export/text.h"
 #include "formats/rfrm/rfrm.h"
 
@@ -252,10 +254,36 @@ static nm_status produce_buffer(void *ctx, void *arg, nm_out *o, nm_error *err)
 	return rfrm_gpu_decompress(ref->m, ref->index, ref->i, o, err);
 }
 
-static const char *codec_label(uint8_t c)
+static const char *codec_label(uint8_t tag)
 {
-	static const char *const n[] = { "STORED", "LZSS8", "LZSS16", "LZSS32" };
-	return c < 4 ? n[c] : c == RFRM_CODEC_ZLIB ? "ZLIB" : NULL;
+	const nm_gpu_codec *c = nm_gpu_codec_by_tag(tag);
+	return c ? c->label : NULL;
+}
+
+/* gpu/buffers.csv (the walk): one fixed-width row per buffer. */
+#define BUFFERS_HEADER "kind,number,offset,tag,stored_bytes,bytes,ok\n"
+#define BUFFERS_ROW_LEN (1 + 1 + 5 + 1 + 12 + 1 + 4 + 1 + 10 + 1 + 10 + 1 + 1 + 1)
+
+static nm_status produce_buffers_csv(void *ctx, void *arg, nm_out *o, nm_error *err)
+{
+	rfrm_model *m = arg;
+	(void)ctx;
+	/* A buffer the walk could not place is a row with ok 0 (its file says why). */
+	nm_status s = rfrm_gpu_walk(m, err);
+	if (s != NM_OK)
+		return s;
+	size_t n = m->nvbufs + m->nibufs;
+	nm_out_str(o, BUFFERS_HEADER);
+	for (size_t k = 0; k < n; k++) {
+		bool index = k >= m->nvbufs;
+		const rfrm_gpubuf *b = index ? &m->ib[k - m->nvbufs] : &m->vb[k];
+		nm_out_printf(o, "%c,%05zu,0x%010llx,0x%02x,%010llu,%010llu,%d\n",
+			      index ? 'i' : 'v', index ? k - m->nvbufs : k,
+			      (unsigned long long)b->off & 0xFFFFFFFFFFull, b->codec,
+			      (unsigned long long)b->comp % 10000000000ull,
+			      (unsigned long long)b->size % 10000000000ull, !b->bad);
+	}
+	return NM_OK;
 }
 
 static void meta_layout(nm_out *o, const rfrm_model *m)
@@ -309,7 +337,12 @@ nm_status rfrm_add_gpu(rfrm_model *m, nm_node *d)
 		nm_error_file(t, d, &m->gpu_err);
 		return NM_OK;
 	}
-	if (m->source != RFRM_GPU_RECOVER) {
+	if (m->source == RFRM_GPU_WALK) {
+		uint64_t n = m->nvbufs + m->nibufs;
+		if (!nm_lazy(t, d, "buffers.csv", sizeof BUFFERS_HEADER - 1 + n * BUFFERS_ROW_LEN,
+			     produce_buffers_csv, NULL, m))
+			return NM_E_NOMEM;
+	} else {
 		nm_out o;
 		nm_out_init(&o);
 		meta_layout(&o, m);
@@ -325,18 +358,11 @@ nm_status rfrm_add_gpu(rfrm_model *m, nm_node *d)
 			return NM_E_NOMEM;
 		for (size_t i = 0; i < n; i++) {
 			const rfrm_gpubuf *b = l ? &m->ib[i] : &m->vb[i];
-			uint64_t size;
-			if (m->source != RFRM_GPU_RECOVER) {
-				if (b->bad)
-					continue; /* layout.txt says why */
-				size = b->size;
-			} else if (!l && !m->vbufs[i].bad) {
-				size = m->vbufs[i].size; /* recovery checks the stream gives this */
-			} else {
-				/* No header gives this size: it is known once the stream is
-				 * inflated, on the first stat (see the top of this file). */
-				size = NM_SIZE_MEASURE;
-			}
+			if (m->source != RFRM_GPU_WALK && b->bad)
+				continue; /* layout.txt says why */
+			if (m->source == RFRM_GPU_WALK && !l && m->vbufs[i].bad)
+				continue; /* no size: vbuf/N/error.txt says why */
+			uint64_t size = rfrm_gpu_file_size(m, l != 0, i);
 			struct buf_ref *ref = nm_tree_alloc(t, sizeof *ref);
 			if (!ref)
 				return NM_E_NOMEM;
@@ -360,7 +386,7 @@ void rfrm_gpu_header(nm_out *o, const rfrm_model *m)
 {
 	nm_kv(o, "layout_source", "%s", rfrm_gpu_source_name(m->source));
 	if (m->source != RFRM_GPU_NONE) {
-		nm_kv_enum(o, "codec", codec_label(m->codec), m->codec);
+		nm_kv_enum(o, "first_buffer_codec", codec_label(m->codec), m->codec);
 		nm_kv(o, "byte_order", "%s", m->little ? "little-endian (Switch)" : "big-endian (Wii U)");
 	}
 	nm_kv(o, "vertex_buffers", "%zu", m->nvbufs);
