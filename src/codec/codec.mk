@@ -7,8 +7,10 @@ libnmodel_a_SOURCES += \
 	src/codec/gpu_buffer.h src/codec/gpu_buffer.c \
 	src/codec/inflate.h src/codec/inflate.c
 
-check_PROGRAMS += tests/test_codec_pica tests/test_codec_gx tests/test_codec_compress
-TESTS += tests/test_codec_pica tests/test_codec_gx tests/test_codec_compress
+check_PROGRAMS += tests/test_codec_pica tests/test_codec_gx tests/test_codec_compress \
+	tests/test_codec_gpu
+TESTS += tests/test_codec_pica tests/test_codec_gx tests/test_codec_compress \
+	tests/test_codec_gpu
 tests_test_codec_pica_SOURCES = tests/test_codec_pica.c
 tests_test_codec_pica_CFLAGS = $(AM_CFLAGS) $(CHECK_CFLAGS)
 tests_test_codec_pica_LDADD = $(LDADD_COMMON) $(CHECK_LIBS)
@@ -18,3 +20,6 @@ tests_test_codec_gx_LDADD = $(LDADD_COMMON) $(CHECK_LIBS)
 tests_test_codec_compress_SOURCES = tests/test_codec_compress.c
 tests_test_codec_compress_CFLAGS = $(AM_CFLAGS) $(CHECK_CFLAGS)
 tests_test_codec_compress_LDADD = $(LDADD_COMMON) $(CHECK_LIBS)
+tests_test_codec_gpu_SOURCES = tests/test_codec_gpu.c
+tests_test_codec_gpu_CFLAGS = $(AM_CFLAGS) $(CHECK_CFLAGS)
+tests_test_codec_gpu_LDADD = $(LDADD_COMMON) $(CHECK_LIBS)

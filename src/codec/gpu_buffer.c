@@ -72,12 +72,9 @@ static nm_status run_lzss(const nm_gpu_codec *c, const uint8_t *p, size_t len,
 	nm_lzss_src s = { p, len, 0, ar };
 	nm_status st = nm_lzss_run(kind_of(c), &s, dst, dst_len, until_end, out);
 	if (st == NM_OK && ar) {
-		/* Full: what follows must be the end symbol, after at most the rest of a
-		 * literal cut by dst_len. */
-		for (unsigned k = 0; k < 4 && !ar->ended; k++)
-			if (nm_arith_next(ar) == NM_ARITH_ERROR)
-				break;
-		if (!ar->ended)
+		/* Full: what follows must be the end symbol (nm_lzss_run took the rest of
+		 * a literal cut by dst_len). */
+		if (nm_arith_next(ar) != NM_ARITH_END)
 			st = NM_E_FORMAT;
 		else if ((*used = nm_arith_stream_len(ar)) > len)
 			st = NM_E_FORMAT; /* its padding is cut off */

@@ -73,6 +73,19 @@ static bool next_bytes(nm_lzss_src *s, uint8_t *b, size_t n)
 	return true;
 }
 
+/* Up to n bytes of a cut literal's unit: taken if the source has them (an arithmetic
+ * stream may instead end right there, which its end symbol shows). */
+static void skip_padding(nm_lzss_src *s, size_t n)
+{
+	if (!s->ar) {
+		if (s->len - s->pos >= n)
+			s->pos += n;
+		return;
+	}
+	for (size_t k = 0; k < n && nm_arith_next(s->ar) >= 0; k++)
+		;
+}
+
 nm_status nm_lzss_run(nm_lzss_kind k, nm_lzss_src *s, uint8_t *dst, size_t dst_len,
 		      bool until_end, size_t *out_len)
 {
@@ -115,7 +128,7 @@ nm_status nm_lzss_run(nm_lzss_kind k, nm_lzss_src *s, uint8_t *dst, size_t dst_l
 				st = NM_E_LIMIT;
 				break;
 			}
-			/* A literal cut by dst_len needs only the bytes that fit. */
+			/* A literal cut by dst_len needs only the bytes that fit... */
 			if (!next_bytes(s, b + 1, n - 1)) {
 				st = NM_E_FORMAT;
 				break;
@@ -123,6 +136,10 @@ nm_status nm_lzss_run(nm_lzss_kind k, nm_lzss_src *s, uint8_t *dst, size_t dst_l
 			if (dst)
 				memcpy(dst + out, b, n);
 			out += n;
+			/* ...but the rest of its unit, where it is there, is still the
+			 * stream's: the next buffer begins after it. */
+			if (n < g)
+				skip_padding(s, g - n);
 			continue;
 		}
 		if (!next_bytes(s, b + 1, ref_len - 1)) {

@@ -8,7 +8,8 @@ FUZZ_CODEC_SRC = tests/fuzz/fuzz_codec.c
 if FUZZING
 FUZZ_TARGETS = tests/fuzz/fuzz_cmod tests/fuzz/fuzz_cmb tests/fuzz/fuzz_j3d \
 	tests/fuzz/fuzz_rfrm tests/fuzz/fuzz_pak \
-	tests/fuzz/fuzz_pica tests/fuzz/fuzz_gx tests/fuzz/fuzz_lzss tests/fuzz/fuzz_inflate
+	tests/fuzz/fuzz_pica tests/fuzz/fuzz_gx tests/fuzz/fuzz_lzss tests/fuzz/fuzz_inflate \
+	tests/fuzz/fuzz_gpu
 EXTRA_PROGRAMS = $(FUZZ_TARGETS)
 fuzz: $(FUZZ_TARGETS)
 FUZZ_LD = -fsanitize=fuzzer
@@ -55,6 +56,10 @@ tests_fuzz_fuzz_inflate_SOURCES = $(FUZZ_CODEC_SRC)
 tests_fuzz_fuzz_inflate_CPPFLAGS = $(AM_CPPFLAGS) -DNM_FUZZ_CODEC=4
 tests_fuzz_fuzz_inflate_LDADD = $(LDADD_COMMON)
 tests_fuzz_fuzz_inflate_LDFLAGS = $(FUZZ_LD)
+tests_fuzz_fuzz_gpu_SOURCES = $(FUZZ_CODEC_SRC)
+tests_fuzz_fuzz_gpu_CPPFLAGS = $(AM_CPPFLAGS) -DNM_FUZZ_CODEC=5
+tests_fuzz_fuzz_gpu_LDADD = $(LDADD_COMMON)
+tests_fuzz_fuzz_gpu_LDFLAGS = $(FUZZ_LD)
 
 # Replays, in every build: the target chosen on the command line.
 check_PROGRAMS += tests/fuzz/replay_drivers tests/fuzz/replay_codecs

@@ -1,7 +1,8 @@
-/* libFuzzer target for one codec (NM_FUZZ_CODEC: pica, gx, lzss, inflate). The first
- * bytes choose the format and sizes; the rest is the encoded data. */
+/* libFuzzer target for one codec (NM_FUZZ_CODEC: pica, gx, lzss, inflate, gpu). The
+ * first bytes choose the format and sizes; the rest is the encoded data. */
 #include <stdlib.h>
 #include <string.h>
+#include "codec/gpu_buffer.h"
 #include "codec/gx.h"
 #include "codec/inflate.h"
 #include "codec/lzss_retro.h"
@@ -13,7 +14,7 @@ extern int nm_fuzz_codec_id;
 #define NM_FUZZ_CODEC nm_fuzz_codec_id
 #endif
 
-enum { PICA = 1, GX, LZSS, INFLATE };
+enum { PICA = 1, GX, LZSS, INFLATE, GPU };
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
@@ -52,6 +53,21 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		nm_inflate_stream(src, len, dst, cap, &got, &used);
 		nm_inflate_measure(src, len, 1u << 20, &got, &used);
 		free(dst);
+		break;
+	}
+	case GPU: {
+		/* Byte 0 picks the tag (and sometimes a bad one), bytes 1-2 the size. */
+		size_t out = (size_t)data[1] << 8 | data[2], got, used;
+		uint8_t *buf = malloc(len + 4), *dst = malloc(out ? out : 1);
+		buf[0] = (uint8_t)(fmt % (NM_GPU_TAG_COUNT + 1));
+		buf[1] = buf[2] = 0;
+		buf[3] = data[3] & 0x80;
+		memcpy(buf + 4, src, len);
+		nm_gpu_decode(buf, len + 4, dst, out, &used);
+		nm_gpu_decode(buf, len + 4, NULL, out, &used);
+		nm_gpu_measure(buf, len + 4, 1u << 20, &got, &used);
+		free(dst);
+		free(buf);
 		break;
 	}
 	}

@@ -32,13 +32,13 @@ const char *nm_fuzz_driver_name;
 int main(int argc, char **argv)
 {
 	int files = 0, first;
-	static const char *const codecs[] = { "", "pica", "gx", "lzss", "inflate" };
+	static const char *const codecs[] = { "", "pica", "gx", "lzss", "inflate", "gpu" };
 	if (argc < 2) {
 		fprintf(stderr, "usage: replay_* TARGET FILE|DIR...\n");
 		return 2;
 	}
 	nm_fuzz_driver_name = argv[1];
-	for (int i = 1; i < 5; i++)
+	for (int i = 1; i < (int)(sizeof codecs / sizeof codecs[0]); i++)
 		if (strcmp(argv[1], codecs[i]) == 0)
 			nm_fuzz_codec_id = i;
 	first = 2;
