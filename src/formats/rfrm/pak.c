@@ -1,9 +1,16 @@
-/* PAK archives (FORMATS.md 6.3, kinnay's dkctf/pak.md): RFRM(PACK) whose data starts
- * with RFRM(TOCC), which holds
+/* PAK archives (FORMATS.md 6.3 and 9, kinnay's dkctf/pak.md): RFRM(PACK) whose data
+ * starts with RFRM(TOCC), which holds
  *  ADIR: List<{FourCC type, GUID, u64 offset (from the start of the PAK), u64 size}>;
  *  META (optional): List<{GUID, u32 offset}>, the offset of that asset's metadata blob,
  *        taken relative to the META chunk's data (FORMATS.md [M]; checked);
- *  STRG (optional): List<{FourCC type, GUID, NUL-terminated name}>.
+ *  STRG (optional): List<{FourCC type, GUID, name}>.
+ * Two layouts are in use. The Wii U wiki's: NUL-terminated names and bare META blobs
+ * (a model's blob measured by its own lists). The one real Switch PAKs have
+ * (waxedhyphen/pakpydkctf, which reads them): a u32 name length before each name (the
+ * NUL inside it) and a u32 size before each META blob. Each chunk is read in the
+ * sized layout when that layout accounts for its bytes exactly (names end at the
+ * chunk's end; the blobs follow the table back to back up to the chunk's end), else
+ * in the wiki's: no game or platform is guessed.
  * Only the table of contents is read here: the assets are read when their directory is
  * first looked at. A broken META or STRG is reported and ignored; a broken ADIR fails. */
 #include <stdlib.h>
@@ -99,6 +106,23 @@ static nm_status parse_adir(rfrm_pak *p, nm_error *err)
 	return NM_OK;
 }
 
+/* Does every META entry point at a u32 size, the blobs following the table back to
+ * back, the last ending with the chunk? */
+static bool meta_is_sized(const uint8_t *d, size_t len, uint32_t n)
+{
+	size_t table_end = 4 + (size_t)n * META_ENTRY, covered = 0;
+	if (n == 0)
+		return false;
+	for (uint32_t i = 0; i < n; i++) {
+		uint32_t off = nm_be32(d + 4 + (size_t)i * META_ENTRY + 16);
+		if (off < table_end || off > len || len - off < 4 || nm_be32(d + off) > len - off - 4)
+			return false;
+		covered += 4 + (size_t)nm_be32(d + off);
+	}
+	/* Listed once each, the blobs fill what follows the table exactly. */
+	return covered == len - table_end;
+}
+
 static nm_status parse_meta(rfrm_pak *p, const struct gkey *order, nm_error *err)
 {
 	nm_status s = load_chunk(p->r, &p->meta, &p->meta_data, err);
@@ -110,6 +134,7 @@ static nm_status parse_meta(rfrm_pak *p, const struct gkey *order, nm_error *err
 	uint32_t n = nm_u32(&v, 0);
 	if (v.bad || !nm_view_array(&v, 4, n, META_ENTRY))
 		return nm_view_fail(&v, err, "metadata list of %u entries", n);
+	p->meta_sized = meta_is_sized(p->meta_data, p->meta_size, n);
 	for (uint32_t i = 0; i < n; i++) {
 		const uint8_t *e = p->meta_data + 4 + (size_t)i * META_ENTRY;
 		uint32_t off = nm_be32(e + 16);
@@ -120,12 +145,30 @@ static nm_status parse_meta(rfrm_pak *p, const struct gkey *order, nm_error *err
 			return nm_view_fail_at(&v, err, NM_E_FORMAT, 4 + (size_t)i * META_ENTRY,
 					       "metadata entry %u points at 0x%x, past the META chunk (0x%zx bytes)",
 					       i, off, p->meta_size);
-		pe->meta = off;
-		if (rfrm_is_model_type(pe->type))
-			pe->meta_len = rfrm_meta_length(p->meta_data + off, p->meta_size - off);
+		if (p->meta_sized) {
+			pe->meta = (int64_t)off + 4;
+			pe->meta_len = nm_be32(p->meta_data + off);
+		} else {
+			pe->meta = off;
+			if (rfrm_is_model_type(pe->type))
+				pe->meta_len = rfrm_meta_length(p->meta_data + off,
+								p->meta_size - off);
+		}
 		p->with_meta++;
 	}
 	return NM_OK;
+}
+
+/* Do n entries of {type, GUID, u32 length, name} use up the chunk exactly? */
+static bool strg_is_sized(const uint8_t *d, size_t len, uint32_t n)
+{
+	size_t off = 4;
+	for (uint32_t i = 0; i < n; i++) {
+		if (len - off < 24 || nm_be32(d + off + 20) > len - off - 24)
+			return false;
+		off += 24 + (size_t)nm_be32(d + off + 20);
+	}
+	return off == len;
 }
 
 static nm_status parse_strg(rfrm_pak *p, const struct gkey *order, nm_error *err)
@@ -134,30 +177,65 @@ static nm_status parse_strg(rfrm_pak *p, const struct gkey *order, nm_error *err
 	nm_status s = load_chunk(p->r, &p->strg, &d, err);
 	if (s != NM_OK)
 		return s;
-	p->strg_data = (char *)d;
 	size_t len = (size_t)p->strg.size;
 	nm_view v = nm_view_of(d, len, p->strg.data_off, nm_reader_name(p->r), "STRG", NM_BIG);
 	uint32_t n = nm_u32(&v, 0);
 	/* Each entry takes at least 21 bytes (type, GUID, NUL). */
-	if (v.bad || !nm_view_array(&v, 4, n, 21))
+	if (v.bad || !nm_view_array(&v, 4, n, 21)) {
+		free(d);
 		return nm_view_fail(&v, err, "name list of %u entries", n);
-	size_t off = 4;
+	}
+	p->strg_sized = strg_is_sized(d, len, n);
+	/* Names are kept NUL-terminated: a sized name may lack its NUL, so the sized
+	 * layout is copied with one byte more per name. */
+	char *names = malloc(len + (p->strg_sized ? n : 0) + 1);
+	if (!names) {
+		free(d);
+		return nm_fail(err, NM_E_NOMEM, v.file, "STRG", NM_NO_OFFSET, "out of memory");
+	}
+	p->strg_data = names;
+	size_t off = 4, out = 0;
 	for (uint32_t i = 0; i < n; i++) {
-		if (len - off < 21)
-			return nm_view_fail_at(&v, err, NM_E_FORMAT, off, "name %u runs past the chunk", i);
 		const uint8_t *guid = d + off + 4;
-		const char *name = (const char *)d + off + 20;
-		const char *nul = memchr(name, '\0', len - off - 20);
-		if (!nul)
-			return nm_view_fail_at(&v, err, NM_E_FORMAT, off + 20,
-					       "name %u has no terminating NUL before the end of the chunk", i);
+		const char *name;
+		size_t nlen;
+		if (p->strg_sized) {
+			nlen = nm_be32(d + off + 20);
+			const char *raw = (const char *)d + off + 24;
+			const char *nul = memchr(raw, '\0', nlen);
+			name = names + out;
+			memcpy(names + out, raw, nul ? (size_t)(nul - raw) : nlen);
+			nlen = nul ? (size_t)(nul - raw) : nlen;
+			names[out + nlen] = '\0';
+			out += nlen + 1;
+			off += 24 + (size_t)nm_be32(d + off + 20);
+		} else {
+			if (len - off < 21) {
+				free(d);
+				return nm_view_fail_at(&v, err, NM_E_FORMAT, off,
+						       "name %u runs past the chunk", i);
+			}
+			const char *raw = (const char *)d + off + 20;
+			const char *nul = memchr(raw, '\0', len - off - 20);
+			if (!nul) {
+				free(d);
+				return nm_view_fail_at(&v, err, NM_E_FORMAT, off + 20,
+						       "name %u has no terminating NUL before the end of the chunk",
+						       i);
+			}
+			nlen = (size_t)(nul - raw);
+			name = names + out;
+			memcpy(names + out, raw, nlen + 1);
+			out += nlen + 1;
+			off += 20 + nlen + 1;
+		}
 		rfrm_pak_entry *pe = find_guid(p, order, guid);
-		if (pe && !pe->name && nul > name) {
+		if (pe && !pe->name && nlen) {
 			pe->name = name;
 			p->named++;
 		}
-		off = (size_t)(nul - (const char *)d) + 1;
 	}
+	free(d);
 	return NM_OK;
 }
 

@@ -339,7 +339,8 @@ typedef struct rfrm_pak {
 	size_t count;
 	uint8_t *meta_data;      /* META chunk data */
 	size_t meta_size;
-	char *strg_data;         /* STRG chunk data (names point into it) */
+	char *strg_data;         /* the STRG names, NUL-terminated (names point into it) */
+	bool strg_sized, meta_sized; /* the Switch layout: u32 name lengths, u32 blob sizes */
 	size_t named, with_meta;
 	nm_error meta_err, strg_err;  /* a broken META/STRG: shown, the rest mounts */
 	bool meta_bad, strg_bad;

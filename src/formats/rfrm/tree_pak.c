@@ -125,6 +125,12 @@ static void pak_info(nm_out *o, const rfrm_pak *p)
 	nm_kv(o, "assets", "%zu", p->count);
 	nm_kv(o, "named_assets", "%zu", p->named);
 	nm_kv(o, "assets_with_meta", "%zu", p->with_meta);
+	if (p->has_strg)
+		nm_kv(o, "strg_layout", "%s", p->strg_sized ? "u32 name lengths (Switch)"
+							     : "NUL-terminated names (Wii U wiki)");
+	if (p->has_meta)
+		nm_kv(o, "meta_layout", "%s", p->meta_sized ? "u32 size before each blob (Switch)"
+							     : "bare blobs (Wii U wiki)");
 	/* Counts by type, in order of first appearance (a short list in practice; cap it). */
 	char types[32][5];
 	size_t counts[32], ntypes = 0, other = 0;
