@@ -2,8 +2,8 @@
 # and per codec (`make fuzz`; scripts/fuzz runs them). Every build replays the inputs
 # kept in tests/fuzz/regressions/TARGET/ through the same functions (make check).
 
-FUZZ_DRIVER_SRC = tests/fuzz/fuzz_driver.c tests/walk.h tests/walk.c
-FUZZ_CODEC_SRC = tests/fuzz/fuzz_codec.c
+FUZZ_DRIVER_SRC = tests/fuzz/fuzz_driver.c tests/walk.h tests/walk.c tests/fuzz/sanitizer_options.c
+FUZZ_CODEC_SRC = tests/fuzz/fuzz_codec.c tests/fuzz/sanitizer_options.c
 
 if FUZZING
 FUZZ_TARGETS = tests/fuzz/fuzz_cmod tests/fuzz/fuzz_cmb tests/fuzz/fuzz_j3d \
