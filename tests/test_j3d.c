@@ -801,6 +801,32 @@ START_TEST(test_absurd_vertex_count)
 }
 END_TEST
 
+/* A shape whose first draw makes no triangle (a strip of two vertices) and whose second
+ * makes one: mesh.obj and triangles.csv hold that one triangle (issue 15: the OBJ
+ * builder did arithmetic on its still-NULL triangle array). */
+START_TEST(test_first_draw_without_triangles)
+{
+	static const uint8_t dl[] = {
+		0x98, 0, 2, 0, 0, 0, 0, 0, 0, 1, 1, 1, 1,
+		0x90, 0, 3, 0, 2, 2, 2, 2, 0, 3, 3, 0, 3, 0, 4, 0, 1, 4,
+	};
+	nm_tree *t = fixture_tree((j3dw_opts){ .variant = J3DW_BMD3, .shape0_dl = dl,
+					       .shape0_dl_len = sizeof dl });
+	ck_assert(!exists(t, "shp1/0/error.txt"));
+	char *tri = must_read(t, "shp1/0/triangles.csv", NULL);
+	ck_assert_str_eq(strchr(tri, '\n') + 1,
+			 "    0,    2,  2,  2,  2,    3,  3,  0,  3,    4,  0,  1,  4\n");
+	free(tri);
+	char *obj = must_read(t, "mesh.obj", NULL);
+	size_t nf = 0;
+	for (char *p = obj; (p = strstr(p, "\nf ")); p++)
+		nf++;
+	ck_assert_uint_eq(nf, 1 + J3DW_SHAPE1_TRIS);
+	free(obj);
+	nm_tree_free(t);
+}
+END_TEST
+
 static void put32(uint8_t *p, uint32_t v)
 {
 	p[0] = (uint8_t)(v >> 24);
@@ -1251,6 +1277,7 @@ static Suite *j3d_suite(void)
 	TCase *bad = tcase_create("broken");
 	tcase_set_timeout(bad, 120);
 	tcase_add_test(bad, test_absurd_vertex_count);
+	tcase_add_test(bad, test_first_draw_without_triangles);
 	tcase_add_test(bad, test_absurd_counts);
 	tcase_add_test(bad, test_truncations);
 	suite_add_tcase(s, bad);
