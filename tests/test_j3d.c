@@ -611,6 +611,32 @@ START_TEST(test_mdl3)
 }
 END_TEST
 
+/* BP registers without a name, past the end of the table of the range they fall in
+ * (0xBC-0xBF after TX_SETTLUT_I7) and between ranges: the register's number and
+ * "unknown", never a read past a name table (issue 13). */
+START_TEST(test_mdl3_unnamed_bp)
+{
+	static const uint8_t dl[] = {
+		0x61, 0xBC, 0x12, 0x34, 0x56, 0x61, 0xBD, 0, 0, 1, 0x61, 0xBE, 0, 0, 2,
+		0x61, 0xBF, 0, 0, 3, 0x61, 0x9C, 0, 0, 4, 0x61, 0x70, 0, 0, 5,
+		0x61, 0xFF, 0, 0, 6, 0x61, 0xBB, 0, 0, 7,
+	};
+	nm_tree *t = fixture_tree((j3dw_opts){ .variant = J3DW_BDL4, .mdl3_dl = dl,
+					       .mdl3_dl_len = sizeof dl });
+	char *p = must_read(t, "mdl3/0.txt", NULL);
+	CK_CONTAINS(p, "bp 0xbc unknown = 0x123456\n");
+	CK_CONTAINS(p, "bp 0xbd unknown = 0x000001\n");
+	CK_CONTAINS(p, "bp 0xbe unknown = 0x000002\n");
+	CK_CONTAINS(p, "bp 0xbf unknown = 0x000003\n");
+	CK_CONTAINS(p, "bp 0x9c unknown = 0x000004\n");
+	CK_CONTAINS(p, "bp 0x70 unknown = 0x000005\n");
+	CK_CONTAINS(p, "bp 0xff unknown = 0x000006\n");
+	CK_CONTAINS(p, "bp 0xbb TX_SETTLUT_I7 = 0x000007\n");
+	free(p);
+	nm_tree_free(t);
+}
+END_TEST
+
 START_TEST(test_textures)
 {
 	nm_tree *t = fixture_tree((j3dw_opts){ .variant = J3DW_BMD3 });
@@ -1270,6 +1296,7 @@ static Suite *j3d_suite(void)
 	tcase_add_test(tc, test_materials);
 	tcase_add_test(tc, test_mat2);
 	tcase_add_test(tc, test_mdl3);
+	tcase_add_test(tc, test_mdl3_unnamed_bp);
 	tcase_add_test(tc, test_textures);
 	tcase_add_test(tc, test_mesh_obj);
 	tcase_add_test(tc, test_unknown_and_order);

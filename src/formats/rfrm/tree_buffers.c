@@ -12,6 +12,7 @@
 #include <string.h>
 #include "export/text.h"
 #include "formats/rfrm/rfrm.h"
+#include "lib/names.h"
 
 /* --- vertex components ---------------------------------------------------------- */
 
@@ -254,8 +255,8 @@ static nm_status produce_buffer(void *ctx, void *arg, nm_out *o, nm_error *err)
 
 static const char *codec_label(uint8_t c)
 {
-	static const char *const n[] = { "STORED", "LZSS8", "LZSS16", "LZSS32" };
-	return c < 4 ? n[c] : c == RFRM_CODEC_ZLIB ? "ZLIB" : NULL;
+	static const char *const n[4] = { "STORED", "LZSS8", "LZSS16", "LZSS32" };
+	return c == RFRM_CODEC_ZLIB ? "ZLIB" : NM_NAME(n, c);
 }
 
 static void meta_layout(nm_out *o, const rfrm_model *m)
