@@ -8,6 +8,7 @@ for t in "$dir"/*/; do
 	name=$(basename "$t")
 	case $name in
 	pica|gx|lzss|inflate) out=$("$top_builddir/tests/fuzz/replay_codecs" "$name" "$t" 2>&1) ;;
+	j3d_struct) out=$("$top_builddir/tests/fuzz/replay_j3d_struct" "$name" "$t" 2>&1) ;;
 	*) out=$("$top_builddir/tests/fuzz/replay_drivers" "$name" "$t" 2>&1) ;;
 	esac
 	rc=$?
