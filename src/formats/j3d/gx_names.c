@@ -89,7 +89,7 @@ const char *gx_attn_fn_name(unsigned v)
 const char *gx_texgen_type_name(unsigned v)
 {
 	static const char *const n[11] = { "MTX3x4", "MTX2x4", "BUMP0", "BUMP1", "BUMP2",
-					 "BUMP3", "BUMP4", "BUMP5", "BUMP6", "BUMP7", "SRTG" };
+					   "BUMP3", "BUMP4", "BUMP5", "BUMP6", "BUMP7", "SRTG" };
 	return NM_NAME(n, v);
 }
 
@@ -107,7 +107,7 @@ const char *gx_texgen_src_name(unsigned v)
 const char *gx_texmtx_name(unsigned v)
 {
 	static const char *const n[10] = { "TEXMTX0", "TEXMTX1", "TEXMTX2", "TEXMTX3", "TEXMTX4",
-					 "TEXMTX5", "TEXMTX6", "TEXMTX7", "TEXMTX8", "TEXMTX9" };
+					   "TEXMTX5", "TEXMTX6", "TEXMTX7", "TEXMTX8", "TEXMTX9" };
 	if (v == 60)
 		return "IDENTITY";
 	return v >= 30 && (v - 30) % 3 == 0 ? NM_NAME(n, (v - 30) / 3) : NULL;
@@ -130,45 +130,45 @@ const char *gx_posttexmtx_name(unsigned v)
 const char *gx_texcoord_name(unsigned v)
 {
 	static const char *const n[8] = { "TEXCOORD0", "TEXCOORD1", "TEXCOORD2", "TEXCOORD3",
-					 "TEXCOORD4", "TEXCOORD5", "TEXCOORD6", "TEXCOORD7" };
+					  "TEXCOORD4", "TEXCOORD5", "TEXCOORD6", "TEXCOORD7" };
 	return v == 0xFF ? "TEXCOORD_NULL" : NM_NAME(n, v);
 }
 
 const char *gx_texmap_name(unsigned v)
 {
 	static const char *const n[8] = { "TEXMAP0", "TEXMAP1", "TEXMAP2", "TEXMAP3",
-					 "TEXMAP4", "TEXMAP5", "TEXMAP6", "TEXMAP7" };
+					  "TEXMAP4", "TEXMAP5", "TEXMAP6", "TEXMAP7" };
 	return v == 0xFF ? "TEXMAP_NULL" : NM_NAME(n, v);
 }
 
 const char *gx_channel_name(unsigned v)
 {
 	static const char *const n[9] = { "COLOR0", "COLOR1", "ALPHA0", "ALPHA1", "COLOR0A0",
-					 "COLOR1A1", "COLOR_ZERO", "ALPHA_BUMP", "ALPHA_BUMPN" };
+					  "COLOR1A1", "COLOR_ZERO", "ALPHA_BUMP", "ALPHA_BUMPN" };
 	return v == 0xFF ? "COLOR_NULL" : NM_NAME(n, v);
 }
 
 const char *gx_tev_color_arg_name(unsigned v)
 {
 	static const char *const n[16] = { "CPREV", "APREV", "C0", "A0", "C1", "A1", "C2", "A2",
-					 "TEXC", "TEXA", "RASC", "RASA", "ONE", "HALF", "KONST",
-					 "ZERO" };
+					   "TEXC", "TEXA", "RASC", "RASA", "ONE", "HALF", "KONST",
+					   "ZERO" };
 	return NM_NAME(n, v);
 }
 
 const char *gx_tev_alpha_arg_name(unsigned v)
 {
 	static const char *const n[8] = { "APREV", "A0", "A1", "A2", "TEXA", "RASA", "KONST",
-					 "ZERO" };
+					  "ZERO" };
 	return NM_NAME(n, v);
 }
 
 const char *gx_tev_op_name(unsigned v)
 {
 	static const char *const n[16] = { "ADD", "SUB", NULL, NULL, NULL, NULL, NULL, NULL,
-					 "COMP_R8_GT", "COMP_R8_EQ", "COMP_GR16_GT",
-					 "COMP_GR16_EQ", "COMP_BGR24_GT", "COMP_BGR24_EQ",
-					 "COMP_RGB8_GT", "COMP_RGB8_EQ" };
+					   "COMP_R8_GT", "COMP_R8_EQ", "COMP_GR16_GT",
+					   "COMP_GR16_EQ", "COMP_BGR24_GT", "COMP_BGR24_EQ",
+					   "COMP_RGB8_GT", "COMP_RGB8_EQ" };
 	return NM_NAME(n, v);
 }
 
@@ -193,7 +193,7 @@ const char *gx_tev_reg_name(unsigned v)
 const char *gx_kcolor_sel_name(unsigned v)
 {
 	static const char *const frac[8] = { "KCSEL_1", "KCSEL_7_8", "KCSEL_3_4", "KCSEL_5_8",
-					    "KCSEL_1_2", "KCSEL_3_8", "KCSEL_1_4", "KCSEL_1_8" };
+					     "KCSEL_1_2", "KCSEL_3_8", "KCSEL_1_4", "KCSEL_1_8" };
 	static const char *const k[0x20 - 0x0C] = {
 		"KCSEL_K0", "KCSEL_K1", "KCSEL_K2", "KCSEL_K3",
 		"KCSEL_K0_R", "KCSEL_K1_R", "KCSEL_K2_R", "KCSEL_K3_R",
@@ -209,7 +209,7 @@ const char *gx_kcolor_sel_name(unsigned v)
 const char *gx_kalpha_sel_name(unsigned v)
 {
 	static const char *const frac[8] = { "KASEL_1", "KASEL_7_8", "KASEL_3_4", "KASEL_5_8",
-					    "KASEL_1_2", "KASEL_3_8", "KASEL_1_4", "KASEL_1_8" };
+					     "KASEL_1_2", "KASEL_3_8", "KASEL_1_4", "KASEL_1_8" };
 	static const char *const k[0x20 - 0x10] = {
 		"KASEL_K0_R", "KASEL_K1_R", "KASEL_K2_R", "KASEL_K3_R",
 		"KASEL_K0_G", "KASEL_K1_G", "KASEL_K2_G", "KASEL_K3_G",
@@ -236,7 +236,7 @@ const char *gx_channel_sel_name(unsigned v)
 const char *gx_compare_name(unsigned v)
 {
 	static const char *const n[8] = { "NEVER", "LESS", "EQUAL", "LEQUAL", "GREATER",
-					 "NEQUAL", "GEQUAL", "ALWAYS" };
+					  "NEQUAL", "GEQUAL", "ALWAYS" };
 	return NM_NAME(n, v);
 }
 
@@ -257,7 +257,7 @@ const char *gx_blend_mode_name(unsigned v)
 const char *gx_blend_factor_name(unsigned v, bool src)
 {
 	static const char *const n[8] = { "ZERO", "ONE", NULL, NULL, "SRCALPHA", "INVSRCALPHA",
-					 "DSTALPHA", "INVDSTALPHA" };
+					  "DSTALPHA", "INVDSTALPHA" };
 	if (v == 2)
 		return src ? "DSTCLR" : "SRCCLR";
 	if (v == 3)
@@ -268,17 +268,17 @@ const char *gx_blend_factor_name(unsigned v, bool src)
 const char *gx_logic_op_name(unsigned v)
 {
 	static const char *const n[16] = { "CLEAR", "AND", "REVAND", "COPY", "INVAND", "NOOP",
-					 "XOR", "OR", "NOR", "EQUIV", "INV", "REVOR", "INVCOPY",
-					 "INVOR", "NAND", "SET" };
+					   "XOR", "OR", "NOR", "EQUIV", "INV", "REVOR", "INVCOPY",
+					   "INVOR", "NAND", "SET" };
 	return NM_NAME(n, v);
 }
 
 const char *gx_fog_type_name(unsigned v)
 {
 	static const char *const n[15] = { "NONE", NULL, "PERSP_LIN", "PERSP_EXP", "PERSP_EXP2",
-					 "PERSP_REVEXP", "PERSP_REVEXP2", NULL, NULL, NULL,
-					 "ORTHO_LIN", "ORTHO_EXP", "ORTHO_EXP2", "ORTHO_REVEXP",
-					 "ORTHO_REVEXP2" };
+					   "PERSP_REVEXP", "PERSP_REVEXP2", NULL, NULL, NULL,
+					   "ORTHO_LIN", "ORTHO_EXP", "ORTHO_EXP2", "ORTHO_REVEXP",
+					   "ORTHO_REVEXP2" };
 	return NM_NAME(n, v);
 }
 
@@ -291,7 +291,7 @@ const char *gx_wrap_name(unsigned v)
 const char *gx_filter_name(unsigned v)
 {
 	static const char *const n[6] = { "NEAR", "LINEAR", "NEAR_MIP_NEAR", "LIN_MIP_NEAR",
-					 "NEAR_MIP_LIN", "LIN_MIP_LIN" };
+					  "NEAR_MIP_LIN", "LIN_MIP_LIN" };
 	return NM_NAME(n, v);
 }
 
@@ -394,10 +394,10 @@ const char *gx_xf_reg_name(unsigned a)
 		"XF_PROJECTION_ORTHO",
 	};
 	static const char *const tex[8] = { "XF_TEX0", "XF_TEX1", "XF_TEX2", "XF_TEX3",
-					   "XF_TEX4", "XF_TEX5", "XF_TEX6", "XF_TEX7" };
+					    "XF_TEX4", "XF_TEX5", "XF_TEX6", "XF_TEX7" };
 	static const char *const dual[8] = { "XF_DUALTEX0", "XF_DUALTEX1", "XF_DUALTEX2",
-					    "XF_DUALTEX3", "XF_DUALTEX4", "XF_DUALTEX5",
-					    "XF_DUALTEX6", "XF_DUALTEX7" };
+					     "XF_DUALTEX3", "XF_DUALTEX4", "XF_DUALTEX5",
+					     "XF_DUALTEX6", "XF_DUALTEX7" };
 	if (a == 0x103F)
 		return "XF_NUMTEX";
 	if (a < 0x1040)
