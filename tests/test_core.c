@@ -162,6 +162,21 @@ START_TEST(output_limit)
 }
 END_TEST
 
+/* Writing nothing into a buffer that holds nothing yet (an empty record's text): no
+ * arithmetic on its NULL data (issue 15), a usable pointer, still empty. */
+START_TEST(output_empty_write)
+{
+	nm_out o;
+	nm_out_init(&o);
+	nm_out_write(&o, NULL, 0);
+	ck_assert_int_eq(nm_out_status(&o), NM_OK);
+	ck_assert_uint_eq(o.len, 0);
+	ck_assert_ptr_nonnull(nm_out_reserve(&o, 0));
+	ck_assert_uint_eq(o.len, 0);
+	nm_out_free(&o);
+}
+END_TEST
+
 START_TEST(text_key_values)
 {
 	nm_out o;
@@ -517,6 +532,7 @@ static Suite *core_suite(void)
 	tcase_add_test(tc, text_floats_round_trip);
 	tcase_add_test(tc, text_key_values);
 	tcase_add_test(tc, output_limit);
+	tcase_add_test(tc, output_empty_write);
 	tcase_add_test(tc, tree_names);
 	tcase_add_test(tc, tree_files);
 	tcase_add_test(tc, cache_concurrent_single_fill);

@@ -611,6 +611,32 @@ START_TEST(test_mdl3)
 }
 END_TEST
 
+/* BP registers without a name, past the end of the table of the range they fall in
+ * (0xBC-0xBF after TX_SETTLUT_I7) and between ranges: the register's number and
+ * "unknown", never a read past a name table (issue 13). */
+START_TEST(test_mdl3_unnamed_bp)
+{
+	static const uint8_t dl[] = {
+		0x61, 0xBC, 0x12, 0x34, 0x56, 0x61, 0xBD, 0, 0, 1, 0x61, 0xBE, 0, 0, 2,
+		0x61, 0xBF, 0, 0, 3, 0x61, 0x9C, 0, 0, 4, 0x61, 0x70, 0, 0, 5,
+		0x61, 0xFF, 0, 0, 6, 0x61, 0xBB, 0, 0, 7,
+	};
+	nm_tree *t = fixture_tree((j3dw_opts){ .variant = J3DW_BDL4, .mdl3_dl = dl,
+					       .mdl3_dl_len = sizeof dl });
+	char *p = must_read(t, "mdl3/0.txt", NULL);
+	CK_CONTAINS(p, "bp 0xbc unknown = 0x123456\n");
+	CK_CONTAINS(p, "bp 0xbd unknown = 0x000001\n");
+	CK_CONTAINS(p, "bp 0xbe unknown = 0x000002\n");
+	CK_CONTAINS(p, "bp 0xbf unknown = 0x000003\n");
+	CK_CONTAINS(p, "bp 0x9c unknown = 0x000004\n");
+	CK_CONTAINS(p, "bp 0x70 unknown = 0x000005\n");
+	CK_CONTAINS(p, "bp 0xff unknown = 0x000006\n");
+	CK_CONTAINS(p, "bp 0xbb TX_SETTLUT_I7 = 0x000007\n");
+	free(p);
+	nm_tree_free(t);
+}
+END_TEST
+
 START_TEST(test_textures)
 {
 	nm_tree *t = fixture_tree((j3dw_opts){ .variant = J3DW_BMD3 });
@@ -796,6 +822,32 @@ START_TEST(test_absurd_vertex_count)
 	for (char *p = obj; (p = strstr(p, "\nf ")); p++)
 		nf++;
 	ck_assert_uint_eq(nf, J3DW_SHAPE1_TRIS);
+	free(obj);
+	nm_tree_free(t);
+}
+END_TEST
+
+/* A shape whose first draw makes no triangle (a strip of two vertices) and whose second
+ * makes one: mesh.obj and triangles.csv hold that one triangle (issue 15: the OBJ
+ * builder did arithmetic on its still-NULL triangle array). */
+START_TEST(test_first_draw_without_triangles)
+{
+	static const uint8_t dl[] = {
+		0x98, 0, 2, 0, 0, 0, 0, 0, 0, 1, 1, 1, 1,
+		0x90, 0, 3, 0, 2, 2, 2, 2, 0, 3, 3, 0, 3, 0, 4, 0, 1, 4,
+	};
+	nm_tree *t = fixture_tree((j3dw_opts){ .variant = J3DW_BMD3, .shape0_dl = dl,
+					       .shape0_dl_len = sizeof dl });
+	ck_assert(!exists(t, "shp1/0/error.txt"));
+	char *tri = must_read(t, "shp1/0/triangles.csv", NULL);
+	ck_assert_str_eq(strchr(tri, '\n') + 1,
+			 "    0,    2,  2,  2,  2,    3,  3,  0,  3,    4,  0,  1,  4\n");
+	free(tri);
+	char *obj = must_read(t, "mesh.obj", NULL);
+	size_t nf = 0;
+	for (char *p = obj; (p = strstr(p, "\nf ")); p++)
+		nf++;
+	ck_assert_uint_eq(nf, 1 + J3DW_SHAPE1_TRIS);
 	free(obj);
 	nm_tree_free(t);
 }
@@ -1244,6 +1296,7 @@ static Suite *j3d_suite(void)
 	tcase_add_test(tc, test_materials);
 	tcase_add_test(tc, test_mat2);
 	tcase_add_test(tc, test_mdl3);
+	tcase_add_test(tc, test_mdl3_unnamed_bp);
 	tcase_add_test(tc, test_textures);
 	tcase_add_test(tc, test_mesh_obj);
 	tcase_add_test(tc, test_unknown_and_order);
@@ -1251,6 +1304,7 @@ static Suite *j3d_suite(void)
 	TCase *bad = tcase_create("broken");
 	tcase_set_timeout(bad, 120);
 	tcase_add_test(bad, test_absurd_vertex_count);
+	tcase_add_test(bad, test_first_draw_without_triangles);
 	tcase_add_test(bad, test_absurd_counts);
 	tcase_add_test(bad, test_truncations);
 	suite_add_tcase(s, bad);

@@ -818,6 +818,37 @@ START_TEST(switch_materials)
 }
 END_TEST
 
+/* A material whose name runs past the MTRL chunk: its text stays empty, and an empty
+ * record file is made of it without arithmetic on a null buffer (issue 15), in a model
+ * mounted alone and in a PAK member (built when the member is first listed). */
+START_TEST(material_without_text)
+{
+	rfx_sample s;
+	rfx_sample_init(&s, 850);
+	rfx_buf asset = { 0 }, pak = { 0 };
+	ck_assert_int_eq(rfx_sample_write(&s, "CMDL", RFX_ZLIB, false, &asset, NULL), 0);
+	/* MTRL data: u32 material count, then material 0's u32 name length. */
+	uint8_t *mt = memmem(asset.data, asset.len, "MTRL", 4);
+	ck_assert_ptr_nonnull(mt);
+	memcpy(mt + 0x18 + 4, "\xff\xff\xff\x00", 4);
+	nm_tree *t = build_ok(&asset, "noname.cmdl");
+	expect_contains(t, "/mtrl/error.txt", "name of material 0");
+	expect_file(t, "/mtrl/0.txt", "", 0);
+	walk_all(t, true);
+	nm_tree_free(t);
+
+	rfx_asset a = { "CMDL", { 0 }, "noname", asset.data, asset.len, NULL, 0 };
+	rfx_guid(a.guid, 3);
+	ck_assert_int_eq(rfx_pak_write(&a, 1, &pak), 0);
+	t = build_ok(&pak, "noname.pak");
+	expect_file(t, "/noname.cmdl/mtrl/0.txt", "", 0);
+	walk_all(t, true);
+	nm_tree_free(t);
+	rfx_buf_free(&asset);
+	rfx_buf_free(&pak);
+}
+END_TEST
+
 /* Any RFRM asset: its chunk tree, nested forms and skips included. */
 START_TEST(generic_asset)
 {
@@ -1128,6 +1159,7 @@ static Suite *rfrm_suite(void)
 	tcase_add_test(mod, absurd_vertex_count);
 	tcase_add_test(mod, wiiu_materials);
 	tcase_add_test(mod, switch_materials);
+	tcase_add_test(mod, material_without_text);
 	tcase_add_test(mod, generic_asset);
 	suite_add_tcase(s, mod);
 

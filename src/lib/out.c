@@ -26,7 +26,9 @@ uint8_t *nm_out_reserve(nm_out *o, size_t n)
 		o->over_limit = true;
 		return NULL;
 	}
-	if (o->len + n > o->cap) {
+	/* An empty buffer gets its first block even for n == 0: the pointer returned must
+	 * point into memory (NULL + 0 is undefined behaviour, and NULL means failure). */
+	if (o->len + n > o->cap || !o->data) {
 		size_t cap = o->cap ? o->cap : 256;
 		while (cap < o->len + n)
 			cap = cap > SIZE_MAX / 2 ? o->len + n : cap * 2;

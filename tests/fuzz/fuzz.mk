@@ -2,12 +2,17 @@
 # and per codec (`make fuzz`; scripts/fuzz runs them). Every build replays the inputs
 # kept in tests/fuzz/regressions/TARGET/ through the same functions (make check).
 
-FUZZ_DRIVER_SRC = tests/fuzz/fuzz_driver.c tests/walk.h tests/walk.c
-FUZZ_CODEC_SRC = tests/fuzz/fuzz_codec.c
+FUZZ_RUN_SRC = tests/fuzz/run_driver.h tests/fuzz/run_driver.c tests/walk.h tests/walk.c \
+	tests/fuzz/sanitizer_options.c
+FUZZ_DRIVER_SRC = tests/fuzz/fuzz_driver.c $(FUZZ_RUN_SRC)
+FUZZ_CODEC_SRC = tests/fuzz/fuzz_codec.c tests/fuzz/sanitizer_options.c
+# J3D recipes: the fixture writer makes a valid file of each (structure-aware).
+FUZZ_J3D_STRUCT_SRC = tests/fuzz/fuzz_j3d_struct.c tests/fixtures/j3d_writer.h \
+	tests/fixtures/j3d_writer.c $(FUZZ_RUN_SRC)
 
 if FUZZING
 FUZZ_TARGETS = tests/fuzz/fuzz_cmod tests/fuzz/fuzz_cmb tests/fuzz/fuzz_j3d \
-	tests/fuzz/fuzz_rfrm tests/fuzz/fuzz_pak \
+	tests/fuzz/fuzz_j3d_struct tests/fuzz/fuzz_rfrm tests/fuzz/fuzz_pak \
 	tests/fuzz/fuzz_pica tests/fuzz/fuzz_gx tests/fuzz/fuzz_lzss tests/fuzz/fuzz_inflate \
 	tests/fuzz/fuzz_gpu
 EXTRA_PROGRAMS = $(FUZZ_TARGETS)
@@ -32,6 +37,9 @@ tests_fuzz_fuzz_j3d_SOURCES = $(FUZZ_DRIVER_SRC)
 tests_fuzz_fuzz_j3d_CPPFLAGS = $(AM_CPPFLAGS) -DNM_FUZZ_DRIVER='"j3d"'
 tests_fuzz_fuzz_j3d_LDADD = $(LDADD_COMMON)
 tests_fuzz_fuzz_j3d_LDFLAGS = $(FUZZ_LD)
+tests_fuzz_fuzz_j3d_struct_SOURCES = $(FUZZ_J3D_STRUCT_SRC)
+tests_fuzz_fuzz_j3d_struct_LDADD = $(LDADD_COMMON)
+tests_fuzz_fuzz_j3d_struct_LDFLAGS = $(FUZZ_LD)
 tests_fuzz_fuzz_rfrm_SOURCES = $(FUZZ_DRIVER_SRC)
 tests_fuzz_fuzz_rfrm_CPPFLAGS = $(AM_CPPFLAGS) -DNM_FUZZ_DRIVER='"rfrm"'
 tests_fuzz_fuzz_rfrm_LDADD = $(LDADD_COMMON)
@@ -62,12 +70,15 @@ tests_fuzz_fuzz_gpu_LDADD = $(LDADD_COMMON)
 tests_fuzz_fuzz_gpu_LDFLAGS = $(FUZZ_LD)
 
 # Replays, in every build: the target chosen on the command line.
-check_PROGRAMS += tests/fuzz/replay_drivers tests/fuzz/replay_codecs
+check_PROGRAMS += tests/fuzz/replay_drivers tests/fuzz/replay_codecs tests/fuzz/replay_j3d_struct
 tests_fuzz_replay_drivers_SOURCES = $(FUZZ_DRIVER_SRC) tests/fuzz/replay.c
 tests_fuzz_replay_drivers_CPPFLAGS = $(AM_CPPFLAGS) -DNM_REPLAY
 tests_fuzz_replay_drivers_LDADD = $(LDADD_COMMON)
 tests_fuzz_replay_codecs_SOURCES = $(FUZZ_CODEC_SRC) tests/fuzz/replay.c
 tests_fuzz_replay_codecs_CPPFLAGS = $(AM_CPPFLAGS) -DNM_REPLAY
 tests_fuzz_replay_codecs_LDADD = $(LDADD_COMMON)
+tests_fuzz_replay_j3d_struct_SOURCES = $(FUZZ_J3D_STRUCT_SRC) tests/fuzz/replay.c
+tests_fuzz_replay_j3d_struct_CPPFLAGS = $(AM_CPPFLAGS) -DNM_REPLAY
+tests_fuzz_replay_j3d_struct_LDADD = $(LDADD_COMMON)
 TESTS += tests/fuzz/regress.sh
 EXTRA_DIST += tests/fuzz/regress.sh tests/fuzz/dict tests/fuzz/regressions

@@ -1,11 +1,10 @@
-/* libFuzzer target for one format driver (NM_FUZZ_DRIVER, e.g. "cmod"): probe, build the
- * tree, then list, stat and produce every node as a mount would. Built by
+/* libFuzzer target for one format driver (NM_FUZZ_DRIVER, e.g. "cmod"): the input is a
+ * file, run as a mount would run it (run_driver.c). Built by
  * `./configure --enable-fuzzing` (clang); the same function replays kept inputs in
  * `make check` (tests/fuzz/replay.c). */
-#include <stdlib.h>
-#include <string.h>
-#include "formats/driver.h"
-#include "tests/walk.h"
+#include <stddef.h>
+#include <stdint.h>
+#include "tests/fuzz/run_driver.h"
 
 #ifdef NM_REPLAY
 /* The replay program picks the driver at run time. */
@@ -18,36 +17,8 @@ extern const char *nm_fuzz_driver_name;
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
-static const nm_driver *driver(void)
-{
-	for (size_t i = 0; nm_drivers[i]; i++)
-		if (strcmp(nm_drivers[i]->name, NM_FUZZ_DRIVER) == 0)
-			return nm_drivers[i];
-	abort(); /* a target for a driver this build lacks */
-}
-
-static void close_reader(void *r) { nm_reader_close(r); }
-
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
-	const nm_driver *d = driver();
-	if (!d->probe(data, size < NM_PROBE_BYTES ? size : NM_PROBE_BYTES, size))
-		return 0;
-	void *copy = malloc(size ? size : 1);
-	memcpy(copy, data, size);
-	nm_reader *r;
-	if (nm_reader_new_memory("fuzz", copy, size, &r, NULL) != NM_OK)
-		return 0;
-	nm_tree *t = nm_tree_new();
-	nm_tree_on_free(t, close_reader, r);
-	nm_tree_set_cache_limit(t, 4u << 20);
-	nm_error err;
-	if (d->build(r, t, nm_tree_root(t), &err) == NM_OK) {
-		walk_stats st;
-		walk_tree(t, &st);
-		if (st.size_mismatches)
-			abort(); /* a file disagreed with its announced size: a bug */
-	}
-	nm_tree_free(t);
+	nm_fuzz_run_driver(NM_FUZZ_DRIVER, data, size);
 	return 0;
 }

@@ -8,9 +8,14 @@ for t in "$dir"/*/; do
 	name=$(basename "$t")
 	case $name in
 	pica|gx|lzss|inflate) out=$("$top_builddir/tests/fuzz/replay_codecs" "$name" "$t" 2>&1) ;;
+	j3d_struct) out=$("$top_builddir/tests/fuzz/replay_j3d_struct" "$name" "$t" 2>&1) ;;
 	*) out=$("$top_builddir/tests/fuzz/replay_drivers" "$name" "$t" 2>&1) ;;
 	esac
-	check "fuzz regressions of $name ($out)" test $? -eq 0
+	rc=$?
+	# A sanitizer build stops at the first report (a crash, a leak, undefined
+	# behaviour): the status fails the check, the report follows it.
+	check "fuzz regressions of $name ($(printf '%s\n' "$out" | tail -1))" test $rc -eq 0
+	[ $rc -eq 0 ] || printf '%s\n' "$out"
 done
 [ $((passed + failed)) -gt 0 ] || echo "no kept fuzz inputs yet"
 finish

@@ -5,10 +5,11 @@
 #include <stddef.h>
 #include "formats/cmb/cmb.h"
 #include "formats/cmb/names.h"
+#include "lib/names.h"
 
 typedef struct named { uint32_t v; const char *name; } named;
 
-#define LOOKUP(table, v) lookup(table, sizeof table / sizeof table[0], v)
+#define LOOKUP(table, v) lookup(table, NM_COUNT(table), v)
 
 static const char *lookup(const named *t, size_t n, uint32_t v)
 {
@@ -133,33 +134,34 @@ const char *cmb_enum_name(enum cmb_enum kind, uint32_t v)
 	case CMB_E_DATA_TYPE: return LOOKUP(data_types, v);
 	case CMB_E_CULL: {
 		/* FORMATS.md 4.4 and noclip; one other reader swaps 1 and 2. */
-		static const char *const n[] = { "FRONT_AND_BACK", "BACK", "FRONT", "NONE" };
-		return v < 4 ? n[v] : NULL;
+		static const char *const n[4] = { "FRONT_AND_BACK", "BACK", "FRONT", "NONE" };
+		return NM_NAME(n, v);
 	}
 	case CMB_E_SKINNING: {
-		static const char *const n[] = { "SINGLE_BONE", "RIGID", "SMOOTH" };
-		return v < 3 ? n[v] : NULL;
+		static const char *const n[3] = { "SINGLE_BONE", "RIGID", "SMOOTH" };
+		return NM_NAME(n, v);
 	}
 	case CMB_E_PRIMITIVE: {
-		static const char *const n[] = { "TRIANGLES", "TRIANGLE_STRIP", "TRIANGLE_FAN" };
-		return v < 3 ? n[v] : NULL;
+		static const char *const n[3] = { "TRIANGLES", "TRIANGLE_STRIP", "TRIANGLE_FAN" };
+		return NM_NAME(n, v);
 	}
 	case CMB_E_MAPPING: {
-		static const char *const n[] = { "NONE", "UV_COORDINATE_MAP", "CAMERA_CUBE_ENV_MAP",
-						 "CAMERA_SPHERE_ENV_MAP", "PROJECTION_MAP" };
-		return v < 5 ? n[v] : NULL;
+		static const char *const n[5] = { "NONE", "UV_COORDINATE_MAP",
+						  "CAMERA_CUBE_ENV_MAP", "CAMERA_SPHERE_ENV_MAP",
+						  "PROJECTION_MAP" };
+		return NM_NAME(n, v);
 	}
 	case CMB_E_MATRIX_MODE: {
-		static const char *const n[] = { "DCC_MAYA", "DCC_SOFTIMAGE", "DCC_3DSMAX" };
-		return v < 3 ? n[v] : NULL;
+		static const char *const n[3] = { "DCC_MAYA", "DCC_SOFTIMAGE", "DCC_3DSMAX" };
+		return NM_NAME(n, v);
 	}
 	case CMB_E_BLEND_MODE: {
-		static const char *const n[] = { "NONE", "BLEND", "BLEND_SEPARATE", "LOGIC_OP" };
-		return v < 4 ? n[v] : NULL;
+		static const char *const n[4] = { "NONE", "BLEND", "BLEND_SEPARATE", "LOGIC_OP" };
+		return NM_NAME(n, v);
 	}
 	case CMB_E_ATTR_MODE: {
-		static const char *const n[] = { "ARRAY", "CONSTANT" };
-		return v < 2 ? n[v] : NULL;
+		static const char *const n[2] = { "ARRAY", "CONSTANT" };
+		return NM_NAME(n, v);
 	}
 	}
 	return NULL;
@@ -187,10 +189,12 @@ static const char *const attr_files[CMB_NATTRS] = {
 
 const char *cmb_attr_name(int kind)
 {
-	return kind >= 0 && kind < CMB_NATTRS ? attr_names[kind] : "unknown";
+	const char *n = NM_NAME(attr_names, kind);
+	return n ? n : "unknown";
 }
 
 const char *cmb_attr_file(int kind)
 {
-	return kind >= 0 && kind < CMB_NATTRS ? attr_files[kind] : "unknown.csv";
+	const char *n = NM_NAME(attr_files, kind);
+	return n ? n : "unknown.csv";
 }

@@ -7,6 +7,7 @@
 #include "export/png.h"
 #include "export/text.h"
 #include "formats/cmb/cmb.h"
+#include "lib/names.h"
 
 struct level_ref {
 	cmb_model *m;
@@ -47,8 +48,9 @@ out:
 
 static const char *channel_names(unsigned c)
 {
-	static const char *const n[] = { "?", "grey", "grey+alpha", "RGB", "RGBA" };
-	return c <= 4 ? n[c] : "?";
+	static const char *const n[5] = { NULL, "grey", "grey+alpha", "RGB", "RGBA" };
+	const char *name = NM_NAME(n, c);
+	return name ? name : "?";   /* the count is printed beside it */
 }
 
 static void texture_text(nm_out *o, const cmb_model *m, uint32_t i)

@@ -87,7 +87,8 @@ static void mtl_color(nm_out *o, const char *key, const float *c)
 
 static void write_mtl(nm_out *o, const cmod_model *m)
 {
-	static const char *const map_keys[] = { "map_Kd", "norm", "map_Ks", "map_Ke" };
+	static const char *const map_keys[CMOD_TEXTURE_SEMANTICS] = { "map_Kd", "norm", "map_Ks",
+								      "map_Ke" };
 	nm_out_str(o, "# Celestia CMOD materials; texture names are as the model gives them\n");
 	for (size_t i = 0; i < m->nmaterials; i++) {
 		const cmod_material *mat = &m->materials[i];

@@ -6,46 +6,53 @@
 #include "export/text.h"
 #include "formats/cmod/cmod.h"
 #include "formats/driver.h"
+#include "lib/names.h"
 
 static const char *const semantic_names[CMOD_SEMANTIC_COUNT] = {
 	"position", "color0", "color1", "normal", "tangent", "texcoord0", "texcoord1",
 	"texcoord2", "texcoord3", "pointsize", "nextposition", "scalefactor"
 };
 
+/* Callers here print the word alone; the parser has refused every value without a
+ * name already, so this is only a guard. */
+static const char *or_unknown(const char *name) { return name ? name : "unknown"; }
+
 /* The ASCII form has no keyword for nextposition and scalefactor. */
 const char *cmod_semantic_name(int s)
 {
-	return s >= 0 && s < CMOD_POSITION + 10 ? semantic_names[s] : NULL;
+	return s < CMOD_NEXTPOSITION ? NM_NAME(semantic_names, s) : NULL;
 }
 
 static const char *semantic_label(int s)
 {
-	return s >= 0 && s < CMOD_SEMANTIC_COUNT ? semantic_names[s] : "unknown";
+	return or_unknown(NM_NAME(semantic_names, s));
 }
 
 const char *cmod_format_name(int f)
 {
-	static const char *const n[] = { "f1", "f2", "f3", "f4", "ub4" };
-	return f >= 0 && f < CMOD_FORMAT_COUNT ? n[f] : "unknown";
+	static const char *const n[CMOD_FORMAT_COUNT] = { "f1", "f2", "f3", "f4", "ub4" };
+	return or_unknown(NM_NAME(n, f));
 }
 
 const char *cmod_prim_name(int p)
 {
-	static const char *const n[] = { "trilist", "tristrip", "trifan", "linelist",
-					 "linestrip", "points", "sprites" };
-	return p >= 0 && p < CMOD_PRIM_COUNT ? n[p] : "unknown";
+	static const char *const n[CMOD_PRIM_COUNT] = { "trilist", "tristrip", "trifan",
+							"linelist", "linestrip", "points",
+							"sprites" };
+	return or_unknown(NM_NAME(n, p));
 }
 
 const char *cmod_blend_name(int b)
 {
-	static const char *const n[] = { "normal", "add", "premultiplied" };
-	return b >= 0 && b < 3 ? n[b] : "unknown";
+	static const char *const n[3] = { "normal", "add", "premultiplied" };
+	return or_unknown(NM_NAME(n, b));
 }
 
 const char *cmod_texture_keyword(int s)
 {
-	static const char *const n[] = { "texture0", "normalmap", "specularmap", "emissivemap" };
-	return s >= 0 && s < CMOD_TEXTURE_SEMANTICS ? n[s] : "unknown";
+	static const char *const n[CMOD_TEXTURE_SEMANTICS] = { "texture0", "normalmap",
+							       "specularmap", "emissivemap" };
+	return or_unknown(NM_NAME(n, s));
 }
 
 /* Column suffixes by what the attribute holds. */
@@ -64,10 +71,11 @@ static const char *component_suffix(int semantic, unsigned c)
 
 void cmod_material_text(nm_out *o, const cmod_model *m, size_t i)
 {
-	static const char *const map_keys[] = { "diffuse_map", "normal_map", "specular_map",
-						"emissive_map" };
-	static const char *const type_names[] = { "?", "float1", "float2", "float3", "float4",
-						  "string", "uint32", "color" };
+	static const char *const map_keys[CMOD_TEXTURE_SEMANTICS] = {
+		"diffuse_map", "normal_map", "specular_map", "emissive_map"
+	};
+	static const char *const type_names[8] = { "?", "float1", "float2", "float3",
+						   "float4", "string", "uint32", "color" };
 	const cmod_material *mat = &m->materials[i];
 	nm_kv(o, "index", "%zu", i);
 	nm_kv(o, "offset", "0x%llx", (unsigned long long)mat->offset);
@@ -82,8 +90,9 @@ void cmod_material_text(nm_out *o, const cmod_model *m, size_t i)
 			nm_kv_str(o, map_keys[s], mat->texture[s]);
 	for (size_t k = 0; k < mat->nunknown; k++) {
 		const cmod_unknown *u = &mat->unknown[k];
-		nm_kv(o, "unknown_token", "%u %s at 0x%llx (skipped)", u->token,
-		      u->type < 8 ? type_names[u->type] : "?", (unsigned long long)u->offset);
+		const char *type = NM_NAME(type_names, u->type);
+		nm_kv(o, "unknown_token", "%u %s at 0x%llx (skipped)", u->token, type ? type : "?",
+		      (unsigned long long)u->offset);
 	}
 }
 

@@ -1,55 +1,55 @@
 /* Names of the GX enums that J3D stores as raw numbers (GX API order), for text output
- * as `NAME (0x..)`. Every function returns NULL for a value it does not know. */
+ * as `NAME (0x..)`. Every function returns NULL for a value it does not know. Each table
+ * is sized by the range of values it covers and read through NM_NAME (lib/names.h). */
 #include <stddef.h>
 #include "formats/j3d/j3d.h"
-
-#define PICK(tab, v) ((v) < sizeof(tab) / sizeof(tab[0]) ? tab[v] : NULL)
+#include "lib/names.h"
 
 const char *j3d_attr_name(uint32_t a)
 {
-	static const char *const n[] = {
+	static const char *const n[26] = {
 		"PNMTXIDX", "TEX0MTXIDX", "TEX1MTXIDX", "TEX2MTXIDX", "TEX3MTXIDX",
 		"TEX4MTXIDX", "TEX5MTXIDX", "TEX6MTXIDX", "TEX7MTXIDX", "POS", "NRM", "CLR0",
 		"CLR1", "TEX0", "TEX1", "TEX2", "TEX3", "TEX4", "TEX5", "TEX6", "TEX7",
 		"POS_MTX_ARRAY", "NRM_MTX_ARRAY", "TEX_MTX_ARRAY", "LIGHT_ARRAY", "NBT"
 	};
-	return a == J3D_A_NULL ? "NULL" : PICK(n, a);
+	return a == J3D_A_NULL ? "NULL" : NM_NAME(n, a);
 }
 
 const char *j3d_index_type_name(uint32_t t)
 {
-	static const char *const n[] = { "NONE", "DIRECT", "INDEX8", "INDEX16" };
-	return PICK(n, t);
+	static const char *const n[4] = { "NONE", "DIRECT", "INDEX8", "INDEX16" };
+	return NM_NAME(n, t);
 }
 
 const char *j3d_comp_type_name(uint32_t t, bool color)
 {
-	static const char *const num[] = { "U8", "S8", "U16", "S16", "F32" };
-	static const char *const col[] = { "RGB565", "RGB8", "RGBX8", "RGBA4", "RGBA6", "RGBA8" };
-	return color ? PICK(col, t) : PICK(num, t);
+	static const char *const num[5] = { "U8", "S8", "U16", "S16", "F32" };
+	static const char *const col[6] = { "RGB565", "RGB8", "RGBX8", "RGBA4", "RGBA6", "RGBA8" };
+	return color ? NM_NAME(col, t) : NM_NAME(num, t);
 }
 
 const char *j3d_comp_count_name(uint32_t attr, uint32_t cnt)
 {
-	static const char *const pos[] = { "XY", "XYZ" };
-	static const char *const nrm[] = { "XYZ", "NBT", "NBT3" };
-	static const char *const clr[] = { "RGB", "RGBA" };
-	static const char *const tex[] = { "S", "ST" };
+	static const char *const pos[2] = { "XY", "XYZ" };
+	static const char *const nrm[3] = { "XYZ", "NBT", "NBT3" };
+	static const char *const clr[2] = { "RGB", "RGBA" };
+	static const char *const tex[2] = { "S", "ST" };
 	if (attr == J3D_A_POS)
-		return PICK(pos, cnt);
+		return NM_NAME(pos, cnt);
 	if (attr == J3D_A_NRM || attr == J3D_A_NBT)
-		return PICK(nrm, cnt);
+		return NM_NAME(nrm, cnt);
 	if (attr == J3D_A_CLR0 || attr == J3D_A_CLR1)
-		return PICK(clr, cnt);
+		return NM_NAME(clr, cnt);
 	if (attr >= J3D_A_TEX0 && attr <= J3D_A_TEX7)
-		return PICK(tex, cnt);
+		return NM_NAME(tex, cnt);
 	return NULL;
 }
 
 const char *j3d_mtx_type_name(unsigned t)
 {
-	static const char *const n[] = { "SINGLE", "BILLBOARD", "Y_BILLBOARD", "MULTI" };
-	return PICK(n, t);
+	static const char *const n[4] = { "SINGLE", "BILLBOARD", "Y_BILLBOARD", "MULTI" };
+	return NM_NAME(n, t);
 }
 
 const char *j3d_mat_mode_name(unsigned v)
@@ -64,61 +64,59 @@ const char *j3d_mat_mode_name(unsigned v)
 
 const char *gx_cull_name(unsigned v)
 {
-	static const char *const n[] = { "NONE", "FRONT", "BACK", "ALL" };
-	return PICK(n, v);
+	static const char *const n[4] = { "NONE", "FRONT", "BACK", "ALL" };
+	return NM_NAME(n, v);
 }
 
 const char *gx_color_src_name(unsigned v)
 {
-	static const char *const n[] = { "REG", "VTX" };
-	return PICK(n, v);
+	static const char *const n[2] = { "REG", "VTX" };
+	return NM_NAME(n, v);
 }
 
 const char *gx_diffuse_fn_name(unsigned v)
 {
-	static const char *const n[] = { "NONE", "SIGN", "CLAMP" };
-	return PICK(n, v);
+	static const char *const n[3] = { "NONE", "SIGN", "CLAMP" };
+	return NM_NAME(n, v);
 }
 
 const char *gx_attn_fn_name(unsigned v)
 {
-	static const char *const n[] = { "SPEC", "SPOT", "NONE" };
-	return PICK(n, v);
+	static const char *const n[3] = { "SPEC", "SPOT", "NONE" };
+	return NM_NAME(n, v);
 }
 
 const char *gx_texgen_type_name(unsigned v)
 {
-	static const char *const n[] = { "MTX3x4", "MTX2x4", "BUMP0", "BUMP1", "BUMP2",
-					 "BUMP3", "BUMP4", "BUMP5", "BUMP6", "BUMP7", "SRTG" };
-	return PICK(n, v);
+	static const char *const n[11] = { "MTX3x4", "MTX2x4", "BUMP0", "BUMP1", "BUMP2",
+					   "BUMP3", "BUMP4", "BUMP5", "BUMP6", "BUMP7", "SRTG" };
+	return NM_NAME(n, v);
 }
 
 const char *gx_texgen_src_name(unsigned v)
 {
-	static const char *const n[] = {
+	static const char *const n[21] = {
 		"POS", "NRM", "BINRM", "TANGENT", "TEX0", "TEX1", "TEX2", "TEX3", "TEX4",
 		"TEX5", "TEX6", "TEX7", "TEXCOORD0", "TEXCOORD1", "TEXCOORD2", "TEXCOORD3",
 		"TEXCOORD4", "TEXCOORD5", "TEXCOORD6", "COLOR0", "COLOR1"
 	};
-	return PICK(n, v);
+	return NM_NAME(n, v);
 }
 
 /* GX_TEXMTX0 = 30, in steps of 3; GX_IDENTITY = 60. */
 const char *gx_texmtx_name(unsigned v)
 {
-	static const char *const n[] = { "TEXMTX0", "TEXMTX1", "TEXMTX2", "TEXMTX3", "TEXMTX4",
-					 "TEXMTX5", "TEXMTX6", "TEXMTX7", "TEXMTX8", "TEXMTX9" };
+	static const char *const n[10] = { "TEXMTX0", "TEXMTX1", "TEXMTX2", "TEXMTX3", "TEXMTX4",
+					   "TEXMTX5", "TEXMTX6", "TEXMTX7", "TEXMTX8", "TEXMTX9" };
 	if (v == 60)
 		return "IDENTITY";
-	if (v >= 30 && v < 60 && (v - 30) % 3 == 0)
-		return n[(v - 30) / 3];
-	return NULL;
+	return v >= 30 && (v - 30) % 3 == 0 ? NM_NAME(n, (v - 30) / 3) : NULL;
 }
 
 /* GX_PTTEXMTX0 = 64, in steps of 3; GX_PTIDENTITY = 125. */
 const char *gx_posttexmtx_name(unsigned v)
 {
-	static const char *const n[] = {
+	static const char *const n[20] = {
 		"PTTEXMTX0", "PTTEXMTX1", "PTTEXMTX2", "PTTEXMTX3", "PTTEXMTX4", "PTTEXMTX5",
 		"PTTEXMTX6", "PTTEXMTX7", "PTTEXMTX8", "PTTEXMTX9", "PTTEXMTX10", "PTTEXMTX11",
 		"PTTEXMTX12", "PTTEXMTX13", "PTTEXMTX14", "PTTEXMTX15", "PTTEXMTX16",
@@ -126,183 +124,183 @@ const char *gx_posttexmtx_name(unsigned v)
 	};
 	if (v == 125)
 		return "PTIDENTITY";
-	if (v >= 64 && v < 124 && (v - 64) % 3 == 0)
-		return n[(v - 64) / 3];
-	return NULL;
+	return v >= 64 && (v - 64) % 3 == 0 ? NM_NAME(n, (v - 64) / 3) : NULL;
 }
 
 const char *gx_texcoord_name(unsigned v)
 {
-	static const char *const n[] = { "TEXCOORD0", "TEXCOORD1", "TEXCOORD2", "TEXCOORD3",
-					 "TEXCOORD4", "TEXCOORD5", "TEXCOORD6", "TEXCOORD7" };
-	return v == 0xFF ? "TEXCOORD_NULL" : PICK(n, v);
+	static const char *const n[8] = { "TEXCOORD0", "TEXCOORD1", "TEXCOORD2", "TEXCOORD3",
+					  "TEXCOORD4", "TEXCOORD5", "TEXCOORD6", "TEXCOORD7" };
+	return v == 0xFF ? "TEXCOORD_NULL" : NM_NAME(n, v);
 }
 
 const char *gx_texmap_name(unsigned v)
 {
-	static const char *const n[] = { "TEXMAP0", "TEXMAP1", "TEXMAP2", "TEXMAP3",
-					 "TEXMAP4", "TEXMAP5", "TEXMAP6", "TEXMAP7" };
-	return v == 0xFF ? "TEXMAP_NULL" : PICK(n, v);
+	static const char *const n[8] = { "TEXMAP0", "TEXMAP1", "TEXMAP2", "TEXMAP3",
+					  "TEXMAP4", "TEXMAP5", "TEXMAP6", "TEXMAP7" };
+	return v == 0xFF ? "TEXMAP_NULL" : NM_NAME(n, v);
 }
 
 const char *gx_channel_name(unsigned v)
 {
-	static const char *const n[] = { "COLOR0", "COLOR1", "ALPHA0", "ALPHA1", "COLOR0A0",
-					 "COLOR1A1", "COLOR_ZERO", "ALPHA_BUMP", "ALPHA_BUMPN" };
-	return v == 0xFF ? "COLOR_NULL" : PICK(n, v);
+	static const char *const n[9] = { "COLOR0", "COLOR1", "ALPHA0", "ALPHA1", "COLOR0A0",
+					  "COLOR1A1", "COLOR_ZERO", "ALPHA_BUMP", "ALPHA_BUMPN" };
+	return v == 0xFF ? "COLOR_NULL" : NM_NAME(n, v);
 }
 
 const char *gx_tev_color_arg_name(unsigned v)
 {
-	static const char *const n[] = { "CPREV", "APREV", "C0", "A0", "C1", "A1", "C2", "A2",
-					 "TEXC", "TEXA", "RASC", "RASA", "ONE", "HALF", "KONST",
-					 "ZERO" };
-	return PICK(n, v);
+	static const char *const n[16] = { "CPREV", "APREV", "C0", "A0", "C1", "A1", "C2", "A2",
+					   "TEXC", "TEXA", "RASC", "RASA", "ONE", "HALF", "KONST",
+					   "ZERO" };
+	return NM_NAME(n, v);
 }
 
 const char *gx_tev_alpha_arg_name(unsigned v)
 {
-	static const char *const n[] = { "APREV", "A0", "A1", "A2", "TEXA", "RASA", "KONST",
-					 "ZERO" };
-	return PICK(n, v);
+	static const char *const n[8] = { "APREV", "A0", "A1", "A2", "TEXA", "RASA", "KONST",
+					  "ZERO" };
+	return NM_NAME(n, v);
 }
 
 const char *gx_tev_op_name(unsigned v)
 {
-	static const char *const n[] = { "ADD", "SUB", NULL, NULL, NULL, NULL, NULL, NULL,
-					 "COMP_R8_GT", "COMP_R8_EQ", "COMP_GR16_GT",
-					 "COMP_GR16_EQ", "COMP_BGR24_GT", "COMP_BGR24_EQ",
-					 "COMP_RGB8_GT", "COMP_RGB8_EQ" };
-	return PICK(n, v);
+	static const char *const n[16] = { "ADD", "SUB", NULL, NULL, NULL, NULL, NULL, NULL,
+					   "COMP_R8_GT", "COMP_R8_EQ", "COMP_GR16_GT",
+					   "COMP_GR16_EQ", "COMP_BGR24_GT", "COMP_BGR24_EQ",
+					   "COMP_RGB8_GT", "COMP_RGB8_EQ" };
+	return NM_NAME(n, v);
 }
 
 const char *gx_tev_bias_name(unsigned v)
 {
-	static const char *const n[] = { "ZERO", "ADDHALF", "SUBHALF" };
-	return PICK(n, v);
+	static const char *const n[3] = { "ZERO", "ADDHALF", "SUBHALF" };
+	return NM_NAME(n, v);
 }
 
 const char *gx_tev_scale_name(unsigned v)
 {
-	static const char *const n[] = { "SCALE_1", "SCALE_2", "SCALE_4", "DIVIDE_2" };
-	return PICK(n, v);
+	static const char *const n[4] = { "SCALE_1", "SCALE_2", "SCALE_4", "DIVIDE_2" };
+	return NM_NAME(n, v);
 }
 
 const char *gx_tev_reg_name(unsigned v)
 {
-	static const char *const n[] = { "TEVPREV", "TEVREG0", "TEVREG1", "TEVREG2" };
-	return PICK(n, v);
+	static const char *const n[4] = { "TEVPREV", "TEVREG0", "TEVREG1", "TEVREG2" };
+	return NM_NAME(n, v);
 }
 
 const char *gx_kcolor_sel_name(unsigned v)
 {
-	static const char *const frac[] = { "KCSEL_1", "KCSEL_7_8", "KCSEL_3_4", "KCSEL_5_8",
-					    "KCSEL_1_2", "KCSEL_3_8", "KCSEL_1_4", "KCSEL_1_8" };
-	static const char *const k[] = {
+	static const char *const frac[8] = { "KCSEL_1", "KCSEL_7_8", "KCSEL_3_4", "KCSEL_5_8",
+					     "KCSEL_1_2", "KCSEL_3_8", "KCSEL_1_4", "KCSEL_1_8" };
+	static const char *const k[0x20 - 0x0C] = {
 		"KCSEL_K0", "KCSEL_K1", "KCSEL_K2", "KCSEL_K3",
 		"KCSEL_K0_R", "KCSEL_K1_R", "KCSEL_K2_R", "KCSEL_K3_R",
 		"KCSEL_K0_G", "KCSEL_K1_G", "KCSEL_K2_G", "KCSEL_K3_G",
 		"KCSEL_K0_B", "KCSEL_K1_B", "KCSEL_K2_B", "KCSEL_K3_B",
 		"KCSEL_K0_A", "KCSEL_K1_A", "KCSEL_K2_A", "KCSEL_K3_A"
 	};
-	if (v < 8)
-		return frac[v];
-	return v >= 0x0C && v <= 0x1F ? k[v - 0x0C] : NULL;
+	if (v < 0x0C)
+		return NM_NAME(frac, v);
+	return NM_NAME(k, v - 0x0C);
 }
 
 const char *gx_kalpha_sel_name(unsigned v)
 {
-	static const char *const frac[] = { "KASEL_1", "KASEL_7_8", "KASEL_3_4", "KASEL_5_8",
-					    "KASEL_1_2", "KASEL_3_8", "KASEL_1_4", "KASEL_1_8" };
-	static const char *const k[] = {
+	static const char *const frac[8] = { "KASEL_1", "KASEL_7_8", "KASEL_3_4", "KASEL_5_8",
+					     "KASEL_1_2", "KASEL_3_8", "KASEL_1_4", "KASEL_1_8" };
+	static const char *const k[0x20 - 0x10] = {
 		"KASEL_K0_R", "KASEL_K1_R", "KASEL_K2_R", "KASEL_K3_R",
 		"KASEL_K0_G", "KASEL_K1_G", "KASEL_K2_G", "KASEL_K3_G",
 		"KASEL_K0_B", "KASEL_K1_B", "KASEL_K2_B", "KASEL_K3_B",
 		"KASEL_K0_A", "KASEL_K1_A", "KASEL_K2_A", "KASEL_K3_A"
 	};
-	if (v < 8)
-		return frac[v];
-	return v >= 0x10 && v <= 0x1F ? k[v - 0x10] : NULL;
+	if (v < 0x10)
+		return NM_NAME(frac, v);
+	return NM_NAME(k, v - 0x10);
 }
 
 const char *gx_swap_sel_name(unsigned v)
 {
-	static const char *const n[] = { "SWAP0", "SWAP1", "SWAP2", "SWAP3" };
-	return PICK(n, v);
+	static const char *const n[4] = { "SWAP0", "SWAP1", "SWAP2", "SWAP3" };
+	return NM_NAME(n, v);
 }
 
 const char *gx_channel_sel_name(unsigned v)
 {
-	static const char *const n[] = { "R", "G", "B", "A" };
-	return PICK(n, v);
+	static const char *const n[4] = { "R", "G", "B", "A" };
+	return NM_NAME(n, v);
 }
 
 const char *gx_compare_name(unsigned v)
 {
-	static const char *const n[] = { "NEVER", "LESS", "EQUAL", "LEQUAL", "GREATER",
-					 "NEQUAL", "GEQUAL", "ALWAYS" };
-	return PICK(n, v);
+	static const char *const n[8] = { "NEVER", "LESS", "EQUAL", "LEQUAL", "GREATER",
+					  "NEQUAL", "GEQUAL", "ALWAYS" };
+	return NM_NAME(n, v);
 }
 
 const char *gx_alpha_op_name(unsigned v)
 {
-	static const char *const n[] = { "AND", "OR", "XOR", "XNOR" };
-	return PICK(n, v);
+	static const char *const n[4] = { "AND", "OR", "XOR", "XNOR" };
+	return NM_NAME(n, v);
 }
 
 const char *gx_blend_mode_name(unsigned v)
 {
-	static const char *const n[] = { "NONE", "BLEND", "LOGIC", "SUBTRACT" };
-	return PICK(n, v);
+	static const char *const n[4] = { "NONE", "BLEND", "LOGIC", "SUBTRACT" };
+	return NM_NAME(n, v);
 }
 
 /* GX names 2 and 3 by the side they are used on: DSTCLR for the source factor,
  * SRCCLR for the destination factor. */
 const char *gx_blend_factor_name(unsigned v, bool src)
 {
-	static const char *const n[] = { "ZERO", "ONE", NULL, NULL, "SRCALPHA", "INVSRCALPHA",
-					 "DSTALPHA", "INVDSTALPHA" };
+	static const char *const n[8] = { "ZERO", "ONE", NULL, NULL, "SRCALPHA", "INVSRCALPHA",
+					  "DSTALPHA", "INVDSTALPHA" };
 	if (v == 2)
 		return src ? "DSTCLR" : "SRCCLR";
 	if (v == 3)
 		return src ? "INVDSTCLR" : "INVSRCCLR";
-	return PICK(n, v);
+	return NM_NAME(n, v);
 }
 
 const char *gx_logic_op_name(unsigned v)
 {
-	static const char *const n[] = { "CLEAR", "AND", "REVAND", "COPY", "INVAND", "NOOP",
-					 "XOR", "OR", "NOR", "EQUIV", "INV", "REVOR", "INVCOPY",
-					 "INVOR", "NAND", "SET" };
-	return PICK(n, v);
+	static const char *const n[16] = { "CLEAR", "AND", "REVAND", "COPY", "INVAND", "NOOP",
+					   "XOR", "OR", "NOR", "EQUIV", "INV", "REVOR", "INVCOPY",
+					   "INVOR", "NAND", "SET" };
+	return NM_NAME(n, v);
 }
 
 const char *gx_fog_type_name(unsigned v)
 {
-	static const char *const n[] = { "NONE", NULL, "PERSP_LIN", "PERSP_EXP", "PERSP_EXP2",
-					 "PERSP_REVEXP", "PERSP_REVEXP2", NULL, NULL, NULL,
-					 "ORTHO_LIN", "ORTHO_EXP", "ORTHO_EXP2", "ORTHO_REVEXP",
-					 "ORTHO_REVEXP2" };
-	return PICK(n, v);
+	static const char *const n[15] = { "NONE", NULL, "PERSP_LIN", "PERSP_EXP", "PERSP_EXP2",
+					   "PERSP_REVEXP", "PERSP_REVEXP2", NULL, NULL, NULL,
+					   "ORTHO_LIN", "ORTHO_EXP", "ORTHO_EXP2", "ORTHO_REVEXP",
+					   "ORTHO_REVEXP2" };
+	return NM_NAME(n, v);
 }
 
 const char *gx_wrap_name(unsigned v)
 {
-	static const char *const n[] = { "CLAMP", "REPEAT", "MIRROR" };
-	return PICK(n, v);
+	static const char *const n[3] = { "CLAMP", "REPEAT", "MIRROR" };
+	return NM_NAME(n, v);
 }
 
 const char *gx_filter_name(unsigned v)
 {
-	static const char *const n[] = { "NEAR", "LINEAR", "NEAR_MIP_NEAR", "LIN_MIP_NEAR",
-					 "NEAR_MIP_LIN", "LIN_MIP_LIN" };
-	return PICK(n, v);
+	static const char *const n[6] = { "NEAR", "LINEAR", "NEAR_MIP_NEAR", "LIN_MIP_NEAR",
+					  "NEAR_MIP_LIN", "LIN_MIP_LIN" };
+	return NM_NAME(n, v);
 }
 
-/* BP (blitting processor) registers, by their 8-bit address. */
+/* BP (blitting processor) registers, by their 8-bit address: three tables for the
+ * ranges 0x00-0x7F, 0x80-0xBF (texture units) and 0xC0-0xFF (TEV, fog, masks), each
+ * sized by its range, so an unnamed register (0x70-0x7F, 0xBC-0xBF, 0xFF) is NULL. */
 const char *gx_bp_reg_name(unsigned r)
 {
-	static const char *const low[0x70] = {
+	static const char *const low[0x80] = {
 		[0x00] = "GENMODE",
 		[0x01] = "DISP_COPY_FILTER0", [0x02] = "DISP_COPY_FILTER1",
 		[0x03] = "DISP_COPY_FILTER2", [0x04] = "DISP_COPY_FILTER3",
@@ -338,7 +336,7 @@ const char *gx_bp_reg_name(unsigned r)
 		[0x64] = "TX_LOADTLUT0", [0x65] = "TX_LOADTLUT1", [0x66] = "TX_INVALTAGS",
 		[0x67] = "TX_PERFMODE", [0x68] = "FIELD_MODE", [0x69] = "CLOCK1",
 	};
-	static const char *const tx[] = {
+	static const char *const tx[0xC0 - 0x80] = {
 		"TX_SETMODE0_I0", "TX_SETMODE0_I1", "TX_SETMODE0_I2", "TX_SETMODE0_I3",
 		"TX_SETMODE1_I0", "TX_SETMODE1_I1", "TX_SETMODE1_I2", "TX_SETMODE1_I3",
 		"TX_SETIMAGE0_I0", "TX_SETIMAGE0_I1", "TX_SETIMAGE0_I2", "TX_SETIMAGE0_I3",
@@ -355,7 +353,7 @@ const char *gx_bp_reg_name(unsigned r)
 		"TX_SETIMAGE3_I4", "TX_SETIMAGE3_I5", "TX_SETIMAGE3_I6", "TX_SETIMAGE3_I7",
 		"TX_SETTLUT_I4", "TX_SETTLUT_I5", "TX_SETTLUT_I6", "TX_SETTLUT_I7",
 	};
-	static const char *const tev[] = {
+	static const char *const tev[0x100 - 0xC0] = {
 		"TEV_COLOR_ENV0", "TEV_ALPHA_ENV0", "TEV_COLOR_ENV1", "TEV_ALPHA_ENV1",
 		"TEV_COLOR_ENV2", "TEV_ALPHA_ENV2", "TEV_COLOR_ENV3", "TEV_ALPHA_ENV3",
 		"TEV_COLOR_ENV4", "TEV_ALPHA_ENV4", "TEV_COLOR_ENV5", "TEV_ALPHA_ENV5",
@@ -372,20 +370,18 @@ const char *gx_bp_reg_name(unsigned r)
 		"TEV_Z_ENV0", "TEV_Z_ENV1", "TEV_KSEL0", "TEV_KSEL1", "TEV_KSEL2",
 		"TEV_KSEL3", "TEV_KSEL4", "TEV_KSEL5", "TEV_KSEL6", "TEV_KSEL7", "BP_MASK",
 	};
-	if (r < 0x70)
-		return low[r];
-	if (r >= 0x80 && r < 0xC0)
-		return tx[r - 0x80];
-	if (r >= 0xC0 && r < 0xFF)
-		return tev[r - 0xC0];
-	return NULL;
+	if (r < 0x80)
+		return NM_NAME(low, r);
+	if (r < 0xC0)
+		return NM_NAME(tx, r - 0x80);
+	return NM_NAME(tev, r - 0xC0);
 }
 
 /* XF (transform unit) registers at 0x1000 and up; matrix and light memory below is
  * named by the caller. */
 const char *gx_xf_reg_name(unsigned a)
 {
-	static const char *const n[] = {
+	static const char *const n[0x1027 - 0x1000] = {
 		"XF_ERROR", "XF_DIAG", "XF_STATE0", "XF_STATE1", "XF_CLOCK", "XF_CLIP_DISABLE",
 		"XF_PERF0", "XF_PERF1", "XF_INVTXSPEC", "XF_NUMCOLORS", "XF_AMBIENT0",
 		"XF_AMBIENT1", "XF_MATERIAL0", "XF_MATERIAL1", "XF_COLOR0CNTRL",
@@ -397,20 +393,18 @@ const char *gx_xf_reg_name(unsigned a)
 		"XF_PROJECTION_C", "XF_PROJECTION_D", "XF_PROJECTION_E", "XF_PROJECTION_F",
 		"XF_PROJECTION_ORTHO",
 	};
-	static const char *const tex[] = { "XF_TEX0", "XF_TEX1", "XF_TEX2", "XF_TEX3",
-					   "XF_TEX4", "XF_TEX5", "XF_TEX6", "XF_TEX7" };
-	static const char *const dual[] = { "XF_DUALTEX0", "XF_DUALTEX1", "XF_DUALTEX2",
-					    "XF_DUALTEX3", "XF_DUALTEX4", "XF_DUALTEX5",
-					    "XF_DUALTEX6", "XF_DUALTEX7" };
-	if (a >= 0x1000 && a < 0x1000 + sizeof n / sizeof n[0])
-		return n[a - 0x1000];
+	static const char *const tex[8] = { "XF_TEX0", "XF_TEX1", "XF_TEX2", "XF_TEX3",
+					    "XF_TEX4", "XF_TEX5", "XF_TEX6", "XF_TEX7" };
+	static const char *const dual[8] = { "XF_DUALTEX0", "XF_DUALTEX1", "XF_DUALTEX2",
+					     "XF_DUALTEX3", "XF_DUALTEX4", "XF_DUALTEX5",
+					     "XF_DUALTEX6", "XF_DUALTEX7" };
 	if (a == 0x103F)
 		return "XF_NUMTEX";
-	if (a >= 0x1040 && a < 0x1048)
-		return tex[a - 0x1040];
-	if (a >= 0x1050 && a < 0x1058)
-		return dual[a - 0x1050];
-	return NULL;
+	if (a < 0x1040)
+		return NM_NAME(n, a - 0x1000);
+	if (a < 0x1050)
+		return NM_NAME(tex, a - 0x1040);
+	return NM_NAME(dual, a - 0x1050);
 }
 
 /* CP (command processor) registers. */

@@ -139,6 +139,13 @@ static nm_status add_prim(void *ctx, const j3d_prim *p, nm_error *err)
 			return nomem(b, err);
 		}
 	}
+	/* A draw too short for a triangle (a strip of two) keeps its vertices but adds no
+	 * face; it must not touch the triangle array, which the shape's first such draw
+	 * finds still NULL. */
+	if (n == 0) {
+		free(ids);
+		return NM_OK;
+	}
 	if (sh->ntris + n > sh->captris) {
 		size_t cap = sh->captris ? sh->captris : 256;
 		while (cap < sh->ntris + n)

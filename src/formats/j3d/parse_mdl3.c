@@ -142,7 +142,9 @@ void j3d_mdl3_commands(nm_out *o, const uint8_t *dl, size_t len)
 			break;
 		}
 		case 0x20: case 0x28: case 0x30: case 0x38: {
-			static const char *const kinds[] = { "position", "normal", "texture", "light" };
+			/* Opcodes 0x20, 0x28, 0x30, 0x38: the switch above let no other in. */
+			static const char *const kinds[4] = { "position", "normal", "texture",
+							      "light" };
 			unsigned w = nm_be16(q + 3);
 			nm_out_printf(o, "xf_load_indexed %s index=%u address=0x%03x count=%u\n",
 				      kinds[(op - 0x20) >> 3], nm_be16(q + 1), w & 0xFFF,

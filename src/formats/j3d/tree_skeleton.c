@@ -5,6 +5,7 @@
 #include <string.h>
 #include "export/text.h"
 #include "formats/j3d/j3d.h"
+#include "lib/names.h"
 
 #define NOMEM NM_E_NOMEM
 
@@ -35,14 +36,13 @@ static void matrix_rows(nm_out *o, const char *key, const float *mx)
 
 nm_status j3d_tree_inf1(nm_tree *t, j3d_model *m, const j3d_chunk *c)
 {
-	static const char *const rules[] = { "BASIC", "SOFTIMAGE", "MAYA" };
+	static const char *const rules[3] = { "BASIC", "SOFTIMAGE", "MAYA" };
 	const j3d_inf1 *f = m->inf1;
 	nm_out o;
 	nm_out_init(&o);
 	j3d_header_begin(&o, c);
 	nm_kv(&o, "load_flags", "0x%04x", f->flags);
-	nm_kv_enum(&o, "matrix_scaling_rule", (f->flags & 15) < 3 ? rules[f->flags & 15] : NULL,
-		   f->flags & 15);
+	nm_kv_enum(&o, "matrix_scaling_rule", NM_NAME(rules, f->flags & 15), f->flags & 15);
 	nm_kv(&o, "matrix_groups", "%u", f->packets);
 	nm_kv(&o, "vertices", "%u", f->vertices);
 	nm_kv(&o, "hierarchy_offset", "0x%x", f->hier_off);

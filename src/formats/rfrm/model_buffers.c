@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "formats/rfrm/rfrm.h"
+#include "lib/names.h"
 #include "lib/view.h"
 
 #define MESH_RECORD 0x15
@@ -16,12 +17,12 @@
 
 const char *rfrm_prim_name(uint32_t prim)
 {
-	static const char *const n[] = {
+	static const char *const n[9] = {
 		"POINTS", "LINES", "LINE_STRIP", "TRIANGLES", "TRIANGLE_STRIP",
 		"LINES_ADJACENCY", "LINE_STRIP_ADJACENCY", "TRIANGLES_ADJACENCY",
 		"TRIANGLE_STRIP_ADJACENCY"
 	};
-	return prim < 9 ? n[prim] : NULL;
+	return NM_NAME(n, prim);
 }
 
 nm_status rfrm_parse_mesh(rfrm_model *m, nm_error *err)

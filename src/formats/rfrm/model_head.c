@@ -13,6 +13,7 @@
 #include <string.h>
 #include "export/text.h"
 #include "formats/rfrm/rfrm.h"
+#include "lib/names.h"
 #include "lib/view.h"
 
 static void add_file(rfrm_chunk *c, const char *name, nm_out *o)
@@ -43,8 +44,8 @@ static void aabb_floats(nm_view *v, size_t off, float f[6])
 
 static const char *source_name(uint32_t type)
 {
-	static const char *const n[] = { "ANIM_UV", "WIND", "CAUSTIC", "FUR" };
-	return type < 4 ? n[type] : NULL;
+	static const char *const n[4] = { "ANIM_UV", "WIND", "CAUSTIC", "FUR" };
+	return NM_NAME(n, type);
 }
 
 /* CModelAnimUvDataSource at *p: eval system, eval ids, int4 list, byte list. */

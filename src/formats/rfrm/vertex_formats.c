@@ -11,6 +11,7 @@
 #include <string.h>
 #include "formats/rfrm/rfrm.h"
 #include "lib/bytes.h"
+#include "lib/names.h"
 
 static const rfrm_format_info formats[RFRM_FORMAT_COUNT] = {
 	{ "R8_UNORM", 1, 1, RFRM_K_UNORM },       { "R8_UINT", 1, 1, RFRM_K_UINT },
@@ -163,13 +164,14 @@ static const char *const semantic_stems[RFRM_SEMANTIC_COUNT] = {
 
 const char *rfrm_semantic_name(uint32_t s)
 {
-	return s < RFRM_SEMANTIC_COUNT ? semantic_names[s] : NULL;
+	return NM_NAME(semantic_names, s);
 }
 
 void rfrm_semantic_stem(uint32_t s, char *buf, size_t len)
 {
-	if (s < RFRM_SEMANTIC_COUNT)
-		snprintf(buf, len, "%s", semantic_stems[s]);
+	const char *stem = NM_NAME(semantic_stems, s);
+	if (stem)
+		snprintf(buf, len, "%s", stem);
 	else
 		snprintf(buf, len, "semantic_%u", s);
 }

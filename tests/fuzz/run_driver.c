@@ -1,0 +1,38 @@
+#include <stdlib.h>
+#include <string.h>
+#include "formats/driver.h"
+#include "tests/fuzz/run_driver.h"
+#include "tests/walk.h"
+
+static const nm_driver *driver(const char *name)
+{
+	for (size_t i = 0; nm_drivers[i]; i++)
+		if (strcmp(nm_drivers[i]->name, name) == 0)
+			return nm_drivers[i];
+	abort(); /* a target for a driver this build lacks */
+}
+
+static void close_reader(void *r) { nm_reader_close(r); }
+
+void nm_fuzz_run_driver(const char *name, const uint8_t *data, size_t size)
+{
+	const nm_driver *d = driver(name);
+	if (!d->probe(data, size < NM_PROBE_BYTES ? size : NM_PROBE_BYTES, size))
+		return;
+	void *copy = malloc(size ? size : 1);
+	memcpy(copy, data, size);
+	nm_reader *r;
+	if (nm_reader_new_memory("fuzz", copy, size, &r, NULL) != NM_OK)
+		return;
+	nm_tree *t = nm_tree_new();
+	nm_tree_on_free(t, close_reader, r);
+	nm_tree_set_cache_limit(t, 4u << 20);
+	nm_error err;
+	if (d->build(r, t, nm_tree_root(t), &err) == NM_OK) {
+		walk_stats st;
+		walk_tree(t, &st);
+		if (st.size_mismatches)
+			abort(); /* a file disagreed with its announced size: a bug */
+	}
+	nm_tree_free(t);
+}
