@@ -148,15 +148,18 @@ END_TEST
 
 START_TEST(output_limit)
 {
+	nm_options opt;
+	nm_options_init(&opt);
+	opt.max_file_size = 100;
 	nm_out o;
 	nm_out_init(&o);
-	size_t old = nm_output_limit();
-	nm_set_output_limit(100);
+	o.opt = &opt;
 	nm_out_write(&o, "0123456789", 10);
 	ck_assert_int_eq(nm_out_status(&o), NM_OK);
+	ck_assert_ptr_nonnull(nm_out_reserve(&o, 90)); /* up to the limit exactly */
 	ck_assert_ptr_null(nm_out_reserve(&o, 91));
 	ck_assert_int_eq(nm_out_status(&o), NM_E_LIMIT);
-	nm_set_output_limit(old);
+	ck_assert_uint_le(o.cap, 100);                 /* growth never passes the limit */
 	nm_out_free(&o);
 }
 END_TEST
@@ -194,7 +197,7 @@ START_TEST(tree_names)
 	ck_assert_str_eq(s, "%00");
 	free(s);
 
-	nm_tree *t = nm_tree_new();
+	nm_tree *t = nm_tree_new(NULL);
 	nm_node *d = nm_dir(t, nm_tree_root(t), "tex");
 	static const char *const exts[] = { ".png", ".txt", NULL };
 	nm_text_str(t, d, "wood.png", "x");
@@ -235,7 +238,7 @@ static nm_status populate_member(nm_tree *t, nm_node *dir, void *ctx, void *arg,
 
 START_TEST(tree_files)
 {
-	nm_tree *t = nm_tree_new();
+	nm_tree *t = nm_tree_new(NULL);
 	nm_node *root = nm_tree_root(t), *n, **kids;
 	nm_reader *r = memory_reader("0123456789", 10);
 	nm_error err;
@@ -326,7 +329,9 @@ static void *cache_reader(void *p)
 
 START_TEST(cache_concurrent_single_fill)
 {
-	nm_cache *c = nm_cache_new(1 << 20);
+	nm_options opt;
+	nm_options_init(&opt);
+	nm_cache *c = nm_cache_new(&opt);
 	int fills = 0;
 	pthread_t th[8];
 	struct reader_arg a[8];
@@ -356,7 +361,10 @@ static nm_status produce_kib(void *ctx, void *arg, nm_out *o, nm_error *err)
 
 START_TEST(cache_lru_bound)
 {
-	nm_cache *c = nm_cache_new(3000);
+	nm_options opt;
+	nm_options_init(&opt);
+	opt.cache_size = 3000;
+	nm_cache *c = nm_cache_new(&opt);
 	nm_cache_entry *e;
 	int fills = 0;
 	/* Keys 1..5 of 1000 bytes: only three fit. */

@@ -22,15 +22,16 @@
 
 #define RFRM_FORM_LEN 0x20
 #define RFRM_CHUNK_LEN 0x18
-#define RFRM_MAX_DEPTH 16          /* nested forms */
 #define RFRM_GUID_STR 37
 #define RFRM_MAX_TABLE (64u << 20)   /* largest table chunk we load at mount */
 
 /* Limits on what a header may make us decompress: no buffer above RFRM_MAX_BUFFER,
  * and none larger than its compressed bytes could possibly give (deflate's best case
  * is about 1032:1; Retro LZSS mode 3 gives at most 512 bytes from 17). */
-/* The largest decompressed buffer: mount.nmodel -o max_file_size (default 1 GiB). */
-#define RFRM_MAX_BUFFER ((unsigned long long)nm_output_limit())
+/* The largest decompressed buffer: the tree's max_file_size. A macro over the model `m`
+ * in scope so that gpu.c (being rewritten) keeps its spelling; rfrm_max_buffer is the
+ * function to call in new code. */
+#define RFRM_MAX_BUFFER rfrm_max_buffer(m)
 #define RFRM_ZLIB_RATIO 1032u
 #define RFRM_LZSS_RATIO 32u
 #define RFRM_CODEC_ZLIB 13u         /* the Switch release's header byte */
@@ -257,6 +258,11 @@ typedef struct rfrm_model {
 
 	struct rfrm_obj *obj;
 } rfrm_model;
+
+static inline unsigned long long rfrm_max_buffer(const rfrm_model *m)
+{
+	return nm_tree_options(m->t)->max_file_size;
+}
 
 /* Is this form type a model? */
 bool rfrm_is_model_type(const char *type);
