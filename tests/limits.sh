@@ -23,6 +23,9 @@ check "nmodel --max-dimension=4096: no PNG for the 8192^2 texture" \
 	test -z "$("$NMODEL" --max-dimension=4096 ls "$WORK/big8192.cmb" /tex | grep png)"
 check "nmodel: options after the command work too" \
 	test -n "$("$NMODEL" ls "$WORK/big8192.cmb" /tex --max-dimension=4096 | grep -v png)"
+cp "$WORK/big8192.cmb" "$WORK/--max-depth=3"
+check "nmodel: -- ends the options (a file named like one)" \
+	test "$(cd "$WORK" && "$NMODEL" ls -- --max-depth=3 /tex | wc -l)" = 5
 size=$("$NMODEL" ls -l "$WORK/big16384.cmb" /tex | awk '$3 == "big.png" { print $2 }')
 check "nmodel ls -l: the 16384^2 PNG's size is the formula's" test "$size" = 805531716
 

@@ -82,7 +82,9 @@ static int cat(const char *file, const char *path, const nm_options *opt)
 	return rc;
 }
 
-/* Take --name=value options (anywhere before a "--") out of argv into opt. 0, or -1
+/* Take --name=value options (anywhere before a "--") out of argv into opt. Others
+ * (--help, a file named --x=y after "--") stay, and so does the "--" after the command
+ * word, for ls's getopt; the commands without options drop it (drop_dashes). 0, or -1
  * after printing why. */
 static int take_options(int *argc, char **argv, nm_options *opt)
 {
@@ -92,6 +94,8 @@ static int take_options(int *argc, char **argv, nm_options *opt)
 	for (int i = 1; i < *argc; i++) {
 		if (more && strcmp(argv[i], "--") == 0) {
 			more = false;
+			if (kept == 1)
+				continue; /* before the command word */
 		} else if (more && strncmp(argv[i], "--", 2) == 0 && strchr(argv[i], '=')) {
 			nm_error err;
 			nm_status s = nm_options_parse(opt, argv[i] + 2, &err);
@@ -109,11 +113,22 @@ static int take_options(int *argc, char **argv, nm_options *opt)
 	return 0;
 }
 
+/* "nmodel cat -- FILE PATH": the "--" means nothing to a command without options. */
+static void drop_dashes(int *argc, char **argv)
+{
+	if (*argc > 2 && strcmp(argv[2], "--") == 0) {
+		memmove(argv + 2, argv + 3, (size_t)(*argc - 2) * sizeof *argv);
+		(*argc)--;
+	}
+}
+
 int main(int argc, char **argv)
 {
 	nm_options opt;
 	if (take_options(&argc, argv, &opt) != 0)
 		return NM_EXIT_USAGE;
+	if (argc > 1 && strcmp(argv[1], "ls") != 0)
+		drop_dashes(&argc, argv);
 	if (argc < 2) {
 		usage(stderr);
 		return NM_EXIT_USAGE;
