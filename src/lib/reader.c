@@ -102,6 +102,7 @@ void nm_reader_close(nm_reader *r)
 }
 
 uint64_t nm_reader_size(const nm_reader *r) { return r->size; }
+const char *nm_reader_name(const nm_reader *r) { return r->name; }
 void nm_reader_set_options(nm_reader *r, const nm_options *opt) { r->opt = opt; }
 
 const nm_options *nm_reader_options(const nm_reader *r)
@@ -110,7 +111,6 @@ const nm_options *nm_reader_options(const nm_reader *r)
 		r = r->parent;
 	return r->opt ? r->opt : nm_options_defaults();
 }
-const char *nm_reader_name(const nm_reader *r) { return r->name; }
 
 /* The tree was built from the bytes as they were at open: if the file was truncated,
  * rewritten or replaced in place since, reading it now would mix two versions. */
