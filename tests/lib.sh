@@ -57,10 +57,11 @@ fuse_usable() {
 	[ -c /dev/fuse ] && command -v fusermount3 >/dev/null 2>&1
 }
 
-# mount_model FILE DIR: mount in the background (the real daemon path); 0 on success.
+# mount_model FILE DIR [OPTION...]: mount in the background (the real daemon path); 0 on
+# success.
 mount_model() {
 	mkdir -p "$2"
-	"$MOUNT" "$1" "$2" || return 1
+	"$MOUNT" "$@" || return 1
 	MOUNTS="$MOUNTS $2"
 	for _ in 1 2 3 4 5 6 7 8 9 10; do
 		mountpoint -q "$2" && return 0

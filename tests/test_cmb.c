@@ -20,7 +20,6 @@
 
 /* ---- helpers: build a tree from bytes, read files, walk everything ----------------- */
 
-static void close_reader(void *r) { nm_reader_close(r); }
 
 /* NULL when the build fails (err says why). */
 static nm_tree *build(const uint8_t *data, size_t len, nm_error *err)
@@ -31,9 +30,9 @@ static nm_tree *build(const uint8_t *data, size_t len, nm_error *err)
 	memcpy(copy, data, len);
 	if (nm_reader_new_memory("fx.cmb", copy, len, &r, err) != NM_OK)
 		return NULL;
-	nm_tree *t = nm_tree_new();
+	nm_tree *t = nm_tree_new(NULL);
 	ck_assert_ptr_nonnull(t);
-	ck_assert_int_eq(nm_tree_on_free(t, close_reader, r), NM_OK);
+	ck_assert_int_eq(nm_tree_adopt_reader(t, r), NM_OK);
 	if (nm_build_any(r, t, nm_tree_root(t), err) != NM_OK) {
 		nm_tree_free(t);
 		return NULL;

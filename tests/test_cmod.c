@@ -359,7 +359,7 @@ START_TEST(corpus_files)
 		snprintf(path, sizeof path, "%s/%s", dir, e->d_name);
 		nm_tree *t;
 		nm_error err;
-		ck_assert_msg(nm_open_model(path, &t, &err) == NM_OK, "%s", err.msg);
+		ck_assert_msg(nm_open_model(path, NULL, &t, &err) == NM_OK, "%s", err.msg);
 		walk_stats st;
 		walk_tree(t, &st);
 		ck_assert_msg(st.failed == 0 && st.size_mismatches == 0, "%s", e->d_name);

@@ -1,14 +1,13 @@
-/* Unit tests for the core library: reader, view, errors, text, tree, cache, PNG, OBJ. */
+/* Unit tests for the core library: reader, view, errors, text, tree, cache, OBJ (the PNG
+ * writer has its own, test_png.c). */
 #include <check.h>
 #include <math.h>
-#include <png.h>
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 #include "export/obj.h"
-#include "export/png.h"
 #include "export/text.h"
 #include "export/triangulate.h"
 #include "lib/cache.h"
@@ -149,15 +148,18 @@ END_TEST
 
 START_TEST(output_limit)
 {
+	nm_options opt;
+	nm_options_init(&opt);
+	opt.max_file_size = 100;
 	nm_out o;
 	nm_out_init(&o);
-	size_t old = nm_output_limit();
-	nm_set_output_limit(100);
+	o.opt = &opt;
 	nm_out_write(&o, "0123456789", 10);
 	ck_assert_int_eq(nm_out_status(&o), NM_OK);
+	ck_assert_ptr_nonnull(nm_out_reserve(&o, 90)); /* up to the limit exactly */
 	ck_assert_ptr_null(nm_out_reserve(&o, 91));
 	ck_assert_int_eq(nm_out_status(&o), NM_E_LIMIT);
-	nm_set_output_limit(old);
+	ck_assert_uint_le(o.cap, 100);                 /* growth never passes the limit */
 	nm_out_free(&o);
 }
 END_TEST
@@ -210,7 +212,7 @@ START_TEST(tree_names)
 	ck_assert_str_eq(s, "%00");
 	free(s);
 
-	nm_tree *t = nm_tree_new();
+	nm_tree *t = nm_tree_new(NULL);
 	nm_node *d = nm_dir(t, nm_tree_root(t), "tex");
 	static const char *const exts[] = { ".png", ".txt", NULL };
 	nm_text_str(t, d, "wood.png", "x");
@@ -251,7 +253,7 @@ static nm_status populate_member(nm_tree *t, nm_node *dir, void *ctx, void *arg,
 
 START_TEST(tree_files)
 {
-	nm_tree *t = nm_tree_new();
+	nm_tree *t = nm_tree_new(NULL);
 	nm_node *root = nm_tree_root(t), *n, **kids;
 	nm_reader *r = memory_reader("0123456789", 10);
 	nm_error err;
@@ -342,7 +344,9 @@ static void *cache_reader(void *p)
 
 START_TEST(cache_concurrent_single_fill)
 {
-	nm_cache *c = nm_cache_new(1 << 20);
+	nm_options opt;
+	nm_options_init(&opt);
+	nm_cache *c = nm_cache_new(&opt);
 	int fills = 0;
 	pthread_t th[8];
 	struct reader_arg a[8];
@@ -372,7 +376,10 @@ static nm_status produce_kib(void *ctx, void *arg, nm_out *o, nm_error *err)
 
 START_TEST(cache_lru_bound)
 {
-	nm_cache *c = nm_cache_new(3000);
+	nm_options opt;
+	nm_options_init(&opt);
+	opt.cache_size = 3000;
+	nm_cache *c = nm_cache_new(&opt);
 	nm_cache_entry *e;
 	int fills = 0;
 	/* Keys 1..5 of 1000 bytes: only three fit. */
@@ -402,49 +409,6 @@ START_TEST(cache_lru_bound)
 	nm_cache_release(c, e2);
 	ck_assert_uint_le(nm_cache_bytes(c), 3000);
 	nm_cache_free(c);
-}
-END_TEST
-
-/* --- PNG ---------------------------------------------------------------------- */
-
-START_TEST(png_size_exact_and_readable)
-{
-	static const unsigned dims[][2] = { { 1, 1 }, { 8, 8 }, { 13, 7 }, { 256, 256 },
-					    { 300, 200 }, { 1024, 64 } };
-	srand(3);
-	for (size_t d = 0; d < sizeof dims / sizeof dims[0]; d++)
-		for (unsigned ch = 1; ch <= 4; ch++) {
-			unsigned w = dims[d][0], h = dims[d][1];
-			uint8_t *rgba = malloc((size_t)w * h * 4);
-			for (size_t i = 0; i < (size_t)w * h * 4; i++)
-				rgba[i] = (uint8_t)rand();
-			nm_out o;
-			nm_out_init(&o);
-			ck_assert_int_eq(nm_png_write(&o, rgba, w, h, ch), NM_OK);
-			ck_assert_uint_eq(o.len, nm_png_size(w, h, ch));
-			/* Read back with libpng, as RGBA, and compare the channels kept. */
-			png_image img = { .version = PNG_IMAGE_VERSION };
-			ck_assert(png_image_begin_read_from_memory(&img, o.data, o.len));
-			ck_assert_uint_eq(img.width, w);
-			ck_assert_uint_eq(img.height, h);
-			img.format = PNG_FORMAT_RGBA;
-			uint8_t *back = malloc((size_t)w * h * 4);
-			ck_assert(png_image_finish_read(&img, NULL, back, 0, NULL));
-			for (size_t i = 0; i < (size_t)w * h; i++) {
-				const uint8_t *p = rgba + i * 4, *q = back + i * 4;
-				ck_assert_uint_eq(q[0], p[0]);
-				if (ch >= 3) {
-					ck_assert_uint_eq(q[1], p[1]);
-					ck_assert_uint_eq(q[2], p[2]);
-				}
-				ck_assert_uint_eq(q[3], ch == 2 || ch == 4 ? p[3] : 255);
-			}
-			free(back);
-			free(rgba);
-			nm_out_free(&o);
-		}
-	ck_assert_uint_eq(nm_png_size(0, 4, 4), 0);
-	ck_assert_uint_eq(nm_png_size(4, NM_PNG_MAX_DIM + 1, 4), 0);
 }
 END_TEST
 
@@ -537,7 +501,6 @@ static Suite *core_suite(void)
 	tcase_add_test(tc, tree_files);
 	tcase_add_test(tc, cache_concurrent_single_fill);
 	tcase_add_test(tc, cache_lru_bound);
-	tcase_add_test(tc, png_size_exact_and_readable);
 	tcase_add_test(tc, triangulate_kinds);
 	tcase_add_test(tc, obj_size_matches);
 	suite_add_tcase(s, tc);

@@ -17,7 +17,6 @@
 
 /* ---- helpers ---------------------------------------------------------------------- */
 
-static void close_reader(void *r) { nm_reader_close(r); }
 
 /* A tree over a copy of buf (NULL when the build fails; *status says why). */
 static nm_tree *tree_of(const uint8_t *buf, size_t len, nm_status *status, nm_error *err)
@@ -30,9 +29,9 @@ static nm_tree *tree_of(const uint8_t *buf, size_t len, nm_status *status, nm_er
 	if (!err)
 		err = &e;
 	ck_assert_int_eq(nm_reader_new_memory("fixture.bmd", copy, len, &r, err), NM_OK);
-	nm_tree *t = nm_tree_new();
+	nm_tree *t = nm_tree_new(NULL);
 	ck_assert_ptr_nonnull(t);
-	ck_assert_int_eq(nm_tree_on_free(t, close_reader, r), NM_OK);
+	ck_assert_int_eq(nm_tree_adopt_reader(t, r), NM_OK);
 	nm_status s = nm_build_any(r, t, nm_tree_root(t), err);
 	if (status)
 		*status = s;
@@ -1137,7 +1136,7 @@ START_TEST(test_corpus)
 	for (size_t i = 0; i < n; i++) {
 		nm_tree *t;
 		nm_error err;
-		ck_assert_msg(nm_open_model(files[i], &t, &err) == NM_OK, "%s: %s", files[i], err.msg);
+		ck_assert_msg(nm_open_model(files[i], NULL, &t, &err) == NM_OK, "%s: %s", files[i], err.msg);
 		ck_assert_uint_eq(nm_tree_productions(t), 0);
 		char path[4096] = "";
 		size_t nfiles = walk(t, nm_tree_root(t), true, path, 0);

@@ -30,10 +30,10 @@ static uint32_t xorshift(uint32_t *s)
 	return *s = x;
 }
 
-static void close_reader(void *r) { nm_reader_close(r); }
-
-/* A tree of a copy of bytes; NULL (and err) if the build fails. */
-static nm_tree *build_mem(const uint8_t *data, size_t len, const char *name, nm_error *err)
+/* A tree of a copy of bytes under opt (NULL: the defaults); NULL (and err) if the build
+ * fails. */
+static nm_tree *build_mem_with(const uint8_t *data, size_t len, const char *name,
+			       const nm_options *opt, nm_error *err)
 {
 	uint8_t *copy = malloc(len ? len : 1);
 	ck_assert_ptr_nonnull(copy);
@@ -41,14 +41,19 @@ static nm_tree *build_mem(const uint8_t *data, size_t len, const char *name, nm_
 		memcpy(copy, data, len);
 	nm_reader *r;
 	ck_assert_int_eq(nm_reader_new_memory(name, copy, len, &r, err), NM_OK);
-	nm_tree *t = nm_tree_new();
+	nm_tree *t = nm_tree_new(opt);
 	ck_assert_ptr_nonnull(t);
-	ck_assert_int_eq(nm_tree_on_free(t, close_reader, r), NM_OK);
+	ck_assert_int_eq(nm_tree_adopt_reader(t, r), NM_OK);
 	if (nm_build_any(r, t, nm_tree_root(t), err) != NM_OK) {
 		nm_tree_free(t);
 		return NULL;
 	}
 	return t;
+}
+
+static nm_tree *build_mem(const uint8_t *data, size_t len, const char *name, nm_error *err)
+{
+	return build_mem_with(data, len, name, NULL, err);
 }
 
 static nm_tree *build_ok(const rfx_buf *b, const char *name)
@@ -946,13 +951,15 @@ static bool mutate_and_walk(const uint8_t *data, size_t len, const char *name, s
 	if (flip && flip_at < n)
 		m[flip_at] ^= flip;
 	nm_error err;
-	nm_tree *t = build_mem(m, n, name, &err);
+	nm_options small_cache;
+	nm_options_init(&small_cache);
+	small_cache.cache_size = 1 << 20;
+	nm_tree *t = build_mem_with(m, n, name, &small_cache, &err);
 	free(m);
 	if (!t) {
 		ck_assert_msg(err.msg[0] != '\0', "a failed build must say why");
 		return false;
 	}
-	nm_tree_set_cache_limit(t, 1 << 20);
 	walk_all(t, true);
 	nm_tree_free(t);
 	return true;
@@ -1061,7 +1068,7 @@ START_TEST(corpus_models)
 	for (size_t f = 0; f < nfiles; f++) {
 		nm_tree *t;
 		nm_error err;
-		ck_assert_msg(nm_open_model(names[f], &t, &err) == NM_OK, "%s: %s", names[f], err.msg);
+		ck_assert_msg(nm_open_model(names[f], NULL, &t, &err) == NM_OK, "%s: %s", names[f], err.msg);
 		ck_assert_uint_eq(nm_tree_productions(t), 0);
 		struct walk_stats st = walk_all(t, true);
 		ck_assert_msg(st.errors == 0, "%s: %zu files failed", names[f], st.errors);

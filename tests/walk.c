@@ -62,8 +62,6 @@ char *walk_read(nm_tree *t, const char *path, size_t *len)
 	return buf;
 }
 
-static void close_reader(void *r) { nm_reader_close(r); }
-
 nm_status walk_build(const void *bytes, size_t len, const char *name, nm_tree **out,
 		     nm_error *err)
 {
@@ -73,8 +71,8 @@ nm_status walk_build(const void *bytes, size_t len, const char *name, nm_tree **
 	nm_status s = nm_reader_new_memory(name, copy, len, &r, err);
 	if (s != NM_OK)
 		return s;
-	nm_tree *t = nm_tree_new();
-	nm_tree_on_free(t, close_reader, r);
+	nm_tree *t = nm_tree_new(NULL);
+	nm_tree_adopt_reader(t, r);
 	s = nm_build_any(r, t, nm_tree_root(t), err);
 	if (s != NM_OK) {
 		nm_tree_free(t);

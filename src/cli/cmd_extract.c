@@ -51,10 +51,10 @@ static int extract(nm_tree *t, nm_node *dir, const char *path)
 	return rc;
 }
 
-int nm_cmd_extract(int argc, char **argv)
+int nm_cmd_extract(int argc, char **argv, const nm_options *opt)
 {
 	(void)argc;
-	nm_tree *t = nm_cli_open(argv[1]);
+	nm_tree *t = nm_cli_open(argv[1], opt);
 	if (!t)
 		return NM_EXIT_FAIL;
 	if (mkdir(argv[2], 0755) != 0 && errno != EEXIST) {

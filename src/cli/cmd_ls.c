@@ -42,7 +42,7 @@ static int list(nm_tree *t, nm_node *dir, const char *path, const struct ls_opts
 	return rc;
 }
 
-int nm_cmd_ls(int argc, char **argv)
+int nm_cmd_ls(int argc, char **argv, const nm_options *opt)
 {
 	struct ls_opts o = { 0 };
 	int c;
@@ -60,7 +60,7 @@ int nm_cmd_ls(int argc, char **argv)
 		return NM_EXIT_USAGE;
 	}
 	const char *path = argc - optind == 2 ? argv[optind + 1] : "/";
-	nm_tree *t = nm_cli_open(argv[optind]);
+	nm_tree *t = nm_cli_open(argv[optind], opt);
 	if (!t)
 		return NM_EXIT_FAIL;
 	nm_node *n;

@@ -5,11 +5,7 @@
 
 #include "codec/gx.h"
 #include "codec/gx_internal.h"
-
-/* GX itself cannot address textures larger than 1024x1024; 16384 is generous
- * and keeps every size below 2^30 bytes, so size_t arithmetic cannot wrap even
- * where size_t is 32 bits. */
-#define GX_MAX_DIM 16384u
+#include "lib/options.h"
 
 struct gx_fmt {
 	unsigned id;
@@ -70,9 +66,11 @@ int nm_gx_format_is_indexed(unsigned fmt)
 	return fmt == NM_GX_C4 || fmt == NM_GX_C8 || fmt == NM_GX_C14X2;
 }
 
+/* GX itself cannot address textures larger than 1024x1024; NM_DIMENSION_MAX is
+ * generous and keeps size_t arithmetic from wrapping. */
 static size_t level_size(const struct gx_fmt *f, unsigned w, unsigned h)
 {
-	if (w == 0 || h == 0 || w > GX_MAX_DIM || h > GX_MAX_DIM)
+	if (w == 0 || h == 0 || w > NM_DIMENSION_MAX || h > NM_DIMENSION_MAX)
 		return 0;
 	size_t bx = (w + f->bw - 1) / f->bw, by = (h + f->bh - 1) / f->bh;
 	return bx * by * f->block_bytes;

@@ -22,7 +22,8 @@ const char *nm_gx_palette_format_name(unsigned pfmt); /* NULL for an unknown id 
 int nm_gx_format_is_indexed(unsigned fmt);            /* C4, C8, C14X2 */
 
 /* Bytes of one w x h level (blocks padded); 0 for an unknown format or w/h of 0
- * (or above 16384, which also keeps the result far from size_t overflow). */
+ * (or above NM_DIMENSION_MAX, 16384, which also keeps the result far from size_t
+ * overflow). */
 size_t nm_gx_level_size(unsigned fmt, unsigned w, unsigned h);
 
 /* Decode one level into rgba (w*h*4). For indexed formats, palette points at
@@ -30,8 +31,8 @@ size_t nm_gx_level_size(unsigned fmt, unsigned w, unsigned h);
  * transparent black. NM_E_FORMAT if src_len < nm_gx_level_size() or the format
  * or palette format is unknown.
  * Details (gx.c): I4/I8 give alpha = intensity, as GX samples them. w and h
- * must be 1..16384 (else NM_E_FORMAT). palette_fmt is checked only for indexed
- * formats, since direct-colour BTIs may carry any value there. NULL src or
+ * must be 1..NM_DIMENSION_MAX (else NM_E_FORMAT). palette_fmt is checked only for
+ * indexed formats, since direct-colour BTIs may carry any value there. NULL src or
  * rgba, or a NULL palette with palette_count > 0, is NM_E_INVAL. On error
  * rgba is left untouched. */
 nm_status nm_gx_decode(unsigned fmt, const uint8_t *src, size_t src_len,

@@ -2,9 +2,8 @@
 #include "codec/etc1.h"
 
 #include <stdint.h>
+#include "lib/options.h"
 
-/* PICA200 itself tops out at 1024x1024; anything far beyond is a corrupt header. */
-#define PICA_MAX_DIM 16384u
 #define TILE 8u
 
 static const struct {
@@ -73,10 +72,12 @@ unsigned nm_pica_bits_per_pixel(nm_pica_format f)
 	return known(f) ? formats[f].bpp : 0;
 }
 
+/* PICA200 itself tops out at 1024x1024; anything beyond NM_DIMENSION_MAX is a corrupt
+ * header. */
 size_t nm_pica_level_size(nm_pica_format f, unsigned w, unsigned h)
 {
 	if (!known(f) || w == 0 || h == 0 || w % TILE || h % TILE ||
-	    w > PICA_MAX_DIM || h > PICA_MAX_DIM)
+	    w > NM_DIMENSION_MAX || h > NM_DIMENSION_MAX)
 		return 0;
 	size_t px = (size_t)w * h;
 	/* 16384^2 * 32 bits overflows a 32-bit size_t. */

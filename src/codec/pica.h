@@ -21,7 +21,8 @@ const char *nm_pica_format_name(nm_pica_format f);   /* "RGBA8", "ETC1A4", ...; 
 unsigned nm_pica_bits_per_pixel(nm_pica_format f);   /* 0 for unknown */
 
 /* Bytes one mip level of w x h occupies; 0 if w or h is not a positive multiple of 8
- * (PICA's tile granularity), either exceeds 16384, or the format is unknown. */
+ * (PICA's tile granularity), either exceeds NM_DIMENSION_MAX (16384), or the format
+ * is unknown. */
 size_t nm_pica_level_size(nm_pica_format f, unsigned w, unsigned h);
 
 /* Decode one level into rgba (w*h*4 bytes, row 0 = first tile strip, no flip).

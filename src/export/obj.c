@@ -2,6 +2,7 @@
 #include <string.h>
 #include "export/obj.h"
 #include "export/text.h"
+#include "lib/alloc.h"
 
 #define F NM_CSV_FLOAT_WIDTH
 #define V_LINE (2 + 3 * (F + 1))   /* "v" + 3 x (" " + float) + "\n" */
@@ -108,6 +109,13 @@ static void face(nm_out *o, const nm_obj_group *g, unsigned rw, const uint32_t *
 	nm_out_char(o, '\n');
 }
 
+static float *alloc_floats(const nm_out *o, const nm_obj_group *g, unsigned per_vertex,
+			   nm_error *err)
+{
+	return nm_alloc(o->opt, g->nverts, per_vertex * sizeof(float), err, "mesh.obj", g->name,
+			NM_NO_OFFSET);
+}
+
 nm_status nm_obj_write(const nm_obj_model *m, nm_out *o, nm_error *err)
 {
 	struct widths w = widths_of(m);
@@ -121,20 +129,20 @@ nm_status nm_obj_write(const nm_obj_model *m, nm_out *o, nm_error *err)
 		const nm_obj_group *g = &m->groups[i];
 		bool own = !g->reuse_vertices;
 		nm_obj_data d = { 0 };
-		nm_status s = NM_E_NOMEM;
-		if (g->nverts > SIZE_MAX / 12 || g->ntris > SIZE_MAX / 12)
-			return nm_fail(err, NM_E_LIMIT, "mesh.obj", g->name, NM_NO_OFFSET,
-				       "group too large");
-		d.positions = own ? malloc(g->nverts * 12 + 1) : NULL;
-		d.normals = own && g->has_normals ? malloc(g->nverts * 12 + 1) : NULL;
-		d.texcoords = own && g->has_texcoords ? malloc(g->nverts * 8 + 1) : NULL;
-		d.tris = malloc(g->ntris * 12 + 1);
-		if ((own && !d.positions) || !d.tris || (d.positions && g->has_normals && !d.normals) ||
-		    (d.positions && g->has_texcoords && !d.texcoords)) {
-			nm_fail(err, s, "mesh.obj", g->name, NM_NO_OFFSET, "out of memory");
-			goto fail;
-		}
-		s = m->load(m->ctx, i, &d, err);
+		nm_status s = NM_OK;
+		/* Arrays sized by the group's counts: from the one limit-checked allocator. */
+		if (own && !(d.positions = alloc_floats(o, g, 3, err)))
+			s = err->code;
+		if (s == NM_OK && own && g->has_normals && !(d.normals = alloc_floats(o, g, 3, err)))
+			s = err->code;
+		if (s == NM_OK && own && g->has_texcoords &&
+		    !(d.texcoords = alloc_floats(o, g, 2, err)))
+			s = err->code;
+		if (s == NM_OK && !(d.tris = nm_alloc(o->opt, g->ntris, 3 * sizeof *d.tris, err,
+						      "mesh.obj", g->name, NM_NO_OFFSET)))
+			s = err->code;
+		if (s == NM_OK)
+			s = m->load(m->ctx, i, &d, err);
 		if (s != NM_OK)
 			goto fail;
 		for (uint64_t k = 0; k < g->ntris * 3; k++)

@@ -46,7 +46,8 @@ typedef struct nm_obj_model {
 } nm_obj_model;
 
 uint64_t nm_obj_size(const nm_obj_model *m);
-/* Writes exactly nm_obj_size(m) bytes. An index >= the group's nverts is an error. */
+/* Writes exactly nm_obj_size(m) bytes. An index >= the group's nverts is an error. The
+ * per-group arrays come from nm_alloc under o->opt; err must not be NULL. */
 nm_status nm_obj_write(const nm_obj_model *m, nm_out *o, nm_error *err);
 
 /* nm_produce_fn adapter: ctx is the nm_obj_model. */

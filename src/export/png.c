@@ -1,114 +1,161 @@
-#include <png.h>
-#include <pthread.h>
-#include <setjmp.h>
-#include <stdlib.h>
 #include <string.h>
+#include <zlib.h>
 #include "export/png.h"
 
-struct sink {
-	nm_out *out;     /* NULL: only count */
-	uint64_t count;
+#define PNG_MAX_SIDE 0x7FFFFFFFu   /* the PNG specification's limit */
+
+/* Fixed parts: signature 8, IHDR chunk 12 + 13, zlib header 2 and adler32 4 (inside the
+ * IDATs), IEND chunk 12. Each block adds its IDAT chunk's 12 and its own 5-byte header. */
+#define PNG_FIXED (8 + 25 + 2 + 4 + 12)
+#define PNG_PER_BLOCK (12 + 5)
+
+static uint64_t raw_size(unsigned w, unsigned h, unsigned channels)
+{
+	return (uint64_t)h * ((uint64_t)w * channels + 1);
+}
+
+uint64_t nm_png_size(unsigned w, unsigned h, unsigned channels)
+{
+	if (w == 0 || h == 0 || w > PNG_MAX_SIDE || h > PNG_MAX_SIDE || channels < 1 ||
+	    channels > 4)
+		return 0;
+	/* Both sides below 2^31 and 4 channels: the raw size is below 2^64 - 2^40. */
+	uint64_t raw = raw_size(w, h, channels);
+	uint64_t blocks = (raw + NM_PNG_BLOCK - 1) / NM_PNG_BLOCK;
+	return PNG_FIXED + blocks * PNG_PER_BLOCK + raw;
+}
+
+/* Writes into memory that nm_out reserved for the whole file. */
+struct png_writer {
+	uint8_t *p;
+	uint8_t *chunk_type;    /* where the open chunk's CRC starts */
+	uint64_t raw_left;      /* raw bytes not yet written */
+	size_t block_left;      /* raw bytes left in the open stored block */
+	uint32_t adler;
 };
 
-static void sink_write(png_structp png, png_bytep data, size_t len)
+static void put32(struct png_writer *pw, uint32_t v)
 {
-	struct sink *s = png_get_io_ptr(png);
-	s->count += len;
-	if (s->out)
-		nm_out_write(s->out, data, len);
+	pw->p[0] = (uint8_t)(v >> 24);
+	pw->p[1] = (uint8_t)(v >> 16);
+	pw->p[2] = (uint8_t)(v >> 8);
+	pw->p[3] = (uint8_t)v;
+	pw->p += 4;
 }
 
-static void sink_flush(png_structp png) { (void)png; }
-
-static const int color_types[5] = { 0, PNG_COLOR_TYPE_GRAY, PNG_COLOR_TYPE_GRAY_ALPHA,
-				    PNG_COLOR_TYPE_RGB, PNG_COLOR_TYPE_RGBA };
-
-/* Encode; rgba NULL encodes a blank image (to measure). */
-static nm_status encode(struct sink *s, const uint8_t *rgba, unsigned w, unsigned h,
-			unsigned channels)
+static void chunk_begin(struct png_writer *pw, uint32_t len, const char type[4])
 {
-	if (w == 0 || h == 0 || w > NM_PNG_MAX_DIM || h > NM_PNG_MAX_DIM || channels < 1 ||
-	    channels > 4)
-		return NM_E_INVAL;
-	png_structp png = png_create_write_struct(PNG_LIBPNG_VER_STRING, NULL, NULL, NULL);
-	if (!png)
-		return NM_E_NOMEM;
-	png_infop info = png_create_info_struct(png);
-	uint8_t *row = malloc((size_t)w * channels);
-	nm_status status = NM_E_NOMEM;
-	if (!info || !row)
-		goto done;
-	if (setjmp(png_jmpbuf(png))) {
-		status = NM_E_IO;
-		goto done;
+	put32(pw, len);
+	pw->chunk_type = pw->p;
+	memcpy(pw->p, type, 4);
+	pw->p += 4;
+}
+
+static void chunk_end(struct png_writer *pw)
+{
+	put32(pw, (uint32_t)crc32(0, pw->chunk_type, (uInt)(pw->p - pw->chunk_type)));
+}
+
+/* An IDAT holding one stored block; the first also holds the zlib header, the last the
+ * adler32 that ends the zlib stream. */
+static void block_begin(struct png_writer *pw, int first)
+{
+	size_t n = pw->raw_left < NM_PNG_BLOCK ? (size_t)pw->raw_left : NM_PNG_BLOCK;
+	int last = n == pw->raw_left;
+	chunk_begin(pw, (uint32_t)(n + 5 + (first ? 2 : 0) + (last ? 4 : 0)), "IDAT");
+	if (first) {
+		/* CMF 0x78: deflate, 32 KiB window; FLG 0x01: no dictionary, check bits. */
+		*pw->p++ = 0x78;
+		*pw->p++ = 0x01;
 	}
-	png_set_write_fn(png, s, sink_write, sink_flush);
-	png_set_compression_level(png, 0);
-	png_set_filter(png, PNG_FILTER_TYPE_BASE, PNG_FILTER_NONE);
-	png_set_IHDR(png, info, w, h, 8, color_types[channels], PNG_INTERLACE_NONE,
-		     PNG_COMPRESSION_TYPE_DEFAULT, PNG_FILTER_TYPE_DEFAULT);
-	png_write_info(png, info);
-	memset(row, 0, (size_t)w * channels);
-	for (unsigned y = 0; y < h; y++) {
-		if (rgba) {
-			const uint8_t *src = rgba + (size_t)y * w * 4;
-			for (unsigned x = 0; x < w; x++) {
-				const uint8_t *p = src + (size_t)x * 4;
-				uint8_t *d = row + (size_t)x * channels;
-				switch (channels) {
-				case 1: d[0] = p[0]; break;
-				case 2: d[0] = p[0]; d[1] = p[3]; break;
-				case 3: memcpy(d, p, 3); break;
-				default: memcpy(d, p, 4); break;
-				}
+	*pw->p++ = (uint8_t)last;          /* BFINAL, BTYPE 00: stored */
+	*pw->p++ = (uint8_t)n;
+	*pw->p++ = (uint8_t)(n >> 8);
+	*pw->p++ = (uint8_t)~n;
+	*pw->p++ = (uint8_t)(~n >> 8);
+	pw->block_left = n;
+}
+
+static void put_raw(struct png_writer *pw, const uint8_t *src, size_t n)
+{
+	while (n > 0) {
+		size_t k = n < pw->block_left ? n : pw->block_left;
+		memcpy(pw->p, src, k);
+		pw->adler = (uint32_t)adler32(pw->adler, src, (uInt)k);
+		pw->p += k;
+		src += k;
+		n -= k;
+		pw->block_left -= k;
+		pw->raw_left -= k;
+		if (pw->block_left == 0) {
+			if (pw->raw_left == 0)
+				put32(pw, pw->adler);
+			chunk_end(pw);
+			if (pw->raw_left)
+				block_begin(pw, 0);
+		}
+	}
+}
+
+/* One row's samples in the PNG's channels, a stack buffer at a time (no allocation). */
+static void put_row(struct png_writer *pw, const uint8_t *rgba, unsigned w, unsigned channels)
+{
+	static const uint8_t filter_none = 0;
+	put_raw(pw, &filter_none, 1);
+	if (channels == 4) {
+		put_raw(pw, rgba, (size_t)w * 4);
+		return;
+	}
+	uint8_t buf[3 * 1024];
+	for (unsigned x = 0; x < w;) {
+		unsigned n = w - x < 1024 ? w - x : 1024;
+		const uint8_t *s = rgba + (size_t)x * 4;
+		uint8_t *d = buf;
+		for (unsigned i = 0; i < n; i++, s += 4) {
+			*d++ = s[0];
+			if (channels == 2)
+				*d++ = s[3];
+			else if (channels == 3) {
+				*d++ = s[1];
+				*d++ = s[2];
 			}
 		}
-		png_write_row(png, row);
+		put_raw(pw, buf, (size_t)(d - buf));
+		x += n;
 	}
-	png_write_end(png, NULL);
-	status = s->out ? nm_out_status(s->out) : NM_OK;
-done:
-	png_destroy_write_struct(&png, info ? &info : NULL);
-	free(row);
-	return status;
 }
+
+static const uint8_t color_types[5] = { 0, 0 /* grey */, 4 /* grey+alpha */, 2 /* RGB */,
+					6 /* RGBA */ };
 
 nm_status nm_png_write(nm_out *o, const uint8_t *rgba, unsigned w, unsigned h,
 		       unsigned channels)
 {
-	struct sink s = { .out = o };
-	return encode(&s, rgba, w, h, channels);
-}
-
-/* Stored deflate output depends only on the input length, so a blank image of the same
- * shape measures any image of that shape. A small table avoids re-measuring. */
-#define SIZE_CACHE 64
-static struct { unsigned w, h, c; uint64_t size; } size_cache[SIZE_CACHE];
-static unsigned size_cache_next;
-static pthread_mutex_t size_lock = PTHREAD_MUTEX_INITIALIZER;
-
-uint64_t nm_png_size(unsigned w, unsigned h, unsigned channels)
-{
-	pthread_mutex_lock(&size_lock);
-	for (unsigned i = 0; i < SIZE_CACHE; i++)
-		if (size_cache[i].size && size_cache[i].w == w && size_cache[i].h == h &&
-		    size_cache[i].c == channels) {
-			uint64_t n = size_cache[i].size;
-			pthread_mutex_unlock(&size_lock);
-			return n;
-		}
-	pthread_mutex_unlock(&size_lock);
-
-	struct sink s = { .out = NULL };
-	if (encode(&s, NULL, w, h, channels) != NM_OK)
-		return 0;
-
-	pthread_mutex_lock(&size_lock);
-	unsigned i = size_cache_next++ % SIZE_CACHE;
-	size_cache[i].w = w;
-	size_cache[i].h = h;
-	size_cache[i].c = channels;
-	size_cache[i].size = s.count;
-	pthread_mutex_unlock(&size_lock);
-	return s.count;
+	uint64_t size = nm_png_size(w, h, channels);
+	if (size == 0 || size > SIZE_MAX)
+		return NM_E_INVAL;
+	struct png_writer pw = { .p = nm_out_reserve(o, (size_t)size), .adler = 1 };
+	if (!pw.p)
+		return nm_out_status(o);
+	uint8_t *start = pw.p;
+	static const uint8_t signature[8] = { 0x89, 'P', 'N', 'G', '\r', '\n', 0x1A, '\n' };
+	memcpy(pw.p, signature, sizeof signature);
+	pw.p += sizeof signature;
+	chunk_begin(&pw, 13, "IHDR");
+	put32(&pw, w);
+	put32(&pw, h);
+	*pw.p++ = 8;                       /* bits per sample */
+	*pw.p++ = color_types[channels];
+	*pw.p++ = 0;                       /* deflate */
+	*pw.p++ = 0;                       /* adaptive filtering (we use None) */
+	*pw.p++ = 0;                       /* no interlace */
+	chunk_end(&pw);
+	pw.raw_left = raw_size(w, h, channels);
+	block_begin(&pw, 1);
+	for (unsigned y = 0; y < h; y++)
+		put_row(&pw, rgba + (size_t)y * w * 4, w, channels);
+	chunk_begin(&pw, 0, "IEND");
+	chunk_end(&pw);
+	o->len += (size_t)(pw.p - start);
+	return NM_OK;
 }

@@ -1,20 +1,28 @@
-/* PNG output through libpng, with stored (uncompressed) deflate blocks and no filters.
- * That choice makes the file size a function of width, height and channels alone, so
- * a texture's st_size is exact before anything is decoded (DESIGN.md "Laziness, sizes"). */
+/* PNG output in one fixed layout, written here rather than by libpng so that every byte
+ * is ours to predict: 8-bit samples, no interlace, filter 0 (None) on every row, and a
+ * zlib stream of stored (uncompressed) deflate blocks of NM_PNG_BLOCK bytes (the last one
+ * shorter), one block per IDAT chunk. The file size is then a closed formula of width,
+ * height and channels (nm_png_size), so a texture's st_size is exact at mount without
+ * touching a pixel (DESIGN.md "Laziness, sizes"), and the bytes are the same on every
+ * machine and with every zlib. */
 #ifndef NM_PNG_H
 #define NM_PNG_H
 
 #include <stdint.h>
 #include "lib/out.h"
 
-#define NM_PNG_MAX_DIM 16384
+/* Raw (filter byte + samples) bytes per stored deflate block: deflate's largest. */
+#define NM_PNG_BLOCK 65535u
 
-/* rgba: w*h*4 bytes. channels: 1 grey (from R), 2 grey+alpha (R, A), 3 RGB, 4 RGBA. */
+/* rgba: w*h*4 bytes. channels: 1 grey (from R), 2 grey+alpha (R, A), 3 RGB, 4 RGBA.
+ * Writes exactly nm_png_size(w, h, channels) bytes into o (reserved at once, so the
+ * output's limit is checked before anything is allocated). NM_E_INVAL for a shape
+ * nm_png_size refuses. */
 nm_status nm_png_write(nm_out *o, const uint8_t *rgba, unsigned w, unsigned h,
 		       unsigned channels);
 
-/* The exact byte count nm_png_write produces for these dimensions; 0 if they are out of
- * range (0 or > NM_PNG_MAX_DIM) or libpng fails. Cached per shape; thread-safe. */
+/* The exact byte count nm_png_write produces: arithmetic only. 0 when w or h is 0 or
+ * above PNG's 2^31 - 1, or channels is not 1..4. */
 uint64_t nm_png_size(unsigned w, unsigned h, unsigned channels);
 
 #endif

@@ -30,8 +30,10 @@ nm_status nm_driver_find(nm_reader *r, const nm_driver **out, nm_error *err);
 /* Probe and build r under dir (archives use this for their members). */
 nm_status nm_build_any(nm_reader *r, nm_tree *t, nm_node *dir, nm_error *err);
 
-/* Open path, probe, build a whole tree (the reader is freed with the tree). */
-nm_status nm_open_model(const char *path, nm_tree **out, nm_error *err);
+/* Open path, probe, build a whole tree under a copy of opt (NULL: the defaults); the
+ * reader is freed with the tree. */
+nm_status nm_open_model(const char *path, const nm_options *opt, nm_tree **out,
+			nm_error *err);
 
 /* The first lines of every info.txt: "format: DESCRIPTION", source name and size. */
 void nm_info_begin(nm_out *o, const nm_driver *d, nm_reader *r);

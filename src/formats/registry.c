@@ -54,20 +54,18 @@ nm_status nm_build_any(nm_reader *r, nm_tree *t, nm_node *dir, nm_error *err)
 	return s != NM_OK ? s : d->build(r, t, dir, err);
 }
 
-static void close_reader(void *r) { nm_reader_close(r); }
-
-nm_status nm_open_model(const char *path, nm_tree **out, nm_error *err)
+nm_status nm_open_model(const char *path, const nm_options *opt, nm_tree **out, nm_error *err)
 {
 	nm_reader *r;
 	nm_status s = nm_reader_open_file(path, &r, err);
 	if (s != NM_OK)
 		return s;
-	nm_tree *t = nm_tree_new();
+	nm_tree *t = nm_tree_new(opt);
 	if (!t) {
 		nm_reader_close(r);
 		return nm_fail(err, NM_E_NOMEM, path, NULL, NM_NO_OFFSET, "out of memory");
 	}
-	if (nm_tree_on_free(t, close_reader, r) != NM_OK) {
+	if (nm_tree_adopt_reader(t, r) != NM_OK) {
 		nm_tree_free(t);
 		return nm_fail(err, NM_E_NOMEM, path, NULL, NM_NO_OFFSET, "out of memory");
 	}

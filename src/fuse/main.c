@@ -74,13 +74,11 @@ int main(int argc, char *argv[])
 	}
 	if (check_mountpoint(cmd.mountpoint) != 0)
 		goto out;
-	nm_set_output_limit(opts.max_file_bytes);
-	if (nm_open_model(opts.source, &fs.tree, &err) != NM_OK) {
+	if (nm_open_model(opts.source, &opts.model, &fs.tree, &err) != NM_OK) {
 		fprintf(stderr, "mount.nmodel: %s\n", err.msg);
 		goto out;
 	}
 	stat(opts.source, &fs.source);
-	nm_tree_set_cache_limit(fs.tree, opts.cache_bytes);
 	fs.foreground = cmd.foreground;
 
 	se = fuse_session_new(&args, &nm_fuse_ops, sizeof nm_fuse_ops, &fs);

@@ -6,15 +6,9 @@
 
 enum { KEY_HELP, KEY_VERSION, KEY_DISCARD };
 
-struct parse_state {
-	nm_mount_options *opts;
-	unsigned cache_mib;
-	unsigned max_file_mib;
-};
-
+/* Our -o options are not in this table: every -o item libfuse does not match reaches
+ * on_option, which gives it to nm_options_parse first (one table, lib/options.c). */
 static const struct fuse_opt option_spec[] = {
-	{ "cache_size=%u", offsetof(struct parse_state, cache_mib), 0 },
-	{ "max_file_size=%u", offsetof(struct parse_state, max_file_mib), 0 },
 	FUSE_OPT_KEY("-h", KEY_HELP),
 	FUSE_OPT_KEY("--help", KEY_HELP),
 	FUSE_OPT_KEY("-V", KEY_VERSION),
@@ -37,25 +31,36 @@ static const struct fuse_opt option_spec[] = {
 
 static int on_option(void *data, const char *arg, int key, struct fuse_args *out)
 {
-	struct parse_state *st = data;
+	nm_mount_options *opts = data;
+	nm_error err;
 	(void)out;
 	switch (key) {
 	case KEY_HELP:
-		st->opts->show_help = 1;
+		opts->show_help = 1;
 		return 1;   /* libfuse prints its part of the help too */
 	case KEY_VERSION:
-		st->opts->show_version = 1;
+		opts->show_version = 1;
 		return 1;
 	case KEY_DISCARD:
 		return 0;
 	case FUSE_OPT_KEY_NONOPT:
-		if (!st->opts->source) {
-			st->opts->source = realpath(arg, NULL);
-			if (!st->opts->source)
-				st->opts->source = strdup(arg); /* the open will report it */
+		if (!opts->source) {
+			opts->source = realpath(arg, NULL);
+			if (!opts->source)
+				opts->source = strdup(arg); /* the open will report it */
 			return 0;
 		}
 		return 1;   /* the mount point, for fuse_parse_cmdline */
+	case FUSE_OPT_KEY_OPT:
+		switch (nm_options_parse(&opts->model, arg, &err)) {
+		case NM_OK:
+			return 0;
+		case NM_E_NOENT:
+			return 1;   /* libfuse's (allow_other, max_read, ...) */
+		default:
+			fprintf(stderr, "mount.nmodel: %s\n", err.msg);
+			return -1;
+		}
 	default:
 		return 1;
 	}
@@ -81,20 +86,9 @@ static char *escaped_fsname(const char *src)
 
 int nm_mount_parse_options(struct fuse_args *args, nm_mount_options *opts)
 {
-	struct parse_state st = { .opts = opts, .cache_mib = NM_DEFAULT_CACHE_MIB,
-				  .max_file_mib = NM_DEFAULT_MAX_FILE_MIB };
-	if (fuse_opt_parse(args, &st, option_spec, on_option) != 0)
+	nm_options_init(&opts->model);
+	if (fuse_opt_parse(args, opts, option_spec, on_option) != 0)
 		return -1;
-	if (st.cache_mib == 0 || st.cache_mib > 1u << 20) {
-		fprintf(stderr, "mount.nmodel: cache_size must be between 1 and 1048576 MiB\n");
-		return -1;
-	}
-	if (st.max_file_mib == 0 || st.max_file_mib > 1u << 20) {
-		fprintf(stderr, "mount.nmodel: max_file_size must be between 1 and 1048576 MiB\n");
-		return -1;
-	}
-	opts->cache_bytes = (size_t)st.cache_mib << 20;
-	opts->max_file_bytes = (size_t)st.max_file_mib << 20;
 	if (opts->show_help || opts->show_version)
 		return 0;
 	if (!opts->source) {
@@ -113,10 +107,9 @@ void nm_mount_usage(const char *prog)
 	printf("usage: %s SOURCE MOUNTPOINT [options]\n\n"
 	       "Shows the 3D model SOURCE (CMB, BMD/BDL, CMOD, Tropical Freeze models and PAKs)\n"
 	       "as a read-only directory tree at MOUNTPOINT.\n\n"
-	       "nmodelfs options:\n"
-	       "    -o cache_size=MiB      memory for decoded files (default %u)\n"
-	       "    -o max_file_size=MiB   largest file or buffer a decoder may make (default %u)\n"
-	       "    -h, --help             this help\n"
-	       "    -V, --version          version\n\n",
-	       prog, NM_DEFAULT_CACHE_MIB, NM_DEFAULT_MAX_FILE_MIB);
+	       "nmodelfs options:\n",
+	       prog);
+	nm_options_usage(stdout, NM_OPTION_MOUNT);
+	printf("    -h, --help               this help\n"
+	       "    -V, --version            version\n\n");
 }

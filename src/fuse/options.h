@@ -4,18 +4,14 @@
 
 #define FUSE_USE_VERSION 34
 #include <fuse_lowlevel.h>
-#include <stddef.h>
+#include "lib/options.h"
 
 typedef struct nm_mount_options {
 	char *source;           /* the model file */
-	size_t cache_bytes;     /* -o cache_size=MiB */
-	size_t max_file_bytes;  /* -o max_file_size=MiB */
+	nm_options model;       /* -o cache_size=MiB, -o max_file_size=MiB, ... */
 	int show_help;
 	int show_version;
 } nm_mount_options;
-
-#define NM_DEFAULT_CACHE_MIB 64
-#define NM_DEFAULT_MAX_FILE_MIB 1024
 
 /* Take our options and the source out of args, leaving libfuse's (mountpoint, -f, -d,
  * -o allow_other, ...) in place and adding the read-only defaults. Returns 0, or -1

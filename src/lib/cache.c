@@ -1,6 +1,7 @@
 #include <pthread.h>
 #include <stdbool.h>
 #include <stdlib.h>
+#include "lib/alloc.h"
 #include "lib/cache.h"
 
 struct nm_cache_entry {
@@ -17,6 +18,7 @@ struct nm_cache_entry {
 struct nm_cache {
 	pthread_mutex_t lock;
 	pthread_cond_t filled;
+	const nm_options *opt;
 	size_t limit, bytes;
 	uint64_t fills;
 	nm_cache_entry **buckets;
@@ -24,7 +26,7 @@ struct nm_cache {
 	nm_cache_entry *head, *tail;
 };
 
-nm_cache *nm_cache_new(size_t limit)
+nm_cache *nm_cache_new(const nm_options *opt)
 {
 	nm_cache *c = calloc(1, sizeof *c);
 	if (!c)
@@ -37,7 +39,8 @@ nm_cache *nm_cache_new(size_t limit)
 	}
 	pthread_mutex_init(&c->lock, NULL);
 	pthread_cond_init(&c->filled, NULL);
-	c->limit = limit;
+	c->opt = opt;
+	c->limit = opt->cache_size > SIZE_MAX ? SIZE_MAX : (size_t)opt->cache_size;
 	return c;
 }
 
@@ -150,17 +153,12 @@ static void evict(nm_cache *c, nm_cache_entry *keep)
 	}
 }
 
-void nm_cache_set_limit(nm_cache *c, size_t limit)
-{
-	pthread_mutex_lock(&c->lock);
-	c->limit = limit;
-	evict(c, NULL);
-	pthread_mutex_unlock(&c->lock);
-}
-
 nm_status nm_cache_get(nm_cache *c, const void *key, nm_fill_fn fill, void *ctx, void *arg,
 		       nm_cache_entry **entry, nm_error *err)
 {
+	nm_error unused;
+	if (!err)
+		err = &unused;
 	pthread_mutex_lock(&c->lock);
 	for (;;) {
 		nm_cache_entry *e = find(c, key);
@@ -193,11 +191,10 @@ nm_status nm_cache_get(nm_cache *c, const void *key, nm_fill_fn fill, void *ctx,
 
 	nm_out out;
 	nm_out_init(&out);
+	out.opt = c->opt;
 	nm_status s = fill(ctx, arg, &out, err);
-	if (s == NM_OK && nm_out_status(&out) == NM_E_LIMIT)
-		s = nm_fail(err, NM_E_LIMIT, "cache", NULL, NM_NO_OFFSET,
-			    "the file would be larger than the limit of %zu MiB (-o max_file_size)",
-			    nm_output_limit() >> 20);
+	if ((s == NM_OK || s == NM_E_LIMIT) && nm_out_status(&out) == NM_E_LIMIT)
+		s = nm_fail_limit(err, c->opt, 0, "cache", NULL, NM_NO_OFFSET);
 	else if (s == NM_OK && nm_out_status(&out) != NM_OK)
 		s = nm_fail(err, NM_E_NOMEM, "cache", NULL, NM_NO_OFFSET, "out of memory");
 

@@ -9,19 +9,20 @@
 #include <stddef.h>
 #include <stdint.h>
 #include "lib/error.h"
+#include "lib/options.h"
 #include "lib/out.h"
 
 typedef struct nm_cache nm_cache;
 typedef struct nm_cache_entry nm_cache_entry;
 typedef nm_status (*nm_fill_fn)(void *ctx, void *arg, nm_out *out, nm_error *err);
 
-#define NM_CACHE_DEFAULT_LIMIT (64u << 20)
-
-nm_cache *nm_cache_new(size_t limit);
+/* Bounded by opt->cache_size; fills write under opt (its max_file_size caps each entry).
+ * opt must outlive the cache (the tree owns both). */
+nm_cache *nm_cache_new(const nm_options *opt);
 void nm_cache_free(nm_cache *c);
-void nm_cache_set_limit(nm_cache *c, size_t limit);
 
-/* The pinned entry for key, filled by fill(ctx, arg) on a miss. */
+/* The pinned entry for key, filled by fill(ctx, arg) on a miss. fill always gets a
+ * non-NULL err, even when err is NULL here. */
 nm_status nm_cache_get(nm_cache *c, const void *key, nm_fill_fn fill, void *ctx, void *arg,
 		       nm_cache_entry **entry, nm_error *err);
 const uint8_t *nm_cache_data(const nm_cache_entry *e);

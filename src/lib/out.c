@@ -2,36 +2,44 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include "lib/alloc.h"
 #include "lib/out.h"
 
-static size_t output_limit = (size_t)1 << 30;
-
-size_t nm_output_limit(void) { return output_limit; }
-void nm_set_output_limit(size_t bytes) { output_limit = bytes; }
-
 void nm_out_init(nm_out *o) { memset(o, 0, sizeof *o); }
+
+/* Empty again, under the same options. */
+static void reset(nm_out *o)
+{
+	const nm_options *opt = o->opt;
+	nm_out_init(o);
+	o->opt = opt;
+}
 
 void nm_out_free(nm_out *o)
 {
 	free(o->data);
-	nm_out_init(o);
+	reset(o);
 }
 
 uint8_t *nm_out_reserve(nm_out *o, size_t n)
 {
+	size_t need;
 	if (o->failed)
 		return NULL;
-	if (n > SIZE_MAX - o->len || o->len + n > output_limit) {
+	if (n > SIZE_MAX - o->len || nm_alloc_check(o->opt, o->len + n, 1, &need) != NM_OK) {
 		o->failed = true;
 		o->over_limit = true;
 		return NULL;
 	}
 	/* An empty buffer gets its first block even for n == 0: the pointer returned must
 	 * point into memory (NULL + 0 is undefined behaviour, and NULL means failure). */
-	if (o->len + n > o->cap || !o->data) {
-		size_t cap = o->cap ? o->cap : 256;
-		while (cap < o->len + n)
-			cap = cap > SIZE_MAX / 2 ? o->len + n : cap * 2;
+	if (need > o->cap || !o->data) {
+		/* Doubling, but never past the limit: then exactly what is needed. */
+		size_t cap = o->cap ? o->cap : 256, room;
+		while (cap < need)
+			cap = cap > SIZE_MAX / 2 ? need : cap * 2;
+		if (nm_alloc_check(o->opt, cap, 1, &room) != NM_OK)
+			cap = need ? need : 1;
 		uint8_t *d = realloc(o->data, cap);
 		if (!d) {
 			o->failed = true;
@@ -88,6 +96,6 @@ uint8_t *nm_out_take(nm_out *o, size_t *len)
 {
 	uint8_t *d = o->data;
 	*len = o->len;
-	nm_out_init(o);
+	reset(o);
 	return d;
 }

@@ -7,6 +7,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include "lib/options.h"
 #include "lib/status.h"
 
 typedef struct nm_out {
@@ -14,15 +15,14 @@ typedef struct nm_out {
 	size_t len;
 	size_t cap;
 	bool failed;
-	bool over_limit;   /* the output would pass nm_output_limit() */
+	bool over_limit;   /* the output would pass opt's max_file_size */
+	/* The limits the bytes are made under: the tree's options when the tree hands the
+	 * out to a producer (whose scratch memory then comes from nm_alloc(o->opt, ...));
+	 * NULL, the defaults. */
+	const nm_options *opt;
 } nm_out;
 
-/* The largest file a producer may make (and the largest buffer a decompressor may be
- * asked for): a hostile header cannot make us allocate more. Default 1 GiB; set by
- * mount.nmodel -o max_file_size=MiB. Process-wide, set once at start. */
-size_t nm_output_limit(void);
-void nm_set_output_limit(size_t bytes);
-
+/* An empty output under the default options. */
 void nm_out_init(nm_out *o);
 void nm_out_free(nm_out *o);
 /* Make room for n more bytes; returns a pointer to write them at (NULL on failure).
@@ -32,9 +32,9 @@ void nm_out_write(nm_out *o, const void *p, size_t n);
 void nm_out_str(nm_out *o, const char *s);
 void nm_out_char(nm_out *o, char c);
 void nm_out_printf(nm_out *o, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-/* NM_OK, NM_E_LIMIT past nm_output_limit(), or NM_E_NOMEM. */
+/* NM_OK, NM_E_LIMIT past max_file_size, or NM_E_NOMEM. */
 nm_status nm_out_status(const nm_out *o);
-/* Hand over the bytes (the buffer becomes empty). */
+/* Hand over the bytes (the buffer becomes empty; its options stay). */
 uint8_t *nm_out_take(nm_out *o, size_t *len);
 
 #endif

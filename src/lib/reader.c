@@ -5,6 +5,7 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
+#include "lib/alloc.h"
 #include "lib/reader.h"
 
 enum reader_kind { READER_FILE, READER_MEMORY, READER_WINDOW };
@@ -18,6 +19,7 @@ struct nm_reader {
 	uint8_t *data;        /* READER_MEMORY */
 	nm_reader *parent;    /* READER_WINDOW */
 	uint64_t base;        /* READER_WINDOW */
+	const nm_options *opt; /* NULL: the parent's, or the defaults */
 };
 
 static nm_reader *reader_alloc(enum reader_kind kind, const char *name, uint64_t size)
@@ -101,6 +103,14 @@ void nm_reader_close(nm_reader *r)
 
 uint64_t nm_reader_size(const nm_reader *r) { return r->size; }
 const char *nm_reader_name(const nm_reader *r) { return r->name; }
+void nm_reader_set_options(nm_reader *r, const nm_options *opt) { r->opt = opt; }
+
+const nm_options *nm_reader_options(const nm_reader *r)
+{
+	while (!r->opt && r->parent)
+		r = r->parent;
+	return r->opt ? r->opt : nm_options_defaults();
+}
 
 /* The tree was built from the bytes as they were at open: if the file was truncated,
  * rewritten or replaced in place since, reading it now would mix two versions. */
@@ -165,9 +175,10 @@ nm_status nm_reader_load(nm_reader *r, uint64_t off, size_t len, const char *chu
 		return nm_fail(err, NM_E_FORMAT, r->name, chunk, off,
 			       "0x%zx bytes run past the end of the data (0x%llx)", len,
 			       (unsigned long long)r->size);
-	uint8_t *buf = malloc(len ? len : 1);
+	nm_error unused, *e = err ? err : &unused;
+	uint8_t *buf = nm_alloc(nm_reader_options(r), len, 1, e, r->name, chunk, off);
 	if (!buf)
-		return nm_fail(err, NM_E_NOMEM, r->name, chunk, off, "out of memory");
+		return e->code;
 	nm_status s = nm_reader_read(r, off, buf, len, chunk, err);
 	if (s != NM_OK) {
 		free(buf);

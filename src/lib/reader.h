@@ -7,6 +7,7 @@
 #include <stddef.h>
 #include <stdint.h>
 #include "lib/error.h"
+#include "lib/options.h"
 
 typedef struct nm_reader nm_reader;
 
@@ -29,8 +30,16 @@ const char *nm_reader_name(const nm_reader *r);
 nm_status nm_reader_read(nm_reader *r, uint64_t off, void *buf, size_t len,
 			 const char *chunk, nm_error *err);
 
-/* malloc'd copy of [off, off+len); the caller frees. */
+/* malloc'd copy of [off, off+len); the caller frees. The buffer comes from nm_alloc
+ * under the reader's options: NM_E_LIMIT past max_file_size, before allocating. */
 nm_status nm_reader_load(nm_reader *r, uint64_t off, size_t len, const char *chunk,
 			 uint8_t **out, nm_error *err);
+
+/* The options r works under: its tree's (nm_tree_adopt_reader sets them; a window has
+ * its parent's), or the defaults. Drivers size their producers' memory by them:
+ * nm_alloc(nm_reader_options(m->r), ...). */
+const nm_options *nm_reader_options(const nm_reader *r);
+/* opt must outlive r (the tree that adopts r owns both). */
+void nm_reader_set_options(nm_reader *r, const nm_options *opt);
 
 #endif

@@ -4,6 +4,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include "lib/alloc.h"
 #include "lib/cache.h"
 #include "lib/tree.h"
 
@@ -50,6 +51,7 @@ struct nm_tree {
 	nm_node **all;             /* every node, for freeing */
 	struct cleanup *cleanups;
 	size_t ncleanups;
+	nm_options opt;            /* fixed at creation: threads read it without a lock */
 	nm_cache *cache;
 };
 
@@ -137,15 +139,16 @@ fail:
 	return NULL;
 }
 
-nm_tree *nm_tree_new(void)
+nm_tree *nm_tree_new(const nm_options *opt)
 {
 	nm_tree *t = calloc(1, sizeof *t);
 	if (!t)
 		return NULL;
 	pthread_mutex_init(&t->lock, NULL);
+	t->opt = opt ? *opt : *nm_options_defaults();
 	t->nbuckets = 64;
 	t->buckets = calloc(t->nbuckets, sizeof *t->buckets);
-	t->cache = nm_cache_new(NM_CACHE_DEFAULT_LIMIT);
+	t->cache = nm_cache_new(&t->opt);
 	if (t->buckets && t->cache)
 		t->root = add_node(t, NULL, "/", NM_NODE_DIR);
 	if (!t->root) {
@@ -177,7 +180,7 @@ void nm_tree_free(nm_tree *t)
 }
 
 nm_node *nm_tree_root(nm_tree *t) { return t->root; }
-void nm_tree_set_cache_limit(nm_tree *t, size_t bytes) { nm_cache_set_limit(t->cache, bytes); }
+const nm_options *nm_tree_options(const nm_tree *t) { return &t->opt; }
 uint64_t nm_tree_productions(nm_tree *t) { return nm_cache_fills(t->cache); }
 
 nm_status nm_tree_on_free(nm_tree *t, nm_free_fn fn, void *p)
@@ -192,6 +195,16 @@ nm_status nm_tree_on_free(nm_tree *t, nm_free_fn fn, void *p)
 	c[t->ncleanups].p = p;
 	t->ncleanups++;
 	return NM_OK;
+}
+
+static void close_reader(void *r) { nm_reader_close(r); }
+
+nm_status nm_tree_adopt_reader(nm_tree *t, nm_reader *r)
+{
+	nm_status s = nm_tree_on_free(t, close_reader, r);
+	if (s == NM_OK)
+		nm_reader_set_options(r, &t->opt);
+	return s;
 }
 
 static void free_ptr(void *p) { free(p); }
@@ -455,9 +468,13 @@ static nm_status produce(void *node, void *unused, nm_out *out, nm_error *err)
 	return n->produce(n->ctx, n->arg, out, err);
 }
 
-/* Pinned produced bytes of a lazy file, checked against its declared size. */
+/* Pinned produced bytes of a lazy file, checked against its declared size. A file
+ * announced larger than max_file_size is refused before its producer runs. */
 static nm_status produced(nm_tree *t, nm_node *n, nm_cache_entry **e, nm_error *err)
 {
+	uint64_t announced = atomic_load(&n->size);
+	if (announced != NM_SIZE_MEASURE && announced > t->opt.max_file_size)
+		return nm_fail_limit(err, &t->opt, announced, n->name, NULL, NM_NO_OFFSET);
 	nm_status s = nm_cache_get(t->cache, n, produce, n, NULL, e, err);
 	if (s != NM_OK)
 		return s;

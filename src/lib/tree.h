@@ -17,6 +17,7 @@
 #include <stddef.h>
 #include <stdint.h>
 #include "lib/error.h"
+#include "lib/options.h"
 #include "lib/out.h"
 #include "lib/reader.h"
 
@@ -34,13 +35,18 @@ typedef void (*nm_free_fn)(void *p);
 
 typedef enum nm_node_kind { NM_NODE_DIR, NM_NODE_TEXT, NM_NODE_SLICE, NM_NODE_LAZY } nm_node_kind;
 
-nm_tree *nm_tree_new(void);
+/* A tree under a copy of opt (NULL: the defaults), fixed for its life: its cache holds
+ * opt->cache_size bytes, no file larger than opt->max_file_size is produced. */
+nm_tree *nm_tree_new(const nm_options *opt);
 void nm_tree_free(nm_tree *t);
 nm_node *nm_tree_root(nm_tree *t);
-/* Bytes the cache may hold (it always keeps at least the file being read). */
-void nm_tree_set_cache_limit(nm_tree *t, size_t bytes);
+/* The tree's options (drivers read max_dimension, max_depth... from them). */
+const nm_options *nm_tree_options(const nm_tree *t);
 /* Run fn(p) when the tree is freed (driver contexts, readers), in reverse order. */
 nm_status nm_tree_on_free(nm_tree *t, nm_free_fn fn, void *p);
+/* r is closed with the tree and works under its options (nm_reader_load's limit). On
+ * failure r is closed at once. */
+nm_status nm_tree_adopt_reader(nm_tree *t, nm_reader *r);
 
 /* Zeroed memory freed with the tree (records a producer points at); NULL on failure. */
 void *nm_tree_alloc(nm_tree *t, size_t size);
@@ -82,7 +88,9 @@ nm_status nm_resolve(nm_tree *t, const char *path, nm_node **out, nm_error *err)
  * (arrays only grow while populating, which happens once). */
 nm_status nm_children(nm_tree *t, nm_node *dir, nm_node ***out, size_t *count,
 		      nm_error *err);
-/* Exact size (runs the producer once for NM_SIZE_MEASURE files). 0 for directories. */
+/* Exact size (runs the producer once for NM_SIZE_MEASURE files). 0 for directories. A
+ * size above max_file_size is still reported; reading such a file fails with NM_E_LIMIT
+ * before its producer runs. */
 nm_status nm_size(nm_tree *t, nm_node *file, uint64_t *size, nm_error *err);
 /* Copy up to len bytes from off; *got = bytes copied (0 at or past the end). */
 nm_status nm_read(nm_tree *t, nm_node *file, uint64_t off, void *buf, size_t len,

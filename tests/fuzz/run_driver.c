@@ -12,8 +12,6 @@ static const nm_driver *driver(const char *name)
 	abort(); /* a target for a driver this build lacks */
 }
 
-static void close_reader(void *r) { nm_reader_close(r); }
-
 void nm_fuzz_run_driver(const char *name, const uint8_t *data, size_t size)
 {
 	const nm_driver *d = driver(name);
@@ -24,9 +22,11 @@ void nm_fuzz_run_driver(const char *name, const uint8_t *data, size_t size)
 	nm_reader *r;
 	if (nm_reader_new_memory("fuzz", copy, size, &r, NULL) != NM_OK)
 		return;
-	nm_tree *t = nm_tree_new();
-	nm_tree_on_free(t, close_reader, r);
-	nm_tree_set_cache_limit(t, 4u << 20);
+	nm_options opt;
+	nm_options_init(&opt);
+	opt.cache_size = 4u << 20;
+	nm_tree *t = nm_tree_new(&opt);
+	nm_tree_adopt_reader(t, r);
 	nm_error err;
 	if (d->build(r, t, nm_tree_root(t), &err) == NM_OK) {
 		walk_stats st;

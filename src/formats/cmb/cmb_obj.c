@@ -15,6 +15,7 @@
 #include "export/obj.h"
 #include "export/text.h"
 #include "formats/cmb/cmb.h"
+#include "lib/alloc.h"
 
 struct cmb_obj {
 	nm_obj_model model;
@@ -95,9 +96,10 @@ static nm_status load_group(void *ctx, size_t gi, nm_obj_data *d, nm_error *err)
 	if (d->texcoords &&
 	    (st = load_or_zero(m, s, CMB_TEXCOORD0, 2, d->texcoords, err)) != NM_OK)
 		return st;
-	bone_of = malloc(((size_t)s->nverts + 1) * sizeof *bone_of);
+	bone_of = nm_alloc(nm_reader_options(m->r), s->nverts, sizeof *bone_of, err, m->file,
+			   "mesh.obj", NM_NO_OFFSET);
 	if (!bone_of)
-		return nm_fail(err, NM_E_NOMEM, m->file, "mesh.obj", NM_NO_OFFSET, "out of memory");
+		return err->code;
 	for (uint32_t v = 0; v < s->nverts; v++)
 		bone_of[v] = -2; /* not yet claimed by a prms */
 	if (s->attr[CMB_BONE_INDICES].usable &&

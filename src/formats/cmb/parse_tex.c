@@ -44,8 +44,8 @@ static void plan_levels(cmb_texture *tx)
 	tx->chain_size = off;
 	if (tx->nlevels == 0)
 		snprintf(tx->problem, sizeof tx->problem,
-			 "%ux%u is not a size PICA200 can tile (multiples of 8, at most 16384)",
-			 tx->width, tx->height);
+			 "%ux%u is not a size PICA200 can tile (multiples of 8, at most %u)",
+			 tx->width, tx->height, NM_DIMENSION_MAX);
 	else if (tx->nlevels < want)
 		snprintf(tx->problem, sizeof tx->problem, "%u of %u mip levels shown (the rest are "
 			 "smaller than 8x8)", tx->nlevels, want);

@@ -1,10 +1,12 @@
 /* Vertex and index data of a sepd, read on demand by the CSV, prms and OBJ producers.
  * Ranges were checked against the file at build; a file that shrank since fails here
- * with the reader's error. */
+ * with the reader's error. Vertex arrays (u32 counts) come from nm_alloc; index arrays
+ * are bounded by their u16 count. */
 #include <stdlib.h>
 #include <string.h>
 #include "export/obj.h"
 #include "formats/cmb/cmb.h"
+#include "lib/alloc.h"
 #include "lib/bytes.h"
 
 static float component(const uint8_t *p, uint16_t type)
@@ -25,9 +27,10 @@ nm_status cmb_load_attr(cmb_model *m, const cmb_sepd *s, int kind, float **out, 
 {
 	const cmb_attrib *a = &s->attr[kind];
 	size_t n = (size_t)s->nverts * a->comps;
-	float *f = malloc((n ? n : 1) * sizeof *f);
+	float *f = nm_alloc(nm_reader_options(m->r), n, sizeof *f, err, m->file, "sepd",
+			    NM_NO_OFFSET);
 	if (!f)
-		return nm_fail(err, NM_E_NOMEM, m->file, "sepd", NM_NO_OFFSET, "out of memory");
+		return err->code;
 	if (a->mode == 1) {
 		/* A constant is used as stored: the scale applies to array data. */
 		for (size_t i = 0; i < n; i++) {

@@ -7,6 +7,7 @@
 #include "export/png.h"
 #include "export/text.h"
 #include "formats/cmb/cmb.h"
+#include "lib/alloc.h"
 #include "lib/names.h"
 
 struct level_ref {
@@ -15,6 +16,8 @@ struct level_ref {
 	unsigned face, level;
 };
 
+/* The RGBA buffer first: it is the largest, and the limit refuses it before anything
+ * else is allocated. */
 static nm_status produce_level(void *ctx, void *arg, nm_out *o, nm_error *err)
 {
 	const struct level_ref *ref = arg;
@@ -23,14 +26,9 @@ static nm_status produce_level(void *ctx, void *arg, nm_out *o, nm_error *err)
 	size_t size = (size_t)tx->level_size[ref->level];
 	uint64_t at = tx->face_off[ref->face] + tx->level_off[ref->level];
 	(void)ctx;
-	uint8_t *src = malloc(size ? size : 1);
-	uint8_t *rgba = malloc((size_t)w * h * 4);
-	nm_status s = NM_E_NOMEM;
-	if (!src || !rgba) {
-		nm_fail(err, s, ref->m->file, "tex", at, "out of memory decoding %s", tx->stem);
-		goto out;
-	}
-	s = nm_reader_read(ref->m->r, at, src, size, "tex", err);
+	uint8_t *src = NULL;
+	uint8_t *rgba = nm_alloc(o->opt, (uint64_t)w * h, 4, err, ref->m->file, "tex", at);
+	nm_status s = rgba ? nm_reader_load(ref->m->r, at, size, "tex", &src, err) : err->code;
 	if (s != NM_OK)
 		goto out;
 	s = nm_pica_decode(tx->fmt, src, size, w, h, rgba);
@@ -197,6 +195,12 @@ static nm_status add_texture(nm_tree *t, nm_node *dir, cmb_model *m, uint32_t i)
 {
 	cmb_texture *tx = &m->tex[i];
 	char name[1100];
+	uint64_t max = nm_tree_options(t)->max_dimension;
+	if (tx->nlevels && (tx->width > max || tx->height > max)) {
+		snprintf(tx->problem, sizeof tx->problem, "%ux%u is larger than max_dimension "
+			 "(%llu): not decoded", tx->width, tx->height, (unsigned long long)max);
+		tx->nlevels = 0;
+	}
 	nm_out o;
 	nm_out_init(&o);
 	texture_text(&o, m, i);

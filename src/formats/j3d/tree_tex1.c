@@ -9,6 +9,7 @@
 #include "export/png.h"
 #include "export/text.h"
 #include "formats/j3d/j3d.h"
+#include "lib/alloc.h"
 
 /* PNG channels: the format's natural layout (grey, grey+alpha, RGB or RGBA). */
 static unsigned channels(const j3d_texture *t)
@@ -50,20 +51,19 @@ static nm_status produce_level(void *ctx, void *arg, nm_out *o, nm_error *err)
 	j3d_model *m = t->m;
 	unsigned w = level_dim(t->width, ref->level), h = level_dim(t->height, ref->level);
 	size_t len = nm_gx_level_size(t->fmt, w, h);
-	uint8_t *src = NULL, *pal = NULL, *rgba = NULL;
+	uint8_t *src = NULL, *pal = NULL;
 	(void)ctx;
-	nm_status s = nm_reader_load(m->r, t->img_abs + level_offset(t, ref->level), len, "TEX1",
-				     &src, err);
+	/* The RGBA buffer first: it is the largest, and the limit refuses it before anything
+	 * else is allocated. */
+	uint8_t *rgba = nm_alloc(o->opt, (uint64_t)w * h, 4, err, m->file, "TEX1", t->img_abs);
+	nm_status s = rgba ? nm_reader_load(m->r, t->img_abs + level_offset(t, ref->level), len,
+					    "TEX1", &src, err)
+			   : err->code;
 	bool indexed = nm_gx_format_is_indexed(t->fmt);
 	if (s == NM_OK && indexed && t->npal)
 		s = nm_reader_load(m->r, t->pal_abs, (size_t)t->npal * 2, "TEX1", &pal, err);
 	if (s != NM_OK)
 		goto done;
-	rgba = malloc((size_t)w * h * 4);
-	if (!rgba) {
-		s = nm_fail(err, NM_E_NOMEM, m->file, "TEX1", NM_NO_OFFSET, "out of memory");
-		goto done;
-	}
 	s = nm_gx_decode(t->fmt, src, len, w, h, pal, indexed ? t->npal : 0, t->pal_fmt, rgba);
 	if (s != NM_OK) {
 		s = nm_fail(err, s, m->file, "TEX1", t->img_abs, "texture %s level %u: %s",
@@ -172,6 +172,14 @@ nm_status j3d_tree_tex1(nm_tree *t, j3d_model *m, const j3d_chunk *c)
 		free(stem);
 		if (!tx->stem || !add_file_name(name, sizeof name, tx->stem, ".txt"))
 			return NM_E_NOMEM;
+		uint64_t max = nm_tree_options(t)->max_dimension;
+		if (tx->ok && (tx->width > max || tx->height > max)) {
+			tx->ok = false;
+			nm_fail(&tx->err, NM_E_LIMIT, m->file, "TEX1", tx->hdr_abs,
+				"texture %s: %ux%u is larger than max_dimension (%llu): not decoded",
+				tx->name ? tx->name : "?", tx->width, tx->height,
+				(unsigned long long)max);
+		}
 		nm_out_init(&o);
 		texture_text(&o, x, i);
 		n = nm_text(t, c->dir, name, &o);

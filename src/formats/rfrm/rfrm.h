@@ -22,14 +22,14 @@
 
 #define RFRM_FORM_LEN 0x20
 #define RFRM_CHUNK_LEN 0x18
-#define RFRM_MAX_DEPTH 16          /* nested forms */
 #define RFRM_GUID_STR 37
 #define RFRM_MAX_TABLE (64u << 20)   /* largest table chunk we load at mount */
 
 /* Limits on what a header may make us decompress: no buffer above RFRM_MAX_BUFFER,
  * and none larger than its codec could make of its compressed bytes (nm_gpu_codec's
- * max_ratio). The largest decompressed buffer: mount.nmodel -o max_file_size. */
-#define RFRM_MAX_BUFFER ((unsigned long long)nm_output_limit())
+ * max_ratio). The largest decompressed buffer: the tree's max_file_size
+ * (rfrm_max_buffer; the macro reads it for the model `m` in scope). */
+#define RFRM_MAX_BUFFER rfrm_max_buffer(m)
 
 extern const nm_driver nm_driver_rfrm;
 extern const nm_driver nm_driver_rfrm_pak;
@@ -256,6 +256,11 @@ typedef struct rfrm_model {
 
 	struct rfrm_obj *obj;
 } rfrm_model;
+
+static inline unsigned long long rfrm_max_buffer(const rfrm_model *m)
+{
+	return nm_tree_options(m->t)->max_file_size;
+}
 
 /* Is this form type a model? */
 bool rfrm_is_model_type(const char *type);

@@ -203,9 +203,11 @@ void rfrm_add_items(nm_tree *t, nm_node *dir, nm_reader *r, const rfrm_item *for
 	nm_error err;
 	char fid[5];
 	rfrm_fourcc_print(fid, (const uint8_t *)form->id);
-	if (depth >= RFRM_MAX_DEPTH) {
+	uint64_t max_depth = nm_tree_options(t)->max_depth;
+	if ((uint64_t)depth >= max_depth) {
 		nm_fail(&err, NM_E_LIMIT, nm_reader_name(r), fid, form->off,
-			"forms nested more than %d deep: not shown", RFRM_MAX_DEPTH);
+			"forms nested more than %llu deep: not shown (max_depth)",
+			(unsigned long long)max_depth);
 		nm_error_file(t, dir, &err);
 		return;
 	}

@@ -1,0 +1,162 @@
+/* The PNG writer (src/export/png.c): nm_png_size is the number of bytes written, libpng
+ * reads every written file back to the same pixels, and the layout is the documented one,
+ * byte for byte. */
+#include <check.h>
+#include <png.h>
+#include <stdlib.h>
+#include <string.h>
+#include "export/png.h"
+
+static uint64_t be32(const uint8_t *p)
+{
+	return (uint64_t)p[0] << 24 | (uint64_t)p[1] << 16 | (uint64_t)p[2] << 8 | p[3];
+}
+
+static const png_uint_32 formats[5] = { 0, PNG_FORMAT_GRAY, PNG_FORMAT_GA, PNG_FORMAT_RGB,
+					PNG_FORMAT_RGBA };
+
+/* Write w x h of pseudo-random pixels with the given channels, check the size against the
+ * formula, the chunk layout, and the pixels libpng reads back. */
+static void round_trip(unsigned w, unsigned h, unsigned channels)
+{
+	size_t npx = (size_t)w * h;
+	uint8_t *rgba = malloc(npx * 4);
+	ck_assert_ptr_nonnull(rgba);
+	uint32_t seed = w * 2654435761u ^ h * 40503u ^ channels;
+	for (size_t i = 0; i < npx * 4; i++) {
+		seed = seed * 1103515245u + 12345u;
+		rgba[i] = (uint8_t)(seed >> 16);
+	}
+	nm_out o;
+	nm_out_init(&o);
+	ck_assert_int_eq(nm_png_write(&o, rgba, w, h, channels), NM_OK);
+	ck_assert_uint_eq(o.len, nm_png_size(w, h, channels));
+
+	/* Layout: signature, IHDR, one IDAT per stored block of NM_PNG_BLOCK raw bytes, IEND. */
+	uint64_t raw = (uint64_t)h * ((uint64_t)w * channels + 1);
+	uint64_t blocks = (raw + NM_PNG_BLOCK - 1) / NM_PNG_BLOCK, idats = 0;
+	size_t at = 8;
+	ck_assert_mem_eq(o.data + at + 4, "IHDR", 4);
+	at += 12 + be32(o.data + at);
+	while (memcmp(o.data + at + 4, "IDAT", 4) == 0) {
+		ck_assert_uint_le(be32(o.data + at), NM_PNG_BLOCK + 5 + 2 + 4);
+		at += 12 + be32(o.data + at);
+		idats++;
+	}
+	ck_assert_uint_eq(idats, blocks);
+	ck_assert_mem_eq(o.data + at + 4, "IEND", 4);
+	ck_assert_uint_eq(at + 12, o.len);
+
+	/* libpng checks every CRC and zlib the adler32 while reading. */
+	png_image img;
+	memset(&img, 0, sizeof img);
+	img.version = PNG_IMAGE_VERSION;
+	ck_assert(png_image_begin_read_from_memory(&img, o.data, o.len));
+	ck_assert_uint_eq(img.width, w);
+	ck_assert_uint_eq(img.height, h);
+	ck_assert_uint_eq(img.format, formats[channels]);
+	uint8_t *back = malloc(npx * channels);
+	ck_assert_ptr_nonnull(back);
+	ck_assert_msg(png_image_finish_read(&img, NULL, back, 0, NULL), "%ux%u/%u: %s", w, h,
+		      channels, img.message);
+	static const unsigned src_channel[5][4] = { { 0 }, { 0 }, { 0, 3 }, { 0, 1, 2 },
+						    { 0, 1, 2, 3 } };
+	for (size_t i = 0; i < npx; i++)
+		for (unsigned c = 0; c < channels; c++)
+			if (back[i * channels + c] != rgba[i * 4 + src_channel[channels][c]])
+				ck_abort_msg("%ux%u/%u: pixel %zu channel %u differs", w, h,
+					     channels, i, c);
+	free(back);
+	free(rgba);
+	nm_out_free(&o);
+}
+
+START_TEST(png_small_and_odd_shapes)
+{
+	static const unsigned dims[][2] = { { 1, 1 }, { 1, 7 }, { 7, 1 }, { 3, 5 }, { 13, 17 },
+					    { 64, 64 }, { 255, 3 }, { 1000, 1 }, { 333, 197 } };
+	for (size_t d = 0; d < sizeof dims / sizeof dims[0]; d++)
+		for (unsigned c = 1; c <= 4; c++)
+			round_trip(dims[d][0], dims[d][1], c);
+}
+END_TEST
+
+/* Raw sizes at and around a block boundary, and rows longer than a block, so that rows
+ * and blocks split each other every way. */
+START_TEST(png_block_boundaries)
+{
+	round_trip(65534, 1, 1);  /* raw 65535: exactly one full block */
+	round_trip(65534, 2, 1);  /* exactly two full blocks */
+	round_trip(65535, 1, 1);  /* one byte into a second block */
+	round_trip(16385, 3, 4);  /* rows of 65541 bytes */
+	round_trip(21846, 2, 3);  /* rows of 65539 bytes */
+	round_trip(70001, 3, 2);  /* rows spanning three blocks */
+	round_trip(181, 181, 2);  /* many rows per block */
+}
+END_TEST
+
+START_TEST(png_4096_square)
+{
+	round_trip(4096, 4096, 4);
+	round_trip(4096, 4096, 1);
+}
+END_TEST
+
+START_TEST(png_bytes_are_fixed)
+{
+	/* 2 x 1 RGB: the whole file, byte for byte (computed independently of this writer). */
+	static const uint8_t want[75] = {
+		0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0x00, 0x00, 0x00, 0x0d, 0x49,
+		0x48, 0x44, 0x52, 0x00, 0x00, 0x00, 0x02, 0x00, 0x00, 0x00, 0x01, 0x08, 0x02,
+		0x00, 0x00, 0x00, 0x7b, 0x40, 0xe8, 0xdd, 0x00, 0x00, 0x00, 0x12, 0x49, 0x44,
+		0x41, 0x54, 0x78, 0x01, 0x01, 0x07, 0x00, 0xf8, 0xff, 0x00, 0x11, 0x22, 0x33,
+		0xaa, 0xbb, 0xcc, 0x06, 0x23, 0x02, 0x98, 0xd4, 0x43, 0xec, 0x9a, 0x00, 0x00,
+		0x00, 0x00, 0x49, 0x45, 0x4e, 0x44, 0xae, 0x42, 0x60, 0x82
+	};
+	static const uint8_t px[8] = { 0x11, 0x22, 0x33, 0xff, 0xaa, 0xbb, 0xcc, 0xff };
+	nm_out o;
+	nm_out_init(&o);
+	ck_assert_int_eq(nm_png_write(&o, px, 2, 1, 3), NM_OK);
+	ck_assert_uint_eq(o.len, sizeof want);
+	ck_assert_mem_eq(o.data, want, sizeof want);
+	nm_out_free(&o);
+}
+END_TEST
+
+START_TEST(png_size_formula)
+{
+	/* 51 fixed bytes, 17 per block, plus the raw rows. */
+	ck_assert_uint_eq(nm_png_size(1, 1, 4), 51 + 17 + 5);
+	ck_assert_uint_eq(nm_png_size(65534, 2, 1), 51 + 2 * 17 + 131070);
+	ck_assert_uint_eq(nm_png_size(16384, 16384, 3),
+			  51 + 17 * ((16384ull * 49153 + 65534) / 65535) + 16384ull * 49153);
+	ck_assert_uint_eq(nm_png_size(0, 4, 4), 0);
+	ck_assert_uint_eq(nm_png_size(4, 0, 4), 0);
+	ck_assert_uint_eq(nm_png_size(4, 4, 0), 0);
+	ck_assert_uint_eq(nm_png_size(4, 4, 5), 0);
+	ck_assert_uint_eq(nm_png_size(0x80000000u, 1, 1), 0);
+	ck_assert_uint_gt(nm_png_size(0x7FFFFFFFu, 0x7FFFFFFFu, 4), 0); /* no overflow */
+	nm_out o;
+	nm_out_init(&o);
+	ck_assert_int_eq(nm_png_write(&o, NULL, 0, 1, 4), NM_E_INVAL);
+	ck_assert_uint_eq(o.len, 0);
+	nm_out_free(&o);
+}
+END_TEST
+
+static Suite *png_suite(void)
+{
+	Suite *s = suite_create("png");
+	TCase *tc = tcase_create("png");
+	tcase_set_timeout(tc, 120);
+	tcase_add_test(tc, png_small_and_odd_shapes);
+	tcase_add_test(tc, png_block_boundaries);
+	tcase_add_test(tc, png_4096_square);
+	tcase_add_test(tc, png_bytes_are_fixed);
+	tcase_add_test(tc, png_size_formula);
+	suite_add_tcase(s, tc);
+	return s;
+}
+
+#include "tests/check_main.h"
+NM_CHECK_MAIN(png_suite)
