@@ -11,8 +11,9 @@ static void walk_dir(nm_tree *t, nm_node *dir, walk_stats *st)
 	size_t n;
 	nm_error err;
 	st->dirs++;
+	/* A lazy directory that failed to populate still holds what it added. */
 	if (nm_children(t, dir, &kids, &n, &err) != NM_OK)
-		return;
+		st->failed++;
 	for (size_t i = 0; i < n; i++) {
 		if (nm_node_type(kids[i]) == NM_NODE_DIR) {
 			walk_dir(t, kids[i], st);

@@ -8,8 +8,10 @@
  *            the first stat). Produced bytes live in the tree's LRU cache; concurrent
  *            readers of one file wait for a single production.
  * A directory can also be lazy: its populate callback runs on the first lookup/readdir
- * (archive members). Nodes live until the tree is freed, so a node pointer is a
- * stable handle (the FUSE layer uses it as the inode number). */
+ * (archive members), once; lookups of that directory wait for it, lookups elsewhere go
+ * on. A callback adds nodes only under its own directory and never looks it up.
+ * Nodes live until the tree is freed, so a node pointer is a stable handle (the FUSE
+ * layer uses it as the inode number). */
 #ifndef NM_TREE_H
 #define NM_TREE_H
 
@@ -74,12 +76,19 @@ char *nm_unique_stem(nm_tree *t, nm_node *dir, const char *stem, const char *con
 nm_node_kind nm_node_type(const nm_node *n);
 const char *nm_node_name(const nm_node *n);
 nm_node *nm_node_parent(const nm_node *n);
-uint64_t nm_node_id(const nm_node *n); /* 1 for the root, dense, stable per build */
+/* 1 for the root, dense, stable per build (lazy directories number their nodes in the
+ * order they are first opened). */
+uint64_t nm_node_id(const nm_node *n);
+/* A lazy directory whose populate failed keeps what it added plus an error.txt saying
+ * why; its existing names are found, a missing one gives the populate's status and
+ * message rather than NM_E_NOENT. */
 nm_status nm_lookup(nm_tree *t, nm_node *dir, const char *name, nm_node **out, nm_error *err);
 /* Resolve "/a/b/c" (or "a/b/c") from the root. */
 nm_status nm_resolve(nm_tree *t, const char *path, nm_node **out, nm_error *err);
 /* Children of dir, populating it first if lazy; *out is valid until the tree is freed
- * (arrays only grow while populating, which happens once). */
+ * (arrays only grow while populating, which happens once). Returns the populate's
+ * status (and message in err): a failed lazy directory still sets *out and *count to
+ * what it holds, error.txt included, so a listing can show it and report the error. */
 nm_status nm_children(nm_tree *t, nm_node *dir, nm_node ***out, size_t *count,
 		      nm_error *err);
 /* Exact size (runs the producer once for NM_SIZE_MEASURE files). 0 for directories. */
