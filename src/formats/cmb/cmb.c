@@ -105,7 +105,7 @@ static void info_text(nm_out *o, nm_reader *r, const cmb_model *m)
 	if (m->L.qtrs)
 		nm_kv(o, "unknown_48", "0x%x", m->unknown_48);
 	nm_kv(o, "index_buffer", "%u indices at 0x%x", m->nindices, m->index_off);
-	nm_kv(o, "texture_data", "0x%x", m->texdata_off);
+	nm_kv(o, "texture_data", "0x%x%s", m->texdata_off, m->texdata_off ? "" : " (external)");
 	nm_kv(o, "bones", "%u", m->nbones);
 	nm_kv(o, "materials", "%u", m->nmats);
 	nm_kv(o, "textures", "%u", m->ntex);

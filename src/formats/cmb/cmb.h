@@ -100,6 +100,8 @@ typedef struct cmb_texture {
 	uint64_t chain_size;    /* sum of the level sizes the mip count asks for */
 	unsigned channels;      /* PNG channels */
 	uint64_t bin_off, bin_len; /* the undecoded bytes */
+	bool external;          /* the header's texture data offset is 0: data elsewhere */
+	int64_t overlaps;       /* the texture whose data this one's runs into, or -1 */
 	char problem[200];      /* why levels are missing, or "" */
 } cmb_texture;
 
