@@ -9,7 +9,7 @@
 #include <string.h>
 #include "formats/driver.h"
 #include "tests/fixtures/cmod_writer.h"
-#include "tests/walk.h"
+#include "tests/check_expect.h"
 
 static const float tri[9] = { 0, 0, 0, 1, 0, 0, 0, 1, 0 };
 static const uint32_t tri_idx[3] = { 0, 1, 2 };
@@ -33,29 +33,12 @@ static nm_tree *build_clean(nm_out *o)
 	nm_tree *t;
 	nm_error err;
 	ck_assert_msg(walk_build(o->data, o->len, "odd.cmod", &t, &err) == NM_OK, "%s", err.msg);
-	walk_stats st;
-	walk_tree(t, &st);
-	ck_assert_uint_eq(st.failed, 0);
-	ck_assert_uint_eq(st.size_mismatches, 0);
+	expect_clean_walk(t);
 	ck_assert_ptr_null(walk_read(t, "/error.txt", NULL));
 	return t;
 }
 
-static void expect(nm_tree *t, const char *path, const char *text)
-{
-	char *s = walk_read(t, path, NULL);
-	ck_assert_msg(s != NULL, "%s missing", path);
-	ck_assert_msg(strstr(s, text) != NULL, "%s lacks \"%s\":\n%s", path, text, s);
-	free(s);
-}
 
-static void expect_not(nm_tree *t, const char *path, const char *text)
-{
-	char *s = walk_read(t, path, NULL);
-	ck_assert_msg(s != NULL, "%s missing", path);
-	ck_assert_msg(strstr(s, text) == NULL, "%s has \"%s\":\n%s", path, text, s);
-	free(s);
-}
 
 /* Group 1 names material 7 of 1: parsing goes on to the second mesh. */
 START_TEST(material_index_past_the_count)
