@@ -85,6 +85,24 @@ nm_status walk_build(const void *bytes, size_t len, const char *name, nm_tree **
 	return NM_OK;
 }
 
+uint8_t *walk_load_file(const char *path, size_t *len)
+{
+	FILE *f = fopen(path, "rb");
+	if (!f)
+		return NULL;
+	uint8_t *b = NULL;
+	long size = fseek(f, 0, SEEK_END) == 0 ? ftell(f) : -1;
+	if (size >= 0 && fseek(f, 0, SEEK_SET) == 0 && (b = malloc((size_t)size + 1)) &&
+	    fread(b, 1, (size_t)size, f) != (size_t)size) {
+		free(b);
+		b = NULL;
+	}
+	fclose(f);
+	if (b)
+		*len = (size_t)size;
+	return b;
+}
+
 char *walk_corpus_dir(const char *dir)
 {
 	const char *top = getenv("top_srcdir");

@@ -315,6 +315,54 @@ nm_node *nm_lazy(nm_tree *t, nm_node *parent, const char *name, uint64_t size,
 	return n;
 }
 
+nm_node *nm_child(nm_tree *t, nm_node *dir, const char *name)
+{
+	pthread_mutex_lock(&t->lock);
+	nm_node *n = dir->kind == NM_NODE_DIR ? find_child(t, dir, name) : NULL;
+	pthread_mutex_unlock(&t->lock);
+	return n;
+}
+
+nm_status nm_text_append(nm_tree *t, nm_node *file, nm_out *more)
+{
+	(void)t; /* the file is still being built: nobody else reads it */
+	if (file->kind != NM_NODE_TEXT)
+		return NM_E_INVAL;
+	if (nm_out_status(more) != NM_OK)
+		return nm_out_status(more);
+	size_t len = atomic_load(&file->size);
+	uint8_t *text = realloc(file->text, len + more->len + 1);
+	if (!text)
+		return NM_E_NOMEM;
+	memcpy(text + len, more->data, more->len);
+	file->text = text;
+	atomic_store(&file->size, len + more->len);
+	nm_out_free(more);
+	return NM_OK;
+}
+
+/* Callers hold t->lock. */
+static size_t count_error_files(nm_tree *t, const nm_node *dir)
+{
+	size_t n = 0;
+	for (size_t i = 0; i < dir->nkids; i++) {
+		const nm_node *k = dir->kids[i];
+		if (k->kind != NM_NODE_DIR)
+			n += strcmp(k->name, "error.txt") == 0;
+		else if (!k->populate && !k->populating && !find_child(t, k, "info.txt"))
+			n += count_error_files(t, k);
+	}
+	return n;
+}
+
+size_t nm_error_files(nm_tree *t, nm_node *dir)
+{
+	pthread_mutex_lock(&t->lock);
+	size_t n = count_error_files(t, dir);
+	pthread_mutex_unlock(&t->lock);
+	return n;
+}
+
 nm_node *nm_error_file(nm_tree *t, nm_node *dir, const nm_error *e)
 {
 	nm_out o;

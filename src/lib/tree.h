@@ -64,6 +64,15 @@ nm_node *nm_lazy(nm_tree *t, nm_node *parent, const char *name, uint64_t size,
 		 nm_produce_fn fn, void *ctx, void *arg);
 /* error.txt in dir with the message, for a chunk that failed to parse. */
 nm_node *nm_error_file(nm_tree *t, nm_node *dir, const nm_error *e);
+/* The error.txt files under dir that its info.txt speaks for: not those in a directory
+ * with its own info.txt (a nested model) or in a lazy directory not yet populated
+ * (an archive member: what it finds is its own). */
+size_t nm_error_files(nm_tree *t, nm_node *dir);
+/* The child of dir named name as built so far (populates nothing), or NULL. */
+nm_node *nm_child(nm_tree *t, nm_node *dir, const char *name);
+/* Add the bytes of more (it becomes empty) to the end of a text file, while it is still
+ * being built: info.txt's summary of what was built after it. */
+nm_status nm_text_append(nm_tree *t, nm_node *file, nm_out *more);
 
 /* A file name from bytes of the model: '/', NUL, control bytes, invalid UTF-8, '%'
  * and the names "." / ".." / "" are %XX-escaped. Returns malloc'd text. */
