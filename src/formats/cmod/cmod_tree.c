@@ -1,5 +1,6 @@
 /* The CMOD tree: info.txt, materials/N.txt, meshes/N/{header.txt, raw.bin,
- * vertexdesc.txt, vertices.csv, primitives/M.txt}, model.ascii.cmod, mesh.obj/mtl. */
+ * vertexdesc.txt, vertices.csv, primitives/M.txt}, model.ascii.cmod, mesh.obj/mtl.
+ * See doc/cmod.md. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
