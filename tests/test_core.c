@@ -146,6 +146,39 @@ START_TEST(text_floats_round_trip)
 }
 END_TEST
 
+/* A NaN keeps its sign and payload in text and in CSV; strtof reads every quiet one back
+ * bit for bit (a signalling one comes back quiet, its bits still in the text). */
+START_TEST(text_nan_keeps_its_bits)
+{
+	static const struct { uint32_t bits; const char *text; } cases[] = {
+		{ 0x7fc00000, "nan" },
+		{ 0xffc00000, "-nan" },
+		{ 0x7fc00001, "nan(0x400001)" },
+		{ 0xffc12345, "-nan(0x412345)" },
+		{ 0x7fffffff, "nan(0x7fffff)" },
+		{ 0x7f800001, "nan(0x000001)" },  /* signalling */
+	};
+	for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+		char buf[NM_FLOAT_BUF];
+		float f;
+		memcpy(&f, &cases[i].bits, 4);
+		ck_assert_str_eq(nm_fmt_float(buf, f), cases[i].text);
+		float back = strtof(buf, NULL);
+		uint32_t got;
+		memcpy(&got, &back, 4);
+		ck_assert_uint_eq(got, cases[i].bits | 0x400000); /* strtof quiets */
+		nm_out o;
+		nm_out_init(&o);
+		nm_csv_float(&o, f);
+		ck_assert_uint_eq(o.len, NM_CSV_FLOAT_WIDTH);
+		nm_out_char(&o, '\0');
+		ck_assert_str_eq((char *)o.data + NM_CSV_FLOAT_WIDTH - strlen(cases[i].text),
+				 cases[i].text);
+		nm_out_free(&o);
+	}
+}
+END_TEST
+
 START_TEST(output_limit)
 {
 	nm_options opt;
@@ -494,6 +527,7 @@ static Suite *core_suite(void)
 	tcase_add_test(tc, reader_file);
 	tcase_add_test(tc, view_sticky_errors);
 	tcase_add_test(tc, text_floats_round_trip);
+	tcase_add_test(tc, text_nan_keeps_its_bits);
 	tcase_add_test(tc, text_key_values);
 	tcase_add_test(tc, output_limit);
 	tcase_add_test(tc, output_empty_write);

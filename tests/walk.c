@@ -11,8 +11,9 @@ static void walk_dir(nm_tree *t, nm_node *dir, walk_stats *st)
 	size_t n;
 	nm_error err;
 	st->dirs++;
+	/* A lazy directory that failed to populate still holds what it added. */
 	if (nm_children(t, dir, &kids, &n, &err) != NM_OK)
-		return;
+		st->failed++;
 	for (size_t i = 0; i < n; i++) {
 		if (nm_node_type(kids[i]) == NM_NODE_DIR) {
 			walk_dir(t, kids[i], st);
@@ -80,6 +81,24 @@ nm_status walk_build(const void *bytes, size_t len, const char *name, nm_tree **
 	}
 	*out = t;
 	return NM_OK;
+}
+
+uint8_t *walk_load_file(const char *path, size_t *len)
+{
+	FILE *f = fopen(path, "rb");
+	if (!f)
+		return NULL;
+	uint8_t *b = NULL;
+	long size = fseek(f, 0, SEEK_END) == 0 ? ftell(f) : -1;
+	if (size >= 0 && fseek(f, 0, SEEK_SET) == 0 && (b = malloc((size_t)size + 1)) &&
+	    fread(b, 1, (size_t)size, f) != (size_t)size) {
+		free(b);
+		b = NULL;
+	}
+	fclose(f);
+	if (b)
+		*len = (size_t)size;
+	return b;
 }
 
 char *walk_corpus_dir(const char *dir)

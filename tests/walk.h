@@ -19,6 +19,8 @@ char *walk_read(nm_tree *t, const char *path, size_t *len);
 /* Build a tree over a copy of bytes in memory (name used in messages). */
 nm_status walk_build(const void *bytes, size_t len, const char *name, nm_tree **out,
 		     nm_error *err);
+/* The whole file at path (malloc'd) and its length, or NULL. */
+uint8_t *walk_load_file(const char *path, size_t *len);
 /* ../shared/corpus/<dir>, or NULL (with a line on stdout) when absent. */
 char *walk_corpus_dir(const char *dir);
 

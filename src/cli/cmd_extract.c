@@ -15,9 +15,10 @@ static int extract(nm_tree *t, nm_node *dir, const char *path)
 	size_t n;
 	nm_error err;
 	int rc = NM_EXIT_OK;
+	/* A directory that failed to populate is written with its error.txt, and reported. */
 	if (nm_children(t, dir, &kids, &n, &err) != NM_OK) {
 		fprintf(stderr, "nmodel: %s\n", err.msg);
-		return NM_EXIT_FAIL;
+		rc = NM_EXIT_FAIL;
 	}
 	for (size_t i = 0; i < n; i++) {
 		char child[4096], tmp[4200];

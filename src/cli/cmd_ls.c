@@ -15,9 +15,10 @@ static int list(nm_tree *t, nm_node *dir, const char *path, const struct ls_opts
 	size_t n;
 	nm_error err;
 	int rc = NM_EXIT_OK;
+	/* A directory that failed to populate is listed with its error.txt, and reported. */
 	if (nm_children(t, dir, &kids, &n, &err) != NM_OK) {
 		fprintf(stderr, "nmodel: %s: %s\n", path, err.msg);
-		return NM_EXIT_FAIL;
+		rc = NM_EXIT_FAIL;
 	}
 	for (size_t i = 0; i < n; i++) {
 		char child[4096];

@@ -5,10 +5,29 @@
 #include <string.h>
 #include "export/text.h"
 
+/* A NaN with its sign and its 23 mantissa bits: "nan" / "-nan" for the default quiet
+ * NaN (what strtof makes of them), otherwise "nan(0x400001)", the C99 form whose digits
+ * glibc's strtof puts back into the mantissa, so every quiet NaN reads back bit for
+ * bit. A signalling NaN (bit 22 clear) comes back quiet from strtof, which always
+ * sets that bit, but the text still holds every bit for a reader that rebuilds them.
+ * Printing the float itself would not do: printf shows every NaN as "nan". */
+static const char *fmt_nan(char *buf, float f)
+{
+	uint32_t u;
+	memcpy(&u, &f, sizeof u);
+	const char *sign = u >> 31 ? "-" : "";
+	uint32_t mantissa = u & 0x7FFFFF;
+	if (mantissa == 0x400000)
+		snprintf(buf, NM_FLOAT_BUF, "%snan", sign);
+	else
+		snprintf(buf, NM_FLOAT_BUF, "%snan(0x%06x)", sign, (unsigned)mantissa);
+	return buf;
+}
+
 const char *nm_fmt_float(char *buf, float f)
 {
 	if (isnan(f))
-		return strcpy(buf, "nan");
+		return fmt_nan(buf, f);
 	if (isinf(f))
 		return strcpy(buf, f < 0 ? "-inf" : "inf");
 	/* 9 significant digits always round-trip a float; fewer usually do. */
@@ -80,12 +99,12 @@ void nm_kv_str(nm_out *o, const char *key, const char *s)
 
 void nm_csv_float(nm_out *o, float f)
 {
-	char b[32];
+	char b[32], nan[NM_FLOAT_BUF];
 	if (isfinite(f))
 		snprintf(b, sizeof b, "%+.8e", (double)f);
-	else
+	else /* at most "-nan(0x7fffff)", 14 bytes */
 		snprintf(b, sizeof b, "%*s", NM_CSV_FLOAT_WIDTH,
-			 isnan(f) ? "nan" : f < 0 ? "-inf" : "+inf");
+			 isnan(f) ? fmt_nan(nan, f) : f < 0 ? "-inf" : "+inf");
 	nm_out_write(o, b, NM_CSV_FLOAT_WIDTH);
 }
 

@@ -10,7 +10,8 @@
 #include <stdint.h>
 #include "lib/out.h"
 
-/* Shortest decimal that strtof reads back to exactly f ("0.1", "1e+30", "nan", "-inf").
+/* Shortest decimal that strtof reads back to exactly f ("0.1", "1e+30", "-inf"); a NaN
+ * keeps its sign and payload: "nan", "-nan", "nan(0x400001)" (see text.c).
  * buf must hold NM_FLOAT_BUF bytes; returns buf. */
 #define NM_FLOAT_BUF 32
 const char *nm_fmt_float(char *buf, float f);
@@ -25,7 +26,8 @@ void nm_kv_str(nm_out *o, const char *key, const char *s); /* value escaped to o
 void nm_out_float(nm_out *o, float f);
 
 /* CSV: every float takes NM_CSV_FLOAT_WIDTH bytes ("+1.00000000e+00": 9 significant
- * digits, enough to round-trip a float); non-finite values are right-aligned words. */
+ * digits, enough to round-trip a float); non-finite values are right-aligned words
+ * ("+inf", and NaNs as nm_fmt_float spells them, bits and all). */
 #define NM_CSV_FLOAT_WIDTH 15
 void nm_csv_float(nm_out *o, float f);
 /* Unsigned/signed integers right-aligned in width bytes (space-padded). */

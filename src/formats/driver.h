@@ -27,8 +27,12 @@ extern const nm_driver *const nm_drivers[];
 
 /* The driver for r, or NM_E_UNSUPPORTED with a message naming what was found. */
 nm_status nm_driver_find(nm_reader *r, const nm_driver **out, nm_error *err);
-/* Probe and build r under dir (archives use this for their members). */
+/* Probe and build r under dir (archives use this for their members); ends with
+ * nm_info_errors. */
 nm_status nm_build_any(nm_reader *r, nm_tree *t, nm_node *dir, nm_error *err);
+/* The last line of dir/info.txt: `errors: N`, the error.txt files it speaks for
+ * (nm_error_files). For an archive that builds a member without nm_build_any. */
+nm_status nm_info_errors(nm_tree *t, nm_node *dir);
 
 /* Open path, probe, build a whole tree under a copy of opt (NULL: the defaults); the
  * reader is freed with the tree. */

@@ -51,7 +51,27 @@ nm_status nm_build_any(nm_reader *r, nm_tree *t, nm_node *dir, nm_error *err)
 {
 	const nm_driver *d;
 	nm_status s = nm_driver_find(r, &d, err);
-	return s != NM_OK ? s : d->build(r, t, dir, err);
+	if (s == NM_OK)
+		s = d->build(r, t, dir, err);
+	if (s == NM_OK && nm_info_errors(t, dir) != NM_OK)
+		s = nm_fail(err, NM_E_NOMEM, nm_reader_name(r), NULL, NM_NO_OFFSET,
+			    "out of memory");
+	return s;
+}
+
+/* Counted from the tree after the build rather than by each driver, so the count cannot
+ * drift from the files: a driver only has to make an error.txt for each failure. */
+nm_status nm_info_errors(nm_tree *t, nm_node *dir)
+{
+	nm_node *info = nm_child(t, dir, "info.txt");
+	if (!info)
+		return NM_OK;
+	nm_out o;
+	nm_out_init(&o);
+	nm_kv(&o, "errors", "%zu", nm_error_files(t, dir));
+	nm_status s = nm_text_append(t, info, &o);
+	nm_out_free(&o);
+	return s;
 }
 
 nm_status nm_open_model(const char *path, const nm_options *opt, nm_tree **out, nm_error *err)

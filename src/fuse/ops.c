@@ -102,8 +102,9 @@ static void nm_readdir(fuse_req_t req, fuse_ino_t ino, size_t size, off_t off,
 	size_t count;
 	nm_error err;
 	(void)fi;
+	/* A lazy directory whose populate failed is still listed: its error.txt says why. */
 	nm_status s = nm_children(fs->tree, dir, &kids, &count, &err);
-	if (s != NM_OK) {
+	if (s != NM_OK && nm_node_type(dir) != NM_NODE_DIR) {
 		fuse_reply_err(req, nm_status_errno(s));
 		return;
 	}

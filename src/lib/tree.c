@@ -18,7 +18,11 @@ struct nm_node {
 	/* NM_NODE_DIR */
 	nm_node **kids;
 	size_t nkids, capkids;
-	nm_populate_fn populate;   /* NULL once populated (or never lazy) */
+	nm_populate_fn populate;   /* NULL once its populate started (or never lazy) */
+	bool populating;           /* its populate runs now, in thread populator */
+	pthread_t populator;
+	nm_status pop_status;      /* how its populate ended */
+	char *pop_msg;             /* and why, when it failed (NULL: out of memory) */
 
 	/* NM_NODE_TEXT */
 	uint8_t *text;
@@ -41,9 +45,15 @@ struct cleanup {
 };
 
 struct nm_tree {
-	/* Guards the structure while lazy directories populate; the build before the
-	 * first query is single-threaded and takes no lock. */
+	/* Guards the structure: the name hash, every directory's children, the node and
+	 * cleanup lists, and each lazy directory's populate state. It is held only for
+	 * those short updates and look-ups, never while a populate callback runs, so a
+	 * directory that takes long to populate (a PAK member's whole parse) holds up only
+	 * the lookups of that directory: they wait on `populated` until it is done.
+	 * The nodes a populate adds are reachable only through its directory, so nobody
+	 * reads them (or their fields, set after add_node) before it ends. */
 	pthread_mutex_t lock;
+	pthread_cond_t populated;
 	nm_node *root;
 	uint64_t next_id;
 	nm_node **buckets;
@@ -63,6 +73,7 @@ static size_t hash_name(const nm_node *parent, const char *name, size_t nbuckets
 	return (size_t)(h ^ h >> 29) & (nbuckets - 1);
 }
 
+/* Callers hold t->lock. */
 static nm_node *find_child(nm_tree *t, const nm_node *dir, const char *name)
 {
 	for (nm_node *n = t->buckets[hash_name(dir, name, t->nbuckets)]; n; n = n->hnext)
@@ -90,7 +101,8 @@ static void rehash(nm_tree *t)
 	t->nbuckets = n;
 }
 
-static nm_node *add_node(nm_tree *t, nm_node *parent, const char *name, nm_node_kind kind)
+static nm_node *add_node_locked(nm_tree *t, nm_node *parent, const char *name,
+				nm_node_kind kind)
 {
 	if (parent && (parent->kind != NM_NODE_DIR || !name[0] || strchr(name, '/') ||
 		       find_child(t, parent, name)))
@@ -139,6 +151,16 @@ fail:
 	return NULL;
 }
 
+/* Builders run at build time (one thread) and inside populate callbacks, several of
+ * which may run at once for different directories. */
+static nm_node *add_node(nm_tree *t, nm_node *parent, const char *name, nm_node_kind kind)
+{
+	pthread_mutex_lock(&t->lock);
+	nm_node *n = add_node_locked(t, parent, name, kind);
+	pthread_mutex_unlock(&t->lock);
+	return n;
+}
+
 nm_tree *nm_tree_new(const nm_options *opt)
 {
 	nm_tree *t = calloc(1, sizeof *t);
@@ -146,6 +168,7 @@ nm_tree *nm_tree_new(const nm_options *opt)
 		return NULL;
 	pthread_mutex_init(&t->lock, NULL);
 	t->opt = opt ? *opt : *nm_options_defaults();
+	pthread_cond_init(&t->populated, NULL);
 	t->nbuckets = 64;
 	t->buckets = calloc(t->nbuckets, sizeof *t->buckets);
 	t->cache = nm_cache_new(&t->opt);
@@ -168,6 +191,7 @@ void nm_tree_free(nm_tree *t)
 		free(n->kids);
 		free(n->text);
 		free(n->name);
+		free(n->pop_msg);
 		free(n);
 	}
 	for (size_t i = t->ncleanups; i-- > 0;)
@@ -176,6 +200,7 @@ void nm_tree_free(nm_tree *t)
 	free(t->all);
 	free(t->buckets);
 	pthread_mutex_destroy(&t->lock);
+	pthread_cond_destroy(&t->populated);
 	free(t);
 }
 
@@ -185,15 +210,19 @@ uint64_t nm_tree_productions(nm_tree *t) { return nm_cache_fills(t->cache); }
 
 nm_status nm_tree_on_free(nm_tree *t, nm_free_fn fn, void *p)
 {
+	pthread_mutex_lock(&t->lock);
 	struct cleanup *c = realloc(t->cleanups, (t->ncleanups + 1) * sizeof *c);
+	if (c) {
+		t->cleanups = c;
+		c[t->ncleanups].fn = fn;
+		c[t->ncleanups].p = p;
+		t->ncleanups++;
+	}
+	pthread_mutex_unlock(&t->lock);
 	if (!c) {
 		fn(p);
 		return NM_E_NOMEM;
 	}
-	t->cleanups = c;
-	c[t->ncleanups].fn = fn;
-	c[t->ncleanups].p = p;
-	t->ncleanups++;
 	return NM_OK;
 }
 
@@ -299,6 +328,54 @@ nm_node *nm_lazy(nm_tree *t, nm_node *parent, const char *name, uint64_t size,
 	return n;
 }
 
+nm_node *nm_child(nm_tree *t, nm_node *dir, const char *name)
+{
+	pthread_mutex_lock(&t->lock);
+	nm_node *n = dir->kind == NM_NODE_DIR ? find_child(t, dir, name) : NULL;
+	pthread_mutex_unlock(&t->lock);
+	return n;
+}
+
+nm_status nm_text_append(nm_tree *t, nm_node *file, nm_out *more)
+{
+	(void)t; /* the file is still being built: nobody else reads it */
+	if (file->kind != NM_NODE_TEXT)
+		return NM_E_INVAL;
+	if (nm_out_status(more) != NM_OK)
+		return nm_out_status(more);
+	size_t len = atomic_load(&file->size);
+	uint8_t *text = realloc(file->text, len + more->len + 1);
+	if (!text)
+		return NM_E_NOMEM;
+	memcpy(text + len, more->data, more->len);
+	file->text = text;
+	atomic_store(&file->size, len + more->len);
+	nm_out_free(more);
+	return NM_OK;
+}
+
+/* Callers hold t->lock. */
+static size_t count_error_files(nm_tree *t, const nm_node *dir)
+{
+	size_t n = 0;
+	for (size_t i = 0; i < dir->nkids; i++) {
+		const nm_node *k = dir->kids[i];
+		if (k->kind != NM_NODE_DIR)
+			n += strcmp(k->name, "error.txt") == 0;
+		else if (!k->populate && !k->populating && !find_child(t, k, "info.txt"))
+			n += count_error_files(t, k);
+	}
+	return n;
+}
+
+size_t nm_error_files(nm_tree *t, nm_node *dir)
+{
+	pthread_mutex_lock(&t->lock);
+	size_t n = count_error_files(t, dir);
+	pthread_mutex_unlock(&t->lock);
+	return n;
+}
+
 nm_node *nm_error_file(nm_tree *t, nm_node *dir, const nm_error *e)
 {
 	nm_out o;
@@ -383,8 +460,10 @@ char *nm_unique_stem(nm_tree *t, nm_node *dir, const char *stem, const char *con
 	if (!exts)
 		exts = none;
 	snprintf(buf, sizeof buf, "%s", stem);
+	pthread_mutex_lock(&t->lock);
 	for (unsigned i = 2; stem_taken(t, dir, buf, exts); i++)
 		snprintf(buf, sizeof buf, "%s~%u", stem, i);
+	pthread_mutex_unlock(&t->lock);
 	return strdup(buf);
 }
 
@@ -393,20 +472,69 @@ const char *nm_node_name(const nm_node *n) { return n->name; }
 nm_node *nm_node_parent(const nm_node *n) { return n->parent ? n->parent : (nm_node *)n; }
 uint64_t nm_node_id(const nm_node *n) { return n->id; }
 
-/* Populate a lazy directory once; callers hold t->lock. */
+/* The outcome of dir's populate, as the one that ran it saw it. Callers hold t->lock. */
+static nm_status populate_result(const nm_node *dir, nm_error *err)
+{
+	if (dir->pop_status == NM_OK)
+		return NM_OK;
+	if (!dir->pop_msg)
+		return nm_fail(err, dir->pop_status, dir->name, NULL, NM_NO_OFFSET, "%s",
+			       nm_status_str(dir->pop_status));
+	if (err) {
+		err->code = dir->pop_status;
+		snprintf(err->msg, sizeof err->msg, "%s", dir->pop_msg);
+	}
+	return dir->pop_status;
+}
+
+/* Run dir's populate callback, unlocked (see struct nm_tree). A failure keeps what was
+ * added and says why in the directory itself (error.txt, unless the callback made
+ * one) and in pop_status, so every caller, not only this one, hears of it. */
+static void run_populate(nm_tree *t, nm_node *dir)
+{
+	nm_populate_fn fn = dir->populate;
+	nm_error e;
+	dir->populate = NULL;
+	dir->populating = true;
+	dir->populator = pthread_self();
+	pthread_mutex_unlock(&t->lock);
+
+	nm_error_clear(&e);
+	nm_status s = fn(t, dir, dir->ctx, dir->arg, &e);
+	char *msg = NULL;
+	if (s != NM_OK) {
+		if (!e.msg[0])
+			nm_fail(&e, s, dir->name, NULL, NM_NO_OFFSET, "%s", nm_status_str(s));
+		pthread_mutex_lock(&t->lock);
+		bool has_error_file = find_child(t, dir, "error.txt") != NULL;
+		pthread_mutex_unlock(&t->lock);
+		if (!has_error_file)
+			nm_error_file(t, dir, &e);
+		msg = strdup(e.msg);
+	}
+
+	pthread_mutex_lock(&t->lock);
+	dir->pop_status = s;
+	dir->pop_msg = msg;
+	dir->populating = false;
+	pthread_cond_broadcast(&t->populated);
+}
+
+/* Populate a lazy directory once: the first caller runs it, later ones wait for that
+ * directory only. Callers hold t->lock (released while the callback runs). */
 static nm_status populate(nm_tree *t, nm_node *dir, nm_error *err)
 {
-	if (!dir->populate)
-		return NM_OK;
-	nm_populate_fn fn = dir->populate;
-	dir->populate = NULL;
-	nm_status s = fn(t, dir, dir->ctx, dir->arg, err);
-	if (s != NM_OK) {
-		/* Keep what was added and say what went wrong in the directory itself. */
-		if (!find_child(t, dir, "error.txt"))
-			nm_error_file(t, dir, err);
+	if (dir->populate) {
+		run_populate(t, dir);
+	} else if (dir->populating) {
+		/* A callback that looks up its own directory would wait for itself. */
+		if (pthread_equal(dir->populator, pthread_self()))
+			return nm_fail(err, NM_E_INVAL, dir->name, NULL, NM_NO_OFFSET,
+				       "looked up while it is being populated");
+		while (dir->populating)
+			pthread_cond_wait(&t->populated, &t->lock);
 	}
-	return NM_OK;
+	return populate_result(dir, err);
 }
 
 nm_status nm_lookup(nm_tree *t, nm_node *dir, const char *name, nm_node **out, nm_error *err)
@@ -415,14 +543,15 @@ nm_status nm_lookup(nm_tree *t, nm_node *dir, const char *name, nm_node **out, n
 		return nm_fail(err, NM_E_NOTDIR, dir->name, NULL, NM_NO_OFFSET, "not a directory");
 	pthread_mutex_lock(&t->lock);
 	nm_status s = populate(t, dir, err);
-	nm_node *n = s == NM_OK ? find_child(t, dir, name) : NULL;
+	nm_node *n = find_child(t, dir, name);
 	pthread_mutex_unlock(&t->lock);
+	if (n) {
+		*out = n; /* what a failed populate added (and its error.txt) stays reachable */
+		return NM_OK;
+	}
 	if (s != NM_OK)
-		return s;
-	if (!n)
-		return nm_fail(err, NM_E_NOENT, name, NULL, NM_NO_OFFSET, "no such file");
-	*out = n;
-	return NM_OK;
+		return s; /* the name may be missing only because the populate failed */
+	return nm_fail(err, NM_E_NOENT, name, NULL, NM_NO_OFFSET, "no such file");
 }
 
 nm_status nm_resolve(nm_tree *t, const char *path, nm_node **out, nm_error *err)
@@ -442,8 +571,10 @@ nm_status nm_resolve(nm_tree *t, const char *path, nm_node **out, nm_error *err)
 		part[len] = '\0';
 		p += len;
 		nm_status s = nm_lookup(t, n, part, &n, err);
-		if (s != NM_OK)
+		if (s == NM_E_NOENT || s == NM_E_NOTDIR)
 			return nm_fail(err, s, path, NULL, NM_NO_OFFSET, "%s", nm_status_str(s));
+		if (s != NM_OK)
+			return s; /* a failed populate's own message names the file and chunk */
 	}
 	*out = n;
 	return NM_OK;
@@ -458,7 +589,7 @@ nm_status nm_children(nm_tree *t, nm_node *dir, nm_node ***out, size_t *count, n
 	*out = dir->kids;
 	*count = dir->nkids;
 	pthread_mutex_unlock(&t->lock);
-	return s;
+	return s; /* the children are valid even when the populate failed */
 }
 
 static nm_status produce(void *node, void *unused, nm_out *out, nm_error *err)

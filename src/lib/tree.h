@@ -8,8 +8,10 @@
  *            the first stat). Produced bytes live in the tree's LRU cache; concurrent
  *            readers of one file wait for a single production.
  * A directory can also be lazy: its populate callback runs on the first lookup/readdir
- * (archive members). Nodes live until the tree is freed, so a node pointer is a
- * stable handle (the FUSE layer uses it as the inode number). */
+ * (archive members), once; lookups of that directory wait for it, lookups elsewhere go
+ * on. A callback adds nodes only under its own directory and never looks it up.
+ * Nodes live until the tree is freed, so a node pointer is a stable handle (the FUSE
+ * layer uses it as the inode number). */
 #ifndef NM_TREE_H
 #define NM_TREE_H
 
@@ -68,6 +70,15 @@ nm_node *nm_lazy(nm_tree *t, nm_node *parent, const char *name, uint64_t size,
 		 nm_produce_fn fn, void *ctx, void *arg);
 /* error.txt in dir with the message, for a chunk that failed to parse. */
 nm_node *nm_error_file(nm_tree *t, nm_node *dir, const nm_error *e);
+/* The error.txt files under dir that its info.txt speaks for: not those in a directory
+ * with its own info.txt (a nested model) or in a lazy directory not yet populated
+ * (an archive member: what it finds is its own). */
+size_t nm_error_files(nm_tree *t, nm_node *dir);
+/* The child of dir named name as built so far (populates nothing), or NULL. */
+nm_node *nm_child(nm_tree *t, nm_node *dir, const char *name);
+/* Add the bytes of more (it becomes empty) to the end of a text file, while it is still
+ * being built: info.txt's summary of what was built after it. */
+nm_status nm_text_append(nm_tree *t, nm_node *file, nm_out *more);
 
 /* A file name from bytes of the model: '/', NUL, control bytes, invalid UTF-8, '%'
  * and the names "." / ".." / "" are %XX-escaped. Returns malloc'd text. */
@@ -80,12 +91,19 @@ char *nm_unique_stem(nm_tree *t, nm_node *dir, const char *stem, const char *con
 nm_node_kind nm_node_type(const nm_node *n);
 const char *nm_node_name(const nm_node *n);
 nm_node *nm_node_parent(const nm_node *n);
-uint64_t nm_node_id(const nm_node *n); /* 1 for the root, dense, stable per build */
+/* 1 for the root, dense, stable per build (lazy directories number their nodes in the
+ * order they are first opened). */
+uint64_t nm_node_id(const nm_node *n);
+/* A lazy directory whose populate failed keeps what it added plus an error.txt saying
+ * why; its existing names are found, a missing one gives the populate's status and
+ * message rather than NM_E_NOENT. */
 nm_status nm_lookup(nm_tree *t, nm_node *dir, const char *name, nm_node **out, nm_error *err);
 /* Resolve "/a/b/c" (or "a/b/c") from the root. */
 nm_status nm_resolve(nm_tree *t, const char *path, nm_node **out, nm_error *err);
 /* Children of dir, populating it first if lazy; *out is valid until the tree is freed
- * (arrays only grow while populating, which happens once). */
+ * (arrays only grow while populating, which happens once). Returns the populate's
+ * status (and message in err): a failed lazy directory still sets *out and *count to
+ * what it holds, error.txt included, so a listing can show it and report the error. */
 nm_status nm_children(nm_tree *t, nm_node *dir, nm_node ***out, size_t *count,
 		      nm_error *err);
 /* Exact size (runs the producer once for NM_SIZE_MEASURE files). 0 for directories. A

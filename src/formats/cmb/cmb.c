@@ -24,6 +24,21 @@ nm_node *cmb_text(nm_tree *t, nm_node *dir, const char *name, nm_out *o)
 	return n;
 }
 
+nm_status cmb_record_errors(nm_tree *t, nm_node *dir, nm_out *lines)
+{
+	if (lines->len == 0 && nm_out_status(lines) == NM_OK)
+		return NM_OK;
+	/* The chunk's own error.txt, if it has one, gets the lines too: one file per
+	 * directory, so that info.txt's errors: count stays one per failing place. */
+	nm_node *e = nm_child(t, dir, "error.txt");
+	if (e) {
+		nm_status s = nm_text_append(t, e, lines);
+		nm_out_free(lines);
+		return s;
+	}
+	return cmb_text(t, dir, "error.txt", lines) ? NM_OK : NM_E_NOMEM;
+}
+
 void cmb_chunk_header(nm_out *o, const cmb_chunk *c)
 {
 	nm_kv(o, "magic", "%s", c->magic);
@@ -79,24 +94,16 @@ static void free_model(void *p)
 	free(p);
 }
 
+/* errors: N comes last, counted by nm_build_any from the error.txt files made. */
 static void info_text(nm_out *o, nm_reader *r, const cmb_model *m)
 {
 	uint64_t verts = 0, tris = 0;
-	unsigned errors = 0;
 	for (uint32_t i = 0; i < m->nsepds; i++) {
 		const cmb_sepd *s = &m->sepds[i];
 		verts += s->nverts;
-		errors += !s->ok;
-		for (uint16_t j = 0; s->ok && j < s->nprms; j++) {
+		for (uint16_t j = 0; s->ok && j < s->nprms; j++)
 			tris += s->prms[j].ntris;
-			errors += !s->prms[j].ok;
-		}
 	}
-	for (int k = 0; k < CMB_NCHUNKS; k++)
-		errors += m->chunk[k].failed;
-	errors += (m->mshs_err.msg[0] != '\0') + (m->shp_err.msg[0] != '\0');
-	for (uint32_t i = 0; i < m->nluts; i++)
-		errors += !m->luts[i].ok;
 	nm_info_begin(o, &nm_driver_cmb, r);
 	nm_kv(o, "version", "%u (%s)", m->version, m->L.game);
 	nm_kv_str(o, "name", m->name);
@@ -105,7 +112,7 @@ static void info_text(nm_out *o, nm_reader *r, const cmb_model *m)
 	if (m->L.qtrs)
 		nm_kv(o, "unknown_48", "0x%x", m->unknown_48);
 	nm_kv(o, "index_buffer", "%u indices at 0x%x", m->nindices, m->index_off);
-	nm_kv(o, "texture_data", "0x%x", m->texdata_off);
+	nm_kv(o, "texture_data", "0x%x%s", m->texdata_off, m->texdata_off ? "" : " (external)");
 	nm_kv(o, "bones", "%u", m->nbones);
 	nm_kv(o, "materials", "%u", m->nmats);
 	nm_kv(o, "textures", "%u", m->ntex);
@@ -114,7 +121,6 @@ static void info_text(nm_out *o, nm_reader *r, const cmb_model *m)
 	nm_kv(o, "vertices", "%llu", (unsigned long long)verts);
 	nm_kv(o, "triangles", "%llu", (unsigned long long)tris);
 	nm_kv(o, "luts", "%u", m->nluts);
-	nm_kv(o, "errors", "%u", errors);
 	if (m->skipped[0])
 		nm_kv_str(o, "skipped", m->skipped);
 }

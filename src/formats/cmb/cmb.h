@@ -100,6 +100,8 @@ typedef struct cmb_texture {
 	uint64_t chain_size;    /* sum of the level sizes the mip count asks for */
 	unsigned channels;      /* PNG channels */
 	uint64_t bin_off, bin_len; /* the undecoded bytes */
+	bool external;          /* the header's texture data offset is 0: data elsewhere */
+	int64_t overlaps;       /* the texture whose data this one's runs into, or -1 */
 	char problem[200];      /* why levels are missing, or "" */
 } cmb_texture;
 
@@ -251,6 +253,9 @@ nm_status cmb_load_indices(cmb_model *m, const cmb_prms *p, uint32_t **out, nm_e
 nm_status cmb_load_triangles(cmb_model *m, const cmb_prms *p, bool drop_degenerate,
 			     uint32_t **out, nm_error *err);
 
+/* error.txt in a directory of records (prms/, luts/) when some failed: lines holds
+ * their messages, one per line; nothing when it is empty. Leaves lines empty. */
+nm_status cmb_record_errors(nm_tree *t, nm_node *dir, nm_out *lines);
 /* nm_text that always leaves o empty (nm_text keeps the bytes when it fails). */
 nm_node *cmb_text(nm_tree *t, nm_node *dir, const char *name, nm_out *o);
 

@@ -75,6 +75,10 @@ static void plan_faces(nm_view *v, cmb_texture *tx, uint32_t ntex)
 /* Keep the levels whose bytes lie inside the file for every face. */
 static void check_bytes(cmb_model *m, cmb_texture *tx)
 {
+	if (tx->external) {
+		tx->bin_off = tx->bin_len = 0; /* data_offset is relative to another file */
+		return;
+	}
 	for (unsigned f = 0; f < tx->nfaces; f++) {
 		tx->face_off[f] = (uint64_t)m->texdata_off + tx->face_rel[f];
 		unsigned k = 0;
@@ -97,6 +101,39 @@ static void check_bytes(cmb_model *m, cmb_texture *tx)
 	if (tx->bin_off < m->file_size)
 		tx->bin_len = tx->size < m->file_size - tx->bin_off ? tx->size
 								    : m->file_size - tx->bin_off;
+}
+
+struct span { uint64_t start; uint32_t index; };
+
+static int cmp_span(const void *a, const void *b)
+{
+	const struct span *x = a, *y = b;
+	if (x->start != y->start)
+		return x->start < y->start ? -1 : 1;
+	return (x->index > y->index) - (x->index < y->index);
+}
+
+/* A texture whose data (data size bytes from its start) runs into the start of the
+ * texture that follows it in the file is flagged: its .bin and PNGs hold the other's
+ * bytes too. Sorted, so a hostile table of thousands costs n log n. Cube maps, whose
+ * faces lie apart, and external data are left out. */
+static nm_status flag_overlaps(cmb_model *m)
+{
+	struct span *v = calloc((size_t)m->ntex + 1, sizeof *v);
+	size_t n = 0;
+	if (!v)
+		return NM_E_NOMEM;
+	for (uint32_t i = 0; i < m->ntex; i++)
+		if (!m->tex[i].external && m->tex[i].nfaces == 1 && m->tex[i].size)
+			v[n++] = (struct span){ m->tex[i].face_off[0], i };
+	qsort(v, n, sizeof *v, cmp_span);
+	for (size_t k = 0; k + 1 < n; k++) {
+		cmb_texture *tx = &m->tex[v[k].index];
+		if (v[k + 1].start - v[k].start < tx->size)
+			tx->overlaps = v[k + 1].index;
+	}
+	free(v);
+	return NM_OK;
 }
 
 nm_status cmb_parse_tex(cmb_model *m)
@@ -138,12 +175,21 @@ nm_status cmb_parse_tex(cmb_model *m)
 		else
 			plan_levels(tx);
 		plan_faces(v, tx, n);
-		if (m->texdata_off == 0 || m->texdata_off >= m->file_size) {
+		tx->overlaps = -1;
+		/* Luigi's Mansion 3D rooms keep their textures in another file and say so
+		 * with a texture data offset of 0 (FORMATS.md section 9). */
+		tx->external = m->texdata_off == 0;
+		if (tx->external) {
+			snprintf(tx->problem, sizeof tx->problem, "the texture data is external: "
+				 "the header's texture data offset is 0, so the data lies in "
+				 "another file");
+			tx->nlevels = 0;
+		} else if (m->texdata_off >= m->file_size) {
 			snprintf(tx->problem, sizeof tx->problem, "the header's texture data offset "
 				 "0x%x is not inside the file", m->texdata_off);
 			tx->nlevels = 0;
 		}
 		check_bytes(m, tx);
 	}
-	return NM_OK;
+	return flag_overlaps(m);
 }

@@ -98,6 +98,8 @@ nm_status cmb_tree_luts(nm_tree *t, nm_node *root, cmb_model *m)
 		nm_out_char(&o, '\n');
 	}
 	cmb_text(t, dir, "header.txt", &o);
+	nm_out failures; /* luts/error.txt: every LUT that failed */
+	nm_out_init(&failures);
 	for (uint32_t i = 0; m->luts && i < m->nluts; i++) {
 		const cmb_lut *l = &m->luts[i];
 		char name[32];
@@ -112,23 +114,27 @@ nm_status cmb_tree_luts(nm_tree *t, nm_node *root, cmb_model *m)
 				nm_kv_floats(&o, "unknown_08", l->unknown, 2);
 		} else {
 			nm_kv_str(&o, "error", l->error ? l->error : "");
+			nm_out_printf(&failures, "%s\n", l->error ? l->error : "");
 		}
 		snprintf(name, sizeof name, "%u.txt", i);
 		if (!cmb_text(t, dir, name, &o))
-			return NM_E_NOMEM;
+			goto nomem;
 		if (!l->ok)
 			continue;
 		struct lut_ref *ref = nm_tree_alloc(t, sizeof *ref);
 		if (!ref)
-			return NM_E_NOMEM;
+			goto nomem;
 		*ref = (struct lut_ref){ .m = m, .l = l };
 		uint64_t row = TIME_WIDTH + 3 * (1 + NM_CSV_FLOAT_WIDTH) + 1;
 		uint64_t size = nm_csv_header_len(key_cols, 4) + (uint64_t)l->count * row;
 		snprintf(name, sizeof name, "%u.csv", i);
 		if (!nm_lazy(t, dir, name, size, produce_keys, NULL, ref))
-			return NM_E_NOMEM;
+			goto nomem;
 	}
-	return NM_OK;
+	return cmb_record_errors(t, dir, &failures);
+nomem:
+	nm_out_free(&failures);
+	return NM_E_NOMEM;
 }
 
 /* --- vatr ------------------------------------------------------------------------ */

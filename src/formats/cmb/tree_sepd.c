@@ -151,11 +151,15 @@ static nm_status produce_prms(void *ctx, void *arg, nm_out *o, nm_error *err)
 	return NM_OK;
 }
 
+/* prms/N.txt per prms; a failed one keeps its header with an error: line, and prms/
+ * gets an error.txt with every failure, so that find -name error.txt sees them. */
 static nm_status add_prms(nm_tree *t, nm_node *dir, cmb_model *m, const cmb_sepd *s)
 {
 	nm_node *pd = nm_dir(t, dir, "prms");
 	if (!pd)
 		return NM_E_NOMEM;
+	nm_out failures;
+	nm_out_init(&failures);
 	for (uint16_t i = 0; i < s->nprms; i++) {
 		const cmb_prms *p = &s->prms[i];
 		char name[32];
@@ -164,8 +168,11 @@ static nm_status add_prms(nm_tree *t, nm_node *dir, cmb_model *m, const cmb_sepd
 		prms_header(&o, m, p, i);
 		snprintf(name, sizeof name, "%u.txt", i);
 		if (!p->ok) {
-			if (!cmb_text(t, pd, name, &o))
+			nm_out_printf(&failures, "%s\n", p->error ? p->error : "");
+			if (!cmb_text(t, pd, name, &o)) {
+				nm_out_free(&failures);
 				return NM_E_NOMEM;
+			}
 			continue;
 		}
 		struct prms_ref *ref = nm_tree_alloc(t, sizeof *ref);
@@ -184,10 +191,12 @@ static nm_status add_prms(nm_tree *t, nm_node *dir, cmb_model *m, const cmb_sepd
 		memcpy(ref->header, o.data, o.len);
 		nm_out_free(&o);
 		uint64_t size = ref->header_len + p->ntris * (3 * (uint64_t)index_width(p) + 3);
-		if (!nm_lazy(t, pd, name, size, produce_prms, NULL, ref))
+		if (!nm_lazy(t, pd, name, size, produce_prms, NULL, ref)) {
+			nm_out_free(&failures);
 			return NM_E_NOMEM;
+		}
 	}
-	return NM_OK;
+	return cmb_record_errors(t, pd, &failures);
 }
 
 /* --- header.txt ------------------------------------------------------------------ */

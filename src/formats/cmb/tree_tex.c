@@ -73,7 +73,17 @@ static void texture_text(nm_out *o, const cmb_model *m, uint32_t i)
 			nm_out_printf(o, " 0x%x", tx->face_rel[f]);
 		nm_out_char(o, '\n');
 	}
-	nm_kv(o, "data_absolute", "0x%llx", (unsigned long long)tx->face_off[0]);
+	if (tx->external)
+		nm_kv(o, "data_absolute", "none (external)");
+	else
+		nm_kv(o, "data_absolute", "0x%llx", (unsigned long long)tx->face_off[0]);
+	if (tx->overlaps >= 0) {
+		const cmb_texture *next = &m->tex[tx->overlaps];
+		nm_kv(o, "overlap", "the data (0x%llx bytes from 0x%llx) runs into texture %lld "
+		      "at 0x%llx", (unsigned long long)tx->size,
+		      (unsigned long long)tx->face_off[0], (long long)tx->overlaps,
+		      (unsigned long long)next->face_off[0]);
+	}
 	nm_kv(o, "levels_shown", "%u", tx->nlevels);
 	for (unsigned k = 0; k < tx->nlevels; k++) {
 		char key[24];
@@ -224,7 +234,8 @@ nm_status cmb_tree_tex(nm_tree *t, nm_node *root, cmb_model *m)
 	cmb_chunk_header(&o, c);
 	if (m->tex) {
 		nm_kv(&o, "texture_count", "%u", m->ntex);
-		nm_kv(&o, "texture_data", "0x%x", m->texdata_off);
+		nm_kv(&o, "texture_data", "0x%x%s", m->texdata_off,
+		      m->texdata_off ? "" : " (external: the data lies in another file)");
 	}
 	cmb_text(t, dir, "header.txt", &o);
 	return m->tex ? add_textures(t, dir, m) : NM_OK;

@@ -34,6 +34,13 @@ enum cmod_semantic { CMOD_POSITION = 0, CMOD_COLOR0, CMOD_COLOR1, CMOD_NORMAL, C
 enum cmod_prim { CMOD_TRILIST = 0, CMOD_TRISTRIP, CMOD_TRIFAN, CMOD_LINELIST, CMOD_LINESTRIP,
 		 CMOD_POINTS, CMOD_SPRITES, CMOD_PRIM_COUNT };
 
+/* Oddities of a record (cmod_notes.c): what Celestia lets pass and we follow, or
+ * refuses where we go on; listed in the record's text and in info.txt. */
+typedef struct cmod_notes {
+	char **v;
+	size_t n;
+} cmod_notes;
+
 /* An unknown token inside a material: skipped by its type tag, listed in its text. */
 typedef struct cmod_unknown {
 	uint16_t token, type;
@@ -48,6 +55,7 @@ typedef struct cmod_material {
 	char *texture[CMOD_TEXTURE_SEMANTICS];    /* by semantic; NULL when absent */
 	cmod_unknown *unknown;
 	size_t nunknown;
+	cmod_notes notes;
 } cmod_material;
 
 typedef struct cmod_attr {
@@ -58,6 +66,7 @@ typedef struct cmod_attr {
 typedef struct cmod_group {
 	int prim;
 	uint32_t material;                        /* UINT32_MAX: none (-1) */
+	bool missing_material;                    /* past the material count */
 	uint32_t count;
 	uint64_t index_offset;                    /* file offset of count u32 indices */
 } cmod_group;
@@ -70,6 +79,7 @@ typedef struct cmod_mesh {
 	uint64_t vertex_offset;
 	cmod_group *groups;
 	size_t ngroups;
+	cmod_notes notes;
 } cmod_mesh;
 
 typedef struct cmod_model {
@@ -81,6 +91,7 @@ typedef struct cmod_model {
 	uint64_t vertices, indices;               /* totals */
 	bool truncated;                           /* parsing stopped at an error */
 	nm_error parse_error;
+	cmod_notes notes;                         /* of the file as a whole */
 	char *ascii_header;                       /* materials section of the ASCII form */
 	struct cmod_obj *obj;                     /* mesh.obj description */
 } cmod_model;
@@ -90,8 +101,17 @@ typedef struct cmod_model {
 nm_status cmod_parse(nm_reader *r, cmod_model *m, nm_error *err);
 void cmod_model_free(cmod_model *m);
 
+nm_status cmod_note(cmod_notes *l, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+void cmod_notes_free(cmod_notes *l);
+/* Why Celestia's binary loader would not use this texture name, or NULL when it would
+ * (buf: room for a reason that quotes a character). */
+const char *cmod_texture_name_problem(const char *name, size_t len, char *buf, size_t cap);
+/* Every oddity of the model (oddities: N, then the first ones as oddity: lines). */
+void cmod_oddities_text(nm_out *o, const cmod_model *m);
+
 /* Names used in every output. */
 const char *cmod_semantic_name(int semantic);    /* NULL when it has no ASCII keyword */
+const char *cmod_semantic_label(int semantic);   /* every semantic, for CSV and notes */
 const char *cmod_format_name(int format);
 const char *cmod_prim_name(int prim);
 const char *cmod_blend_name(int blend);

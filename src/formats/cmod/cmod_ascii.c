@@ -23,6 +23,13 @@ static void quoted(nm_out *o, const char *s)
 	nm_out_char(o, '"');
 }
 
+/* A record's oddities as comments; notes are one line each (names in them escaped). */
+static void notes_comment(nm_out *o, const cmod_notes *l)
+{
+	for (size_t i = 0; i < l->n; i++)
+		nm_out_printf(o, "# %s\n", l->v[i]);
+}
+
 static bool same3(const float *a, float v)
 {
 	return a[0] == v && a[1] == v && a[2] == v;
@@ -71,13 +78,16 @@ static void materials(nm_out *o, const cmod_model *m)
 			}
 		for (size_t k = 0; k < mat->nunknown; k++)
 			nm_out_printf(o, "# unknown token %u skipped\n", mat->unknown[k].token);
+		notes_comment(o, &mat->notes);
 		nm_out_str(o, "end_material\n\n");
 	}
 }
 
 static void mesh_head(nm_out *o, const cmod_mesh *mesh, size_t index)
 {
-	nm_out_printf(o, "mesh\n# mesh %zu\nvertexdesc\n", index);
+	nm_out_printf(o, "mesh\n# mesh %zu\n", index);
+	notes_comment(o, &mesh->notes);
+	nm_out_str(o, "vertexdesc\n");
 	for (unsigned a = 0; a < mesh->nattrs; a++) {
 		const cmod_attr *at = &mesh->attrs[a];
 		if (has_keyword(at))

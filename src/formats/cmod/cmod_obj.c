@@ -29,12 +29,15 @@ uint64_t cmod_triangle_count(const cmod_group *g)
 	return kind < 0 ? 0 : nm_triangle_count((nm_prim)kind, g->count);
 }
 
+/* The attribute Celestia would use: the last one of that semantic (its semantic map
+ * keeps the last), if it is a float vector wide enough. */
 static const cmod_attr *find_attr(const cmod_mesh *mesh, int semantic, unsigned min_comps)
 {
-	for (unsigned a = 0; a < mesh->nattrs; a++)
-		if (mesh->attrs[a].semantic == semantic && mesh->attrs[a].format != CMOD_UB4 &&
-		    cmod_format_components(mesh->attrs[a].format) >= min_comps)
-			return &mesh->attrs[a];
+	for (unsigned a = mesh->nattrs; a-- > 0;)
+		if (mesh->attrs[a].semantic == semantic)
+			return mesh->attrs[a].format != CMOD_UB4 &&
+			       cmod_format_components(mesh->attrs[a].format) >= min_comps
+			       ? &mesh->attrs[a] : NULL;
 	return NULL;
 }
 
@@ -129,9 +132,11 @@ nm_status cmod_add_obj(nm_tree *t, nm_node *root, cmod_model *m)
 			if (prim_kind(grp->prim) < 0)
 				continue;
 			groups[k].name = nm_tree_printf(t, "mesh%zu_group%zu", i, g);
-			if (grp->material != UINT32_MAX)
+			/* A material that does not exist: no usemtl, as Celestia draws none. */
+			bool has_material = grp->material != UINT32_MAX && !grp->missing_material;
+			if (has_material)
 				groups[k].material = nm_tree_printf(t, "material%u", grp->material);
-			if (!groups[k].name || (grp->material != UINT32_MAX && !groups[k].material))
+			if (!groups[k].name || (has_material && !groups[k].material))
 				return NM_E_NOMEM;
 			groups[k].nverts = mesh->nverts;
 			groups[k].has_normals = find_attr(mesh, CMOD_NORMAL, 3) != NULL;

@@ -87,30 +87,63 @@ static nm_status expect_type(cursor *c, uint16_t want, const char *what)
 	return NM_OK;
 }
 
-static nm_status string(cursor *c, char **out, const char *what)
+/* name (len bytes) in quotes, with control bytes, quotes and backslashes escaped, for a
+ * one-line note. */
+static void quote_name(char *dst, size_t cap, const char *name, size_t len)
 {
-	uint16_t len;
-	uint64_t at = c->pos;
-	TRY(u16(c, &len, what));
-	if (len == 0)
+	size_t n = 0;
+	dst[n++] = '"';
+	for (size_t i = 0; i < len && n + 6 < cap; i++) {
+		unsigned char ch = (unsigned char)name[i];
+		if (ch < 0x20 || ch == 0x7f)
+			n += (size_t)snprintf(dst + n, cap - n, "\\x%02x", ch);
+		else if (ch == '"' || ch == '\\')
+			n += (size_t)snprintf(dst + n, cap - n, "\\%c", ch);
+		else
+			dst[n++] = (char)ch;
+	}
+	dst[n++] = '"';
+	dst[n] = '\0';
+}
+
+/* A texture: semantic, type tag 5, u16 length, the bytes. Celestia's loader goes on past
+ * a name it cannot use (empty, or not a file name it accepts) and leaves the map unset;
+ * we leave it unset only when the name cannot be shown at all (empty, or a NUL inside),
+ * and note why Celestia would not show it either way. */
+static nm_status parse_texture(cursor *c, cmod_material *mat, uint64_t at)
+{
+	uint16_t sem, len;
+	TRY(u16(c, &sem, "the texture semantic"));
+	if (sem >= CMOD_TEXTURE_SEMANTICS)
 		return nm_fail(c->err, NM_E_FORMAT, nm_reader_name(c->r), c->chunk, at,
-			       "%s is an empty string", what);
-	char *s = malloc((size_t)len + 1);
-	if (!s)
+			       "unknown texture semantic %u", sem);
+	TRY(expect_type(c, CMOD_STRING, "a texture name"));
+	TRY(u16(c, &len, "a texture name"));
+	char *name = malloc((size_t)len + 1);
+	if (!name)
 		return NM_E_NOMEM;
-	nm_status st = take(c, s, len, what);
+	nm_status st = take(c, name, len, "a texture name");
 	if (st != NM_OK) {
-		free(s);
+		free(name);
 		return st;
 	}
-	s[len] = '\0';
-	if (strlen(s) != len) {
-		free(s);
-		return nm_fail(c->err, NM_E_FORMAT, nm_reader_name(c->r), c->chunk, at,
-			       "%s contains a NUL byte", what);
+	name[len] = '\0';
+	char why[64], quoted[160];
+	const char *problem = cmod_texture_name_problem(name, len, why, sizeof why);
+	const char *key = cmod_texture_keyword(sem);
+	quote_name(quoted, sizeof quoted, name, len);
+	if (len == 0 || strlen(name) != len) {
+		free(name);
+		return cmod_note(&mat->notes, "%s name %s at 0x%llx left out, as Celestia does (%s)",
+				 key, quoted, (unsigned long long)at,
+				 len ? "it refuses control characters in file names" : "it is empty");
 	}
-	*out = s;
-	return NM_OK;
+	if (problem)
+		st = cmod_note(&mat->notes, "%s name %s at 0x%llx: Celestia does not load it (%s)",
+			       key, quoted, (unsigned long long)at, problem);
+	free(mat->texture[sem]);
+	mat->texture[sem] = name;
+	return st;
 }
 
 /* Payload size of a value type, for skipping unknown material properties. */
@@ -181,18 +214,9 @@ static nm_status parse_material(cursor *c, cmod_material *mat)
 					       at, "unknown blend mode %u", v16);
 			mat->blend = v16;
 			break;
-		case CMOD_TEXTURE: {
-			char *name = NULL;
-			TRY(u16(c, &v16, "the texture semantic"));
-			if (v16 >= CMOD_TEXTURE_SEMANTICS)
-				return nm_fail(c->err, NM_E_FORMAT, nm_reader_name(c->r), c->chunk,
-					       at, "unknown texture semantic %u", v16);
-			TRY(expect_type(c, CMOD_STRING, "a texture name"));
-			TRY(string(c, &name, "a texture name"));
-			free(mat->texture[v16]);
-			mat->texture[v16] = name;
+		case CMOD_TEXTURE:
+			TRY(parse_texture(c, mat, at));
 			break;
-		}
 		default:
 			if (tok >= CMOD_MATERIAL && tok <= CMOD_BLEND && tok != 1008)
 				return nm_fail(c->err, NM_E_FORMAT, nm_reader_name(c->r), c->chunk,
@@ -226,6 +250,9 @@ static nm_status parse_vertexdesc(cursor *c, cmod_mesh *mesh)
 		uint16_t sem, fmt;
 		at = c->pos;
 		TRY(u16(c, &sem, "the vertex description"));
+		if (sem == CMOD_END_VERTEX_DESC && mesh->nattrs == 0)
+			return cmod_note(&mesh->notes, "no vertex attributes: Celestia refuses the "
+					 "file");
 		if (sem == CMOD_END_VERTEX_DESC)
 			return NM_OK;
 		TRY(u16(c, &fmt, "the vertex description"));
@@ -235,12 +262,21 @@ static nm_status parse_vertexdesc(cursor *c, cmod_mesh *mesh)
 		if (fmt >= CMOD_FORMAT_COUNT)
 			return nm_fail(c->err, NM_E_FORMAT, nm_reader_name(c->r), c->chunk, at,
 				       "unknown vertex attribute format %u", fmt);
+		/* Celestia keeps both and uses the last one (VertexDescription's semantic
+		 * map); so do the OBJ, while the CSV and the ASCII form show both. */
 		for (unsigned i = 0; i < mesh->nattrs; i++)
-			if (mesh->attrs[i].semantic == sem)
-				return nm_fail(c->err, NM_E_FORMAT, nm_reader_name(c->r),
-					       c->chunk, at, "attribute %s appears twice",
-					       cmod_semantic_name(sem) ? cmod_semantic_name(sem)
-								       : "semantic");
+			if (mesh->attrs[i].semantic == sem) {
+				TRY(cmod_note(&mesh->notes, "attribute %s at 0x%llx appears "
+					      "again: Celestia uses the last one", cmod_semantic_label(sem),
+					      (unsigned long long)at));
+				break;
+			}
+		/* Current Celestia knows semantics 0-9 only (10 and 11 came and went with
+		 * line triangulation, 2020-2022). */
+		if (sem > CMOD_POINTSIZE)
+			TRY(cmod_note(&mesh->notes, "attribute %s at 0x%llx: Celestia refuses the "
+				      "file (it knows semantics 0-9)", cmod_semantic_label(sem),
+				      (unsigned long long)at));
 		if (mesh->nattrs == CMOD_MAX_ATTRS)
 			return nm_fail(c->err, NM_E_FORMAT, nm_reader_name(c->r), c->chunk, at,
 				       "more than %d vertex attributes", CMOD_MAX_ATTRS);
@@ -250,7 +286,7 @@ static nm_status parse_vertexdesc(cursor *c, cmod_mesh *mesh)
 	}
 }
 
-static nm_status parse_mesh(cursor *c, cmod_mesh *mesh, size_t nmaterials)
+static nm_status parse_mesh(cursor *c, cmod_mesh *mesh)
 {
 	uint16_t tok;
 	uint32_t n;
@@ -262,6 +298,8 @@ static nm_status parse_mesh(cursor *c, cmod_mesh *mesh, size_t nmaterials)
 		return nm_fail(c->err, NM_E_FORMAT, nm_reader_name(c->r), c->chunk, at,
 			       "expected vertices (1013), found %u", tok);
 	TRY(u32(c, &n, "the vertex count"));
+	if (n == 0)
+		TRY(cmod_note(&mesh->notes, "no vertices: Celestia refuses the file"));
 	mesh->nverts = n;
 	mesh->vertex_offset = c->pos;
 	TRY(skip(c, n, mesh->stride, "vertices"));
@@ -279,10 +317,6 @@ static nm_status parse_mesh(cursor *c, cmod_mesh *mesh, size_t nmaterials)
 		cmod_group g = { .prim = prim };
 		TRY(u32(c, &g.material, "a primitive group"));
 		TRY(u32(c, &g.count, "a primitive group"));
-		if (g.material != UINT32_MAX && g.material >= nmaterials)
-			return nm_fail(c->err, NM_E_FORMAT, nm_reader_name(c->r), c->chunk, at,
-				       "primitive group uses material %u of %zu", g.material,
-				       nmaterials);
 		g.index_offset = c->pos;
 		TRY(skip(c, g.count, 4, "indices"));
 		cmod_group *gs = realloc(mesh->groups, (mesh->ngroups + 1) * sizeof *gs);
@@ -291,6 +325,26 @@ static nm_status parse_mesh(cursor *c, cmod_mesh *mesh, size_t nmaterials)
 		mesh->groups = gs;
 		gs[mesh->ngroups++] = g;
 	}
+}
+
+static void material_free(cmod_material *mat);
+static void mesh_free(cmod_mesh *mesh);
+
+/* Celestia's loader takes any material index and draws a group whose material does not
+ * exist without one (ModelGeometry's render checks the index against the count). */
+static nm_status note_missing_materials(cmod_model *m)
+{
+	for (size_t i = 0; i < m->nmeshes; i++)
+		for (size_t g = 0; g < m->meshes[i].ngroups; g++) {
+			cmod_group *grp = &m->meshes[i].groups[g];
+			grp->missing_material = grp->material != UINT32_MAX &&
+						grp->material >= m->nmaterials;
+			if (grp->missing_material)
+				TRY(cmod_note(&m->meshes[i].notes, "primitive group %zu uses "
+					      "material %u of %zu: Celestia draws it without a "
+					      "material", g, grp->material, m->nmaterials));
+		}
+	return NM_OK;
 }
 
 nm_status cmod_parse(nm_reader *r, cmod_model *m, nm_error *err)
@@ -309,7 +363,19 @@ nm_status cmod_parse(nm_reader *r, cmod_model *m, nm_error *err)
 		uint16_t tok;
 		uint64_t at = c.pos;
 		c.chunk = "header";
+		/* Celestia's load() ends quietly when the file ends inside a token. */
+		if (c.size - c.pos < 2) {
+			s = cmod_note(&m->notes, "1 byte at 0x%llx after the last record: ignored, "
+				      "as Celestia does", (unsigned long long)at);
+			break;
+		}
 		s = u16(&c, &tok, "a token");
+		if (s != NM_OK)
+			break;
+		if (tok == CMOD_MATERIAL && m->nmeshes)
+			s = cmod_note(&m->notes, "material %zu at 0x%llx comes after a mesh: "
+				      "Celestia refuses the file", m->nmaterials,
+				      (unsigned long long)at);
 		if (s != NM_OK)
 			break;
 		if (tok == CMOD_MATERIAL) {
@@ -331,7 +397,7 @@ nm_status cmod_parse(nm_reader *r, cmod_model *m, nm_error *err)
 			mesh->offset = at;
 			snprintf(where, sizeof where, "mesh %zu", m->nmeshes - 1);
 			c.chunk = where;
-			s = parse_mesh(&c, mesh, m->nmaterials);
+			s = parse_mesh(&c, mesh);
 			if (s == NM_OK) {
 				m->vertices += mesh->nverts;
 				for (size_t g = 0; g < mesh->ngroups; g++)
@@ -344,33 +410,46 @@ nm_status cmod_parse(nm_reader *r, cmod_model *m, nm_error *err)
 	}
 	if (s != NM_OK) {
 		/* Drop the record that failed half-way; keep the ones before it. */
-		if (c.chunk == where && strncmp(where, "mesh", 4) == 0 && m->nmeshes) {
-			free(m->meshes[m->nmeshes - 1].groups);
-			m->nmeshes--;
-		} else if (c.chunk == where && m->nmaterials) {
-			cmod_material *mat = &m->materials[--m->nmaterials];
-			for (int i = 0; i < CMOD_TEXTURE_SEMANTICS; i++)
-				free(mat->texture[i]);
-			free(mat->unknown);
-		}
+		if (c.chunk == where && strncmp(where, "mesh", 4) == 0 && m->nmeshes)
+			mesh_free(&m->meshes[--m->nmeshes]);
+		else if (c.chunk == where && m->nmaterials)
+			material_free(&m->materials[--m->nmaterials]);
 		if (s == NM_E_NOMEM)
 			nm_fail(err, s, nm_reader_name(r), c.chunk, c.pos, "out of memory");
+	} else if (note_missing_materials(m) != NM_OK) {
+		s = nm_fail(err, NM_E_NOMEM, nm_reader_name(r), NULL, NM_NO_OFFSET,
+			    "out of memory");
+	}
+	if (s != NM_OK) {
 		m->truncated = true;
 		m->parse_error = *err;
-		c.chunk = NULL;
+		if (s != NM_E_NOMEM)
+			note_missing_materials(m); /* of what was kept */
 	}
 	return s;
 }
 
+static void material_free(cmod_material *mat)
+{
+	for (int k = 0; k < CMOD_TEXTURE_SEMANTICS; k++)
+		free(mat->texture[k]);
+	free(mat->unknown);
+	cmod_notes_free(&mat->notes);
+}
+
+static void mesh_free(cmod_mesh *mesh)
+{
+	free(mesh->groups);
+	cmod_notes_free(&mesh->notes);
+}
+
 void cmod_model_free(cmod_model *m)
 {
-	for (size_t i = 0; i < m->nmaterials; i++) {
-		for (int k = 0; k < CMOD_TEXTURE_SEMANTICS; k++)
-			free(m->materials[i].texture[k]);
-		free(m->materials[i].unknown);
-	}
+	for (size_t i = 0; i < m->nmaterials; i++)
+		material_free(&m->materials[i]);
 	for (size_t i = 0; i < m->nmeshes; i++)
-		free(m->meshes[i].groups);
+		mesh_free(&m->meshes[i]);
+	cmod_notes_free(&m->notes);
 	free(m->materials);
 	free(m->meshes);
 	free(m->ascii_header);

@@ -1,5 +1,6 @@
 /* The CMOD tree: info.txt, materials/N.txt, meshes/N/{header.txt, raw.bin,
- * vertexdesc.txt, vertices.csv, primitives/M.txt}, model.ascii.cmod, mesh.obj/mtl. */
+ * vertexdesc.txt, vertices.csv, primitives/M.txt}, model.ascii.cmod, mesh.obj/mtl.
+ * See doc/cmod.md. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -23,7 +24,7 @@ const char *cmod_semantic_name(int s)
 	return s < CMOD_NEXTPOSITION ? NM_NAME(semantic_names, s) : NULL;
 }
 
-static const char *semantic_label(int s)
+const char *cmod_semantic_label(int s)
 {
 	return or_unknown(NM_NAME(semantic_names, s));
 }
@@ -69,6 +70,13 @@ static const char *component_suffix(int semantic, unsigned c)
 
 /* --- materials ------------------------------------------------------------------ */
 
+/* Notes are one line already (names in them escaped when they were made). */
+static void notes_text(nm_out *o, const cmod_notes *l)
+{
+	for (size_t i = 0; i < l->n; i++)
+		nm_out_printf(o, "note: %s\n", l->v[i]);
+}
+
 void cmod_material_text(nm_out *o, const cmod_model *m, size_t i)
 {
 	static const char *const map_keys[CMOD_TEXTURE_SEMANTICS] = {
@@ -94,6 +102,7 @@ void cmod_material_text(nm_out *o, const cmod_model *m, size_t i)
 		nm_kv(o, "unknown_token", "%u %s at 0x%llx (skipped)", u->token, type ? type : "?",
 		      (unsigned long long)u->offset);
 	}
+	notes_text(o, &mat->notes);
 }
 
 /* --- vertices.csv --------------------------------------------------------------- */
@@ -103,17 +112,26 @@ static unsigned value_width(int format)
 	return format == CMOD_UB4 ? 3 : NM_CSV_FLOAT_WIDTH;
 }
 
+/* Column names: semantic_component; an attribute that appears again (Celestia keeps
+ * both) is semantic~2, ~3... so that every column name is unique. */
 static size_t vertex_columns(const cmod_mesh *mesh, char names[][32])
 {
 	size_t n = 0;
 	for (unsigned a = 0; a < mesh->nattrs; a++) {
 		const cmod_attr *at = &mesh->attrs[a];
-		unsigned comps = cmod_format_components(at->format);
+		unsigned comps = cmod_format_components(at->format), seen = 1;
+		char label[24];
+		for (unsigned b = 0; b < a; b++)
+			seen += mesh->attrs[b].semantic == at->semantic;
+		if (seen > 1)
+			snprintf(label, sizeof label, "%s~%u", cmod_semantic_label(at->semantic), seen);
+		else
+			snprintf(label, sizeof label, "%s", cmod_semantic_label(at->semantic));
 		for (unsigned c = 0; c < comps; c++, n++) {
 			if (comps == 1)
-				snprintf(names[n], 32, "%s", semantic_label(at->semantic));
+				snprintf(names[n], 32, "%s", label);
 			else
-				snprintf(names[n], 32, "%s_%s", semantic_label(at->semantic),
+				snprintf(names[n], 32, "%s_%s", label,
 					 component_suffix(at->semantic, c));
 		}
 	}
@@ -130,6 +148,8 @@ static uint64_t vertices_csv_size(const cmod_mesh *mesh)
 	for (unsigned a = 0; a < mesh->nattrs; a++)
 		row += (size_t)cmod_format_components(mesh->attrs[a].format) *
 		       (value_width(mesh->attrs[a].format) + 1);
+	if (row == 0)
+		row = 1; /* no attributes: an empty line per vertex */
 	return nm_csv_header_len(ptrs, n) + (uint64_t)mesh->nverts * row;
 }
 
@@ -221,6 +241,8 @@ static void group_header(nm_out *o, const cmod_group *g)
 {
 	nm_kv_enum(o, "type", cmod_prim_name(g->prim), (uint32_t)g->prim);
 	nm_kv(o, "material", "%lld", g->material == UINT32_MAX ? -1LL : (long long)g->material);
+	if (g->missing_material)
+		nm_kv_str(o, "note", "no such material: Celestia draws the group without one");
 	nm_kv(o, "count", "%u", g->count);
 	nm_kv(o, "index_offset", "0x%llx", (unsigned long long)g->index_offset);
 	nm_out_str(o, "indices:\n");
@@ -250,11 +272,12 @@ nm_status cmod_add_mesh_files(nm_tree *t, nm_node *dir, cmod_model *m, cmod_mesh
 	nm_kv(&o, "vertex_stride", "%u", mesh->stride);
 	nm_kv(&o, "vertex_offset", "0x%llx", (unsigned long long)mesh->vertex_offset);
 	nm_kv(&o, "primitive_groups", "%zu", mesh->ngroups);
+	notes_text(&o, &mesh->notes);
 	nm_text(t, dir, "header.txt", &o);
 	nm_slice(t, dir, "raw.bin", m->reader, mesh->offset, mesh->end - mesh->offset);
 
 	for (unsigned a = 0; a < mesh->nattrs; a++)
-		nm_out_printf(&o, "%s %s\n", semantic_label(mesh->attrs[a].semantic),
+		nm_out_printf(&o, "%s %s\n", cmod_semantic_label(mesh->attrs[a].semantic),
 			      cmod_format_name(mesh->attrs[a].format));
 	nm_text(t, dir, "vertexdesc.txt", &o);
 
@@ -329,6 +352,7 @@ static nm_status cmod_build(nm_reader *r, nm_tree *t, nm_node *root, nm_error *e
 	nm_kv(&o, "meshes", "%zu", m->nmeshes);
 	nm_kv(&o, "vertices", "%llu", (unsigned long long)m->vertices);
 	nm_kv(&o, "indices", "%llu", (unsigned long long)m->indices);
+	cmod_oddities_text(&o, m);
 	if (m->truncated)
 		nm_kv_str(&o, "error", m->parse_error.msg);
 	nm_text(t, root, "info.txt", &o);

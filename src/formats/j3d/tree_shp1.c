@@ -355,8 +355,17 @@ nm_status j3d_tree_shp1(nm_tree *t, j3d_model *m, const j3d_chunk *c)
 	for (uint16_t i = 0; i < h->count; i++) {
 		char name[16];
 		snprintf(name, sizeof name, "%u", i);
-		if (!nm_lazy_dir(t, c->dir, name, populate_shape, m, &h->shapes[i]))
+		/* A shape known broken at mount is built now: its error.txt is then there
+		 * for info.txt's errors: count. (A display list that fails its walk is only
+		 * found when the directory is opened.) */
+		if (!h->shapes[i].ok) {
+			nm_error e;
+			nm_node *d = nm_dir(t, c->dir, name);
+			if (!d || populate_shape(t, d, m, &h->shapes[i], &e) != NM_OK)
+				return NM_E_NOMEM;
+		} else if (!nm_lazy_dir(t, c->dir, name, populate_shape, m, &h->shapes[i])) {
 			return NM_E_NOMEM;
+		}
 	}
 	return NM_OK;
 }

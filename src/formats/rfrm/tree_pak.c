@@ -75,6 +75,8 @@ static nm_status populate_entry(nm_tree *t, nm_node *dir, void *ctx, void *arg, 
 	nm_error be;
 	if (rfrm_build_asset(w, t, dir, meta, e->meta_len, &be) != NM_OK)
 		nm_error_file(t, dir, &be);
+	else if (nm_info_errors(t, dir) != NM_OK)
+		return nm_fail(err, NM_E_NOMEM, wname, NULL, NM_NO_OFFSET, "out of memory");
 
 	/* The single file, named like the directory (made unique after the tree). */
 	struct export_ref *ref = nm_tree_alloc(t, sizeof *ref);

@@ -1,0 +1,32 @@
+/* Check assertions on a built tree, shared by the tests of damaged fixtures: the whole
+ * tree walks clean, and a file holds (or lacks) a piece of text. Include after check.h. */
+#ifndef NM_TEST_CHECK_EXPECT_H
+#define NM_TEST_CHECK_EXPECT_H
+
+#include <check.h>
+#include <stdlib.h>
+#include <string.h>
+#include "tests/walk.h"
+
+/* Every file reads back with its announced size and nothing fails. */
+static inline void expect_clean_walk(nm_tree *t)
+{
+	walk_stats st;
+	walk_tree(t, &st);
+	ck_assert_uint_eq(st.failed, 0);
+	ck_assert_uint_eq(st.size_mismatches, 0);
+}
+
+static inline void expect_text(nm_tree *t, const char *path, const char *text, int present)
+{
+	char *s = walk_read(t, path, NULL);
+	ck_assert_msg(s != NULL, "%s missing", path);
+	ck_assert_msg((strstr(s, text) != NULL) == (present != 0), "%s %s \"%s\":\n%s", path,
+		      present ? "lacks" : "has", text, s);
+	free(s);
+}
+
+#define expect(t, path, text) expect_text(t, path, text, 1)
+#define expect_not(t, path, text) expect_text(t, path, text, 0)
+
+#endif
