@@ -20,7 +20,7 @@
  * a valid buffer header at every buffer, relative to the META's GPU offset (FORMATS.md
  * leaves this open for DKCTF [M-L]).
  *
- * Limits: a buffer may not decompress to more than RFRM_MAX_BUFFER, nor to more than
+ * Limits: a buffer may not decompress to more than rfrm_max_buffer, nor to more than
  * its codec could make of its compressed bytes; such a declaration is refused before
  * anything is allocated. The decoders never write past the declared size. */
 #include <stdio.h>
@@ -28,6 +28,7 @@
 #include <string.h>
 #include "codec/gpu_buffer.h"
 #include "formats/rfrm/rfrm.h"
+#include "lib/alloc.h"
 #include "lib/bytes.h"
 
 #define MAX_META_BLOB (1u << 20)
@@ -159,7 +160,7 @@ static void check_limit(rfrm_model *m, rfrm_gpubuf *b, const char *kind, size_t 
 	const nm_gpu_codec *c = nm_gpu_codec_by_tag(b->codec);
 	uint64_t payload = b->comp - 4;
 	uint64_t max = c->tag == NM_GPU_TAG_STORED ? payload : payload * c->max_ratio + 64;
-	if (b->size > RFRM_MAX_BUFFER || b->size > max) {
+	if (b->size > rfrm_max_buffer(m) || b->size > max) {
 		b->bad = true;
 		nm_fail(&b->err, NM_E_LIMIT, m->name, "GPU", b->off,
 			"%s buffer %zu declares %llu bytes decompressed from %llu (%s): refused",
@@ -259,8 +260,8 @@ static void reset_meta(rfrm_model *m)
 static void refuse_impossible_sizes(rfrm_model *m, uint64_t chunk)
 {
 	uint64_t most = chunk * nm_gpu_codec_by_tag(0x0c)->max_ratio + 64;
-	if (most > RFRM_MAX_BUFFER)
-		most = RFRM_MAX_BUFFER;
+	if (most > rfrm_max_buffer(m))
+		most = rfrm_max_buffer(m);
 	for (size_t i = 0; i < m->nvbufs; i++) {
 		rfrm_vbuf *vb = &m->vbufs[i];
 		if (!vb->bad && vb->size > most) {
@@ -387,7 +388,7 @@ static nm_status walk_one(rfrm_model *m, size_t k, const uint8_t *p, size_t len,
 		out = (size_t)want;
 		s = nm_gpu_decode(p, len, NULL, out, &used);
 	} else if (c->ends_itself || last) {
-		s = nm_gpu_measure(p, len, (size_t)RFRM_MAX_BUFFER, &out, &used);
+		s = nm_gpu_measure(p, len, (size_t)rfrm_max_buffer(m), &out, &used);
 	} else {
 		return nm_fail(e, NM_E_FORMAT, m->name, "GPU", at,
 			       "%s buffer %zu (%s) does not end by itself and VBUF gives no size for it: the buffers after it cannot be found",
@@ -402,7 +403,7 @@ static nm_status walk_one(rfrm_model *m, size_t k, const uint8_t *p, size_t len,
 				       nm_status_str(s));
 		return nm_fail(e, s, m->name, "GPU", at,
 			       "%s buffer %zu (tag 0x%02x, %s): the stream is broken or larger than %llu bytes (%s)",
-			       kind, i, c->tag, c->name, (unsigned long long)RFRM_MAX_BUFFER,
+			       kind, i, c->tag, c->name, (unsigned long long)rfrm_max_buffer(m),
 			       nm_status_str(s));
 	}
 	if (ib && out < want)
@@ -535,9 +536,10 @@ nm_status rfrm_gpu_load(rfrm_model *m, bool index, size_t i, uint8_t **data, siz
 	nm_status s = nm_size(m->t, n, &size, err);
 	if (s != NM_OK)
 		return s;
-	uint8_t *buf = malloc((size_t)size + 1);
+	uint8_t *buf = nm_alloc(nm_tree_options(m->t), size + 1, 1, err, m->name, "GPU",
+				NM_NO_OFFSET);
 	if (!buf)
-		return nm_fail(err, NM_E_NOMEM, m->name, NULL, NM_NO_OFFSET, "out of memory");
+		return err->code;
 	size_t got = 0;
 	s = nm_read(m->t, n, 0, buf, (size_t)size, &got, err);
 	if (s == NM_OK && got != size)
@@ -574,10 +576,11 @@ nm_status rfrm_load_indices(rfrm_model *m, size_t j, uint64_t first, uint64_t co
 			       j, (unsigned long long)have, (unsigned long long)first,
 			       (unsigned long long)(first + count));
 	}
-	uint32_t *idx = malloc((size_t)count * 4 + 4);
+	uint32_t *idx = nm_alloc(nm_tree_options(m->t), count + 1, 4, err, m->name, "IBUF",
+				 NM_NO_OFFSET);
 	if (!idx) {
 		free(data);
-		return nm_fail(err, NM_E_NOMEM, m->name, NULL, NM_NO_OFFSET, "out of memory");
+		return err->code;
 	}
 	const uint8_t *p = data + first * ib->isize;
 	for (uint64_t k = 0; k < count; k++, p += ib->isize)

@@ -74,12 +74,12 @@ static void check_vbuf(rfrm_model *m, rfrm_vbuf *vb, size_t index, uint64_t base
 			stride = vb->comps[c].stride;
 	vb->stride = stride;
 	vb->size = (uint64_t)vb->count * stride; /* both u32: no overflow in u64 */
-	if (vb->size > RFRM_MAX_BUFFER) {
+	if (vb->size > rfrm_max_buffer(m)) {
 		vb->bad = true;
 		nm_fail(&vb->err, NM_E_LIMIT, m->name, "VBUF", base,
 			"vertex buffer %zu: %u vertices x %u bytes = %llu bytes, above the %llu MiB limit",
 			index, vb->count, stride, (unsigned long long)vb->size,
-			(unsigned long long)(RFRM_MAX_BUFFER >> 20));
+			(unsigned long long)(rfrm_max_buffer(m) >> 20));
 	}
 }
 
@@ -191,12 +191,12 @@ void rfrm_link_meshes(rfrm_model *m)
 	}
 	for (size_t j = 0; j < m->nibufs; j++) {
 		rfrm_ibuf *ib = &m->ibufs[j];
-		if (!ib->bad && ib->used * ib->isize > RFRM_MAX_BUFFER) {
+		if (!ib->bad && ib->used * ib->isize > rfrm_max_buffer(m)) {
 			ib->bad = true;
 			nm_fail(&ib->err, NM_E_LIMIT, m->name, "MESH", NM_NO_OFFSET,
 				"index buffer %zu: the meshes use %llu indices, above the %llu MiB limit",
 				j, (unsigned long long)ib->used,
-				(unsigned long long)(RFRM_MAX_BUFFER >> 20));
+				(unsigned long long)(rfrm_max_buffer(m) >> 20));
 			for (size_t i = 0; i < m->nmeshes; i++)
 				if (m->meshes[i].ibuf == j)
 					m->meshes[i].bad = true;

@@ -25,11 +25,9 @@
 #define RFRM_GUID_STR 37
 #define RFRM_MAX_TABLE (64u << 20)   /* largest table chunk we load at mount */
 
-/* Limits on what a header may make us decompress: no buffer above RFRM_MAX_BUFFER,
- * and none larger than its codec could make of its compressed bytes (nm_gpu_codec's
- * max_ratio). The largest decompressed buffer: the tree's max_file_size
- * (rfrm_max_buffer; the macro reads it for the model `m` in scope). */
-#define RFRM_MAX_BUFFER rfrm_max_buffer(m)
+/* Limits on what a header may make us decompress: no buffer above rfrm_max_buffer (the
+ * tree's max_file_size), and none larger than its codec could make of its compressed
+ * bytes (nm_gpu_codec's max_ratio). */
 
 extern const nm_driver nm_driver_rfrm;
 extern const nm_driver nm_driver_rfrm_pak;
@@ -257,6 +255,7 @@ typedef struct rfrm_model {
 	struct rfrm_obj *obj;
 } rfrm_model;
 
+/* The largest decompressed buffer: the tree's max_file_size. */
 static inline unsigned long long rfrm_max_buffer(const rfrm_model *m)
 {
 	return nm_tree_options(m->t)->max_file_size;
