@@ -22,9 +22,14 @@ void nm_fuzz_run_driver(const char *name, const uint8_t *data, size_t size)
 	nm_reader *r;
 	if (nm_reader_new_memory("fuzz", copy, size, &r, NULL) != NM_OK)
 		return;
+	/* Small limits keep each execution cheap: a header announcing a huge texture or
+	 * buffer takes the refusal path (itself worth fuzzing) instead of decoding
+	 * megapixels of noise. */
 	nm_options opt;
 	nm_options_init(&opt);
 	opt.cache_size = 4u << 20;
+	opt.max_file_size = 16u << 20;
+	opt.max_dimension = 512;
 	nm_tree *t = nm_tree_new(&opt);
 	nm_tree_adopt_reader(t, r);
 	nm_error err;
