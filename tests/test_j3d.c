@@ -43,11 +43,18 @@ static nm_tree *tree_of(const uint8_t *buf, size_t len, nm_status *status, nm_er
 	return t;
 }
 
+/* The fixture writer's bytes (malloc'd). */
+static uint8_t *fixture_bytes(j3dw_opts o, size_t *len)
+{
+	uint8_t *buf = j3dw_build(&o, len);
+	ck_assert_ptr_nonnull(buf);
+	return buf;
+}
+
 static nm_tree *fixture_tree(j3dw_opts o)
 {
 	size_t len;
-	uint8_t *buf = j3dw_build(&o, &len);
-	ck_assert_ptr_nonnull(buf);
+	uint8_t *buf = fixture_bytes(o, &len);
 	nm_error err;
 	nm_status s;
 	nm_tree *t = tree_of(buf, len, &s, &err);
@@ -145,6 +152,17 @@ static uint8_t *png_rgba(const char *png, size_t len, unsigned *w, unsigned *h)
 	return px;
 }
 
+/* A read that failed: allowed for broken input, but only as a reader sees it (EIO, or
+ * EFBIG past the output limit) and with a message; never as a file whose bytes differ
+ * from its announced size (the tree's "internal error"). */
+static void ck_read_failure(nm_status s, const nm_error *err, const char *path)
+{
+	ck_assert_msg(!strstr(err->msg, "internal error"), "%s: %s", path, err->msg);
+	ck_assert_msg(s == NM_E_IO || s == NM_E_FORMAT || s == NM_E_UNSUPPORTED || s == NM_E_LIMIT,
+		      "%s: status %d: %s", path, s, err->msg);
+	ck_assert_msg(err->msg[0], "%s: failed without a message", path);
+}
+
 /* Walk every file of the tree below dir: produce it, check the size. Returns files
  * seen. With strict, a file that fails to produce fails the test. */
 static size_t walk(nm_tree *t, nm_node *dir, bool strict, char *path, size_t plen)
@@ -178,8 +196,10 @@ static size_t walk(nm_tree *t, nm_node *dir, bool strict, char *path, size_t ple
 		uint64_t got = 0;
 		for (;;) {
 			size_t g;
-			if (nm_read(t, k, got, buf, sizeof buf, &g, &err) != NM_OK) {
+			nm_status rs = nm_read(t, k, got, buf, sizeof buf, &g, &err);
+			if (rs != NM_OK) {
 				ck_assert_msg(!strict, "%s: %s", path, err.msg);
+				ck_read_failure(rs, &err, path);
 				break;
 			}
 			if (!g) {
@@ -192,6 +212,33 @@ static size_t walk(nm_tree *t, nm_node *dir, bool strict, char *path, size_t ple
 	}
 	path[plen] = '\0';
 	return files;
+}
+
+/* What `ls -lR` does: list every directory, stat every node. */
+static void stat_walk(nm_tree *t, nm_node *dir)
+{
+	nm_node **kids;
+	size_t n;
+	nm_error err;
+	ck_assert_msg(nm_children(t, dir, &kids, &n, &err) == NM_OK, "%s", err.msg);
+	for (size_t i = 0; i < n; i++) {
+		uint64_t size;
+		ck_assert_msg(nm_size(t, kids[i], &size, &err) == NM_OK, "%s: %s",
+			      nm_node_name(kids[i]), err.msg);
+		if (nm_node_type(kids[i]) == NM_NODE_DIR)
+			stat_walk(t, kids[i]);
+	}
+}
+
+/* Every size is known at mount: building the tree and stat-ing all of it produced no
+ * file and populated no directory (nothing was decoded). */
+static void ck_stat_decodes_nothing(nm_tree *t, const char *what)
+{
+	stat_walk(t, nm_tree_root(t));
+	ck_assert_msg(nm_tree_productions(t) == 0, "%s: build and stat produced %llu files",
+		      what, (unsigned long long)nm_tree_productions(t));
+	ck_assert_msg(nm_tree_populations(t) == 0, "%s: build and stat populated %llu "
+		      "directories", what, (unsigned long long)nm_tree_populations(t));
 }
 
 /* ---- fixture: tree shape and texts ---------------------------------------------- */
@@ -600,8 +647,19 @@ START_TEST(test_mdl3)
 	CK_CONTAINS(p, "xf 0x100a XF_AMBIENT0 = 0x323232ff\n");
 	CK_CONTAINS(p, "xf 0x1040 XF_TEX0 = 0x00005280\n");
 	CK_CONTAINS(p, "xf 0x1041 XF_TEX1 = 0x00005120\n");
-	CK_CONTAINS(p, "xf 0x0078 MATRIX[120] = 0x3f800000 (1)\n");
+	CK_CONTAINS(p, "xf 0x0078 MATRIX[120] = 0x3f800000 (+1.00000000e+00)\n");
 	CK_CONTAINS(p, "cp 0x50 CP_VCD_LO = 0x00000600\n");
+	CK_CONTAINS(p, "xf 0x045f NORMAL_MATRIX[95] = 0x3f000000 (+5.00000000e-01)\n");
+	CK_CONTAINS(p, "xf 0x0460 = 0x12345678\n");
+	CK_CONTAINS(p, "xf 0x0505 DUALTEX_MATRIX[5] = 0xff800000 (           -inf)\n");
+	CK_CONTAINS(p, "xf 0x0600 LIGHT[0] = 0x7fc00000 (            nan)\n");
+	CK_CONTAINS(p, "bp 0x05 unknown = 0x010203\n");
+	CK_CONTAINS(p, "cp 0x00 unknown = 0xdeadbeef\n");
+	CK_CONTAINS(p, "xf_load_indexed position index=4660 address=0x0ff count=12\n");
+	CK_CONTAINS(p, "xf_load_indexed light index=7 address=0x600 count=1\n");
+	CK_CONTAINS(p, "call_display_list address=0x80001000 size=123456\n");
+	CK_CONTAINS(p, "invalidate_vertex_cache\n");
+	CK_CONTAINS(p, "nop_bytes: ");
 	free(p);
 	p = must_read(t, "mdl3/1.txt", NULL);
 	CK_CONTAINS(p, "bp 0xf3 TEV_ALPHAFUNC = 0x3f0000\n");
@@ -685,13 +743,12 @@ static bool has_v(const objv *v, size_t n, double x, double y, double z)
 START_TEST(test_mesh_obj)
 {
 	nm_tree *t = fixture_tree((j3dw_opts){ .variant = J3DW_BMD3 });
-	uint64_t before = nm_tree_productions(t);
 	nm_node *n;
 	nm_error err;
 	uint64_t size;
 	ck_assert_int_eq(nm_resolve(t, "mesh.obj", &n, &err), NM_OK);
-	ck_assert_int_eq(nm_size(t, n, &size, &err), NM_OK);   /* measured on first stat */
-	ck_assert_uint_gt(nm_tree_productions(t), before);
+	ck_assert_int_eq(nm_size(t, n, &size, &err), NM_OK);   /* known at mount */
+	ck_assert_uint_eq(nm_tree_productions(t), 0);
 	size_t len;
 	char *obj = must_read(t, "mesh.obj", &len);
 	ck_assert_uint_eq(len, size);
@@ -718,6 +775,10 @@ START_TEST(test_mesh_obj)
 		}
 	}
 	ck_assert_uint_eq(nf, J3DW_SHAPE0_TRIS + J3DW_SHAPE1_TRIS);
+	/* One vertex per display-list vertex of a triangle primitive: shape 0's strip,
+	 * triangles, quad and fan (4 + 3 + 4 + 5), shape 1's triangles and strip (3 + 4). */
+	ck_assert_uint_eq(nv, 16 + 7);
+	ck_assert_uint_eq(nvn, 16);
 	/* Shape 0 hangs on the arm joint: world(arm) p = (5 - x, 2 - y, 3 + z). */
 	double s = 1.0 / (1 << J3DW_POS_SHIFT);
 	ck_assert(has_v(v, nv, 5 - j3dw_pos[0][0] * s, 2 - j3dw_pos[0][1] * s, 3 + j3dw_pos[0][2] * s));
@@ -778,6 +839,26 @@ START_TEST(test_unknown_and_order)
 }
 END_TEST
 
+/* Every fixture variant: sizes known at mount, and then every file yields exactly its
+ * announced bytes. */
+START_TEST(test_sizes_from_counts)
+{
+	static const j3dw_opts variants[] = {
+		{ .variant = J3DW_BMD3 }, { .variant = J3DW_BDL4 }, { .variant = J3DW_BMD2 },
+		{ .variant = J3DW_BDL4, .unknown_chunk = true, .shuffle = true },
+		{ .variant = J3DW_BMD3, .absurd_dl_count = true },
+	};
+	for (size_t i = 0; i < sizeof variants / sizeof variants[0]; i++) {
+		nm_tree *t = fixture_tree(variants[i]);
+		char what[32], path[4096] = "";
+		snprintf(what, sizeof what, "fixture variant %zu", i);
+		ck_stat_decodes_nothing(t, what);
+		walk(t, nm_tree_root(t), true, path, 0);
+		nm_tree_free(t);
+	}
+}
+END_TEST
+
 /* ---- broken input ---------------------------------------------------------------- */
 
 START_TEST(test_absurd_vertex_count)
@@ -826,10 +907,8 @@ static size_t find_chunk(const uint8_t *b, size_t len, const char *magic)
 
 START_TEST(test_absurd_counts)
 {
-	j3dw_opts o = { .variant = J3DW_BDL4 };
 	size_t len;
-	uint8_t *good = j3dw_build(&o, &len);
-	ck_assert_ptr_nonnull(good);
+	uint8_t *good = fixture_bytes((j3dw_opts){ .variant = J3DW_BDL4 }, &len);
 	uint8_t *b = malloc(len);
 	char path[4096] = "";
 	nm_error err;
@@ -896,10 +975,9 @@ END_TEST
 
 START_TEST(test_truncations)
 {
-	j3dw_opts o = { .variant = J3DW_BDL4, .unknown_chunk = true };
 	size_t len;
-	uint8_t *good = j3dw_build(&o, &len);
-	ck_assert_ptr_nonnull(good);
+	uint8_t *good = fixture_bytes((j3dw_opts){ .variant = J3DW_BDL4, .unknown_chunk = true },
+				      &len);
 	char path[4096] = "";
 	for (size_t cut = 0; cut < len; cut++) {
 		nm_status s;
@@ -915,6 +993,7 @@ START_TEST(test_truncations)
 			continue;
 		}
 		ck_assert_msg(t, "cut %zu: %s", cut, err.msg);
+		ck_stat_decodes_nothing(t, "truncated fixture");
 		walk(t, nm_tree_root(t), false, path, 0);
 		nm_tree_free(t);
 	}
@@ -1030,6 +1109,44 @@ static uint64_t count_dl_triangles(const uint8_t *d, size_t len)
 	return tris;
 }
 
+/* Every cut of the fixture's first SHP1 and MDL3 packets (their size fields
+ * shortened), so that a display list or command list ends inside each of its commands:
+ * the sizes are still exact at mount, and every file then yields exactly those bytes
+ * or fails as a reader sees it (ck_read_failure). A cut display list is a shape error
+ * (error.txt, no CSVs, left out of mesh.obj); a cut MDL3 packet ends its text with a
+ * line that says where. */
+START_TEST(test_packet_cuts)
+{
+	size_t len;
+	uint8_t *good = fixture_bytes((j3dw_opts){ .variant = J3DW_BDL4 }, &len);
+	uint8_t *b = malloc(len);
+	size_t shp = find_chunk(good, len, "SHP1"), mdl = find_chunk(good, len, "MDL3");
+	/* The size field of each first packet: SHP1 packet table entry 0 (size, offset),
+	 * MDL3 packet table entry 0 (offset, size). */
+	const size_t fields[2] = { shp + be32(good + shp + 0x28), mdl + be32(good + mdl + 0x0C) + 4 };
+	char path[4096] = "";
+	for (int k = 0; k < 2; k++) {
+		uint32_t full = be32(good + fields[k]);
+		ck_assert_uint_gt(full, 32);
+		for (uint32_t cut = 0; cut <= full; cut++) {
+			memcpy(b, good, len);
+			put32(b + fields[k], cut);
+			nm_status s;
+			nm_error err;
+			nm_tree *t = tree_of(b, len, &s, &err);
+			ck_assert_msg(t, "cut %u: %s", cut, err.msg);
+			ck_stat_decodes_nothing(t, k ? "cut MDL3 packet" : "cut display list");
+			walk(t, nm_tree_root(t), true, path, 0);
+			if (k == 0)
+				ck_assert(exists(t, "shp1/0/error.txt") != exists(t, "shp1/0/triangles.csv"));
+			nm_tree_free(t);
+		}
+	}
+	free(b);
+	free(good);
+}
+END_TEST
+
 /* mesh.obj: f lines, and how many faces agree with their vertex normals. */
 static void obj_stats(char *obj, uint64_t *faces, uint64_t *agree, uint64_t *with_normals)
 {
@@ -1086,7 +1203,7 @@ START_TEST(test_corpus)
 		nm_tree *t;
 		nm_error err;
 		ck_assert_msg(nm_open_model(files[i], &t, &err) == NM_OK, "%s: %s", files[i], err.msg);
-		ck_assert_uint_eq(nm_tree_productions(t), 0);
+		ck_stat_decodes_nothing(t, files[i]);
 		char path[4096] = "";
 		size_t nfiles = walk(t, nm_tree_root(t), true, path, 0);
 		ck_assert_uint_gt(nfiles, 20);
@@ -1194,6 +1311,7 @@ START_TEST(test_corpus_flips)
 			nm_tree *t = tree_of(b, len, &s, &err);
 			if (!t)
 				continue;   /* an error is a fine answer */
+			ck_stat_decodes_nothing(t, files[i]);
 			walk(t, nm_tree_root(t), false, path, 0);
 			nm_tree_free(t);
 		}
@@ -1223,6 +1341,7 @@ START_TEST(test_corpus_truncations)
 			nm_error err;
 			nm_tree *t = tree_of(good, cut, &s, &err);
 			ck_assert_msg(t, "%s cut at %zu: %s", files[i], cut, err.msg);
+			ck_stat_decodes_nothing(t, files[i]);
 			walk(t, nm_tree_root(t), false, path, 0);
 			nm_tree_free(t);
 		}
@@ -1247,12 +1366,14 @@ static Suite *j3d_suite(void)
 	tcase_add_test(tc, test_textures);
 	tcase_add_test(tc, test_mesh_obj);
 	tcase_add_test(tc, test_unknown_and_order);
+	tcase_add_test(tc, test_sizes_from_counts);
 	suite_add_tcase(s, tc);
 	TCase *bad = tcase_create("broken");
 	tcase_set_timeout(bad, 120);
 	tcase_add_test(bad, test_absurd_vertex_count);
 	tcase_add_test(bad, test_absurd_counts);
 	tcase_add_test(bad, test_truncations);
+	tcase_add_test(bad, test_packet_cuts);
 	suite_add_tcase(s, bad);
 	TCase *corpus = tcase_create("corpus");
 	tcase_set_timeout(corpus, 300);

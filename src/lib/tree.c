@@ -51,6 +51,7 @@ struct nm_tree {
 	struct cleanup *cleanups;
 	size_t ncleanups;
 	nm_cache *cache;
+	uint64_t populations;      /* lazy directories populated (under lock) */
 };
 
 static size_t hash_name(const nm_node *parent, const char *name, size_t nbuckets)
@@ -179,6 +180,14 @@ void nm_tree_free(nm_tree *t)
 nm_node *nm_tree_root(nm_tree *t) { return t->root; }
 void nm_tree_set_cache_limit(nm_tree *t, size_t bytes) { nm_cache_set_limit(t->cache, bytes); }
 uint64_t nm_tree_productions(nm_tree *t) { return nm_cache_fills(t->cache); }
+
+uint64_t nm_tree_populations(nm_tree *t)
+{
+	pthread_mutex_lock(&t->lock);
+	uint64_t n = t->populations;
+	pthread_mutex_unlock(&t->lock);
+	return n;
+}
 
 nm_status nm_tree_on_free(nm_tree *t, nm_free_fn fn, void *p)
 {
@@ -387,6 +396,7 @@ static nm_status populate(nm_tree *t, nm_node *dir, nm_error *err)
 		return NM_OK;
 	nm_populate_fn fn = dir->populate;
 	dir->populate = NULL;
+	t->populations++;
 	nm_status s = fn(t, dir, dir->ctx, dir->arg, err);
 	if (s != NM_OK) {
 		/* Keep what was added and say what went wrong in the directory itself. */

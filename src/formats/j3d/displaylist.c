@@ -46,6 +46,16 @@ uint64_t j3d_prim_count(uint8_t op, uint32_t n)
 	}
 }
 
+nm_prim j3d_prim_kind(uint8_t op)
+{
+	switch (op & 0xF8) {
+	case 0x90: return NM_PRIM_TRIANGLES;
+	case 0x98: return NM_PRIM_STRIP;
+	case 0xA0: return NM_PRIM_FAN;
+	default: return NM_PRIM_QUADS;
+	}
+}
+
 /* Length of a non-draw GX command at p, 0 if unknown (the caller checks it fits). */
 static size_t command_length(const uint8_t *p, size_t left)
 {
