@@ -6,8 +6,8 @@
  * The walk is j3d_dl_walk with a callback that only adds up: it reads each packet's
  * list once (one pread) and looks at command headers only (opcode and vertex count);
  * the vertices are stepped over by the shape's vertex size, never read, looked up or
- * transformed. For the MKDD course that is 17 packets and 80 KB of lists, a small part
- * of what producing its mesh.obj costs (see doc/j3d.md "Sizes and laziness").
+ * transformed. For the MKDD course that is 17 packets and 80 KB of lists: 0.2 million
+ * instructions, against 205 million to produce its mesh.obj (doc/j3d.md).
  *
  * Real files' lists do not overlap, so the walk reads at most the SHP1 chunk once.
  * Packets that point again and again at one big list (only a hostile file does that)
