@@ -1147,6 +1147,86 @@ START_TEST(test_packet_cuts)
 }
 END_TEST
 
+static void put16(uint8_t *p, unsigned v)
+{
+	p[0] = (uint8_t)(v >> 8);
+	p[1] = (uint8_t)v;
+}
+
+/* A J3D file of one chunk (SHP1: one shape, POS as an 8-bit index; or MDL3) whose
+ * packets all point at the same list of `list` zero bytes (NOPs). */
+static uint8_t *overlapping_packets(bool mdl3, uint32_t packets, uint32_t list, size_t *len)
+{
+	size_t tables = mdl3 ? 0x40 + 8 * (size_t)packets : 0x88 + 16 * (size_t)packets;
+	size_t base = (tables + 31) & ~(size_t)31, chunk = base + list;
+	*len = 0x20 + chunk;
+	uint8_t *b = calloc(1, *len);
+	ck_assert_ptr_nonnull(b);
+	memcpy(b, "J3D2bdl4", 8);
+	put32(b + 8, (uint32_t)*len);
+	put32(b + 12, 1);
+	memcpy(b + 16, "SVR3", 4);
+	memset(b + 20, 0xFF, 12);
+	uint8_t *c = b + 0x20;
+	memcpy(c, mdl3 ? "MDL3" : "SHP1", 4);
+	put32(c + 4, (uint32_t)chunk);
+	if (mdl3) {
+		put16(c + 8, packets);
+		put32(c + 0x0C, 0x40);
+		for (uint32_t i = 0; i < packets; i++) {
+			put32(c + 0x40 + 8 * i, (uint32_t)(base - (0x40 + 8 * i)));
+			put32(c + 0x44 + 8 * i, list);
+		}
+		return b;
+	}
+	put16(c + 8, 1);
+	put32(c + 0x0C, 0x40);                    /* shape table */
+	put32(c + 0x18, 0x68);                    /* attribute lists */
+	put32(c + 0x1C, 0x80);                    /* matrix table: one entry, 0 */
+	put32(c + 0x20, (uint32_t)base);          /* display lists */
+	put32(c + 0x24, 0x88);                    /* matrix groups */
+	put32(c + 0x28, 0x88 + 8 * packets);      /* packets */
+	put16(c + 0x40 + 2, packets);
+	put32(c + 0x68, 9);                       /* POS, INDEX8 */
+	put32(c + 0x6C, 2);
+	put32(c + 0x70, 0xFF);
+	for (uint32_t i = 0; i < packets; i++) {
+		put16(c + 0x88 + 8 * i + 2, 1);
+		put32(c + 0x88 + 8 * (packets + i), list);
+	}
+	return b;
+}
+
+/* Packets that all point at one big list: the mount-time walks stop at their budget
+ * (4 x the chunk + 1 MiB) and say so, instead of walking the list again and again. */
+START_TEST(test_overlapping_packets)
+{
+	for (int k = 0; k < 2; k++) {
+		size_t len;
+		uint8_t *b = overlapping_packets(k, 32, 256 * 1024, &len);
+		nm_status s;
+		nm_error err;
+		nm_tree *t = tree_of(b, len, &s, &err);
+		free(b);
+		ck_assert_msg(t, "%s", err.msg);
+		ck_stat_decodes_nothing(t, "overlapping packets");
+		char path[4096] = "", *e;
+		walk(t, nm_tree_root(t), true, path, 0);
+		if (k) {
+			char *p = must_read(t, "mdl3/0.txt", NULL);
+			CK_CONTAINS(p, "nop_bytes: 262144\n");
+			free(p);
+			e = must_read(t, "mdl3/31.txt", NULL);
+		} else {
+			e = must_read(t, "shp1/0/error.txt", NULL);
+		}
+		CK_CONTAINS(e, "that overlap");
+		free(e);
+		nm_tree_free(t);
+	}
+}
+END_TEST
+
 /* mesh.obj: f lines, and how many faces agree with their vertex normals. */
 static void obj_stats(char *obj, uint64_t *faces, uint64_t *agree, uint64_t *with_normals)
 {
@@ -1374,6 +1454,7 @@ static Suite *j3d_suite(void)
 	tcase_add_test(bad, test_absurd_counts);
 	tcase_add_test(bad, test_truncations);
 	tcase_add_test(bad, test_packet_cuts);
+	tcase_add_test(bad, test_overlapping_packets);
 	suite_add_tcase(s, bad);
 	TCase *corpus = tcase_create("corpus");
 	tcase_set_timeout(corpus, 300);
