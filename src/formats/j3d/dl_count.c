@@ -3,7 +3,7 @@
  * shp1/N/{triangles,lines,points}.csv and mesh.obj need, so both are exact from the
  * first stat and nothing is decoded before a read.
  *
- * The walk is j3d_dl_walk with a callback that only adds up: it reads each packet's
+ * The walk is j3d_shape_walk with a callback that only adds up: it reads each packet's
  * list once (one pread) and looks at command headers only (opcode and vertex count);
  * the vertices are stepped over by the shape's vertex size, never read, looked up or
  * transformed. For the MKDD course that is 17 packets and 80 KB of lists: 0.2 million
@@ -37,26 +37,16 @@ static nm_status count_shape(j3d_model *m, j3d_shape *s, uint64_t *left, tally *
 			     nm_error *err)
 {
 	const j3d_chunk *c = m->shp1->chunk;
-	for (uint32_t j = 0; j < s->npackets; j++) {
-		const j3d_packet *p = &s->packets[j];
-		if (p->dl_size > *left)
-			return j3d_chunk_fail(c, m, err, p->dl_off,
-					      "shape %u: display lists not counted: the packets "
-					      "walked so far add up to more than %llu bytes (lists "
-					      "that overlap)", s->index,
-					      (unsigned long long)J3D_WALK_BUDGET(c->size));
-		*left -= p->dl_size;
-		uint8_t *dl;
-		nm_status st = j3d_dl_load(m, s, j, &dl, err);
-		if (st != NM_OK)
-			return st;
-		st = j3d_dl_walk(s, dl, p->dl_size, c->off + p->dl_off, m->file, tally_prim, t,
-				 err);
-		free(dl);
-		if (st != NM_OK)
-			return st;
-	}
-	return NM_OK;
+	uint64_t bytes = 0;
+	for (uint32_t j = 0; j < s->npackets; j++)
+		bytes += s->packets[j].dl_size;
+	if (bytes > *left)
+		return j3d_chunk_fail(c, m, err, s->npackets ? s->packets[0].dl_off : 0,
+				      "shape %u: display lists not counted: with the shapes before "
+				      "it they add up to more than %llu bytes (lists that overlap)",
+				      s->index, (unsigned long long)J3D_WALK_BUDGET(c->size));
+	*left -= bytes;
+	return j3d_shape_walk(m, s, tally_prim, t, err);
 }
 
 nm_status j3d_count_shapes(j3d_model *m, nm_error *err)

@@ -326,11 +326,21 @@ uint32_t j3d_direct_size(const j3d_model *m, uint32_t attr);
 /* ---- display lists (displaylist.c) ---- */
 enum j3d_prim_class { J3D_PC_TRIANGLES, J3D_PC_LINES, J3D_PC_POINTS };
 
+/* The matrix slots GX has loaded while a shape draws: each packet loads its matrix
+ * table into slots 0..n-1, and 0xFFFF keeps what the previous packet loaded. A
+ * PNMTXIDX value v uses slot v / 3; a shape without PNMTXIDX uses slot 0. */
+#define J3D_MTX_SLOTS 86      /* 255 / 3 + 1 */
+typedef struct j3d_mtx_state {
+	uint16_t slot[J3D_MTX_SLOTS];
+} j3d_mtx_state;
+
 typedef struct j3d_prim {
 	uint8_t op;               /* 0x80 quads ... 0xB8 points (vertex format bits cleared) */
 	uint16_t nverts;
 	const uint8_t *verts;     /* nverts * vsize bytes */
 	size_t off;               /* of the opcode, within the list */
+	uint32_t packet;          /* which packet of the shape draws it */
+	const j3d_mtx_state *mtx; /* the slots loaded while it draws */
 } j3d_prim;
 
 typedef nm_status (*j3d_prim_fn)(void *ctx, const j3d_prim *p, nm_error *err);
@@ -341,28 +351,18 @@ int j3d_prim_class(uint8_t op);
 uint64_t j3d_prim_count(uint8_t op, uint32_t n);
 /* The converter of a triangle-class opcode (quads, triangles, strip or fan). */
 nm_prim j3d_prim_kind(uint8_t op);
-/* Walk one packet's display list: calls fn per draw primitive; skips NOPs and the GX
- * commands that may sit in a list. Every vertex run is checked against len. */
-nm_status j3d_dl_walk(const j3d_shape *s, const uint8_t *dl, size_t len, uint64_t base,
-		      const char *file, j3d_prim_fn fn, void *ctx, nm_error *err);
-/* Read a packet's display list (malloc'd). */
-nm_status j3d_dl_load(j3d_model *m, const j3d_shape *s, uint32_t packet, uint8_t **out,
-		      nm_error *err);
+/* Walk every packet of shape s in order: read its display list (one pread), load its
+ * matrix table into the slots, and call fn per draw primitive; NOPs and the GX
+ * commands a list may hold are skipped by their length. Every vertex run is checked
+ * against the list, and the vertices are only stepped over: what fn reads of them is
+ * all that is read. */
+nm_status j3d_shape_walk(j3d_model *m, const j3d_shape *s, j3d_prim_fn fn, void *ctx,
+			 nm_error *err);
 /* The value of shape attribute a in a vertex (index, or the direct matrix-index byte). */
 uint32_t j3d_dl_value(const j3d_sattr *a, const uint8_t *vert);
-
-/* The matrix slots GX has loaded while a shape draws: each packet loads its matrix
- * table into slots 0..n-1, and 0xFFFF keeps what the previous packet loaded. A
- * PNMTXIDX value v uses slot v / 3; a shape without PNMTXIDX uses slot 0. */
-#define J3D_MTX_SLOTS 86      /* 255 / 3 + 1 */
-typedef struct j3d_mtx_state {
-	uint16_t slot[J3D_MTX_SLOTS];
-} j3d_mtx_state;
-void j3d_mtx_reset(j3d_mtx_state *st);
-void j3d_mtx_packet(j3d_mtx_state *st, const j3d_packet *p);
-/* DRW1 index of a vertex, or 0xFFFF when its slot holds nothing. */
-uint16_t j3d_mtx_resolve(const j3d_mtx_state *st, const j3d_shape *s, const j3d_packet *p,
-			 const uint8_t *vert);
+/* DRW1 index of a vertex of primitive p of shape s, or 0xFFFF when its slot holds
+ * nothing. */
+uint16_t j3d_mtx_resolve(const j3d_shape *s, const j3d_prim *p, const uint8_t *vert);
 
 /* ---- tree ---- */
 nm_status j3d_tree_inf1(nm_tree *t, j3d_model *m, const j3d_chunk *c);

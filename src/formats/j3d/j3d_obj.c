@@ -53,8 +53,6 @@ typedef struct obj_fill {
 	const nm_obj_group *g;
 	nm_obj_data *d;
 	int pos_attr, nrm_attr, tex_attr;  /* index in the attribute list, -1 when absent */
-	j3d_mtx_state mtx;
-	const j3d_packet *packet;
 	uint64_t nverts, ntris;
 	uint32_t *local;                   /* scratch: the primitive's vertex numbers */
 	size_t caplocal;
@@ -146,11 +144,11 @@ static void element(const j3d_varray *a, const uint8_t *data, uint32_t i, float 
 	memcpy(out, f, n * sizeof *out);
 }
 
-/* OBJ vertex i of the group from display-list vertex vert. */
-static void put_vertex(obj_fill *f, uint64_t i, const uint8_t *vert)
+/* OBJ vertex i of the group from display-list vertex vert of primitive p. */
+static void put_vertex(obj_fill *f, uint64_t i, const j3d_prim *pr, const uint8_t *vert)
 {
 	const obj_build *b = f->b;
-	const float *mx = bind_matrix(b, j3d_mtx_resolve(&f->mtx, f->s, f->packet, vert));
+	const float *mx = bind_matrix(b, j3d_mtx_resolve(f->s, pr, vert));
 	float p[3];
 	element(b->apos, b->pos, attr_value(f->s, f->pos_attr, vert), p, 3);
 	for (int r = 0; r < 3; r++)
@@ -199,7 +197,7 @@ static nm_status add_prim(void *ctx, const j3d_prim *p, nm_error *err)
 	}
 	for (uint32_t i = 0; i < p->nverts; i++) {
 		f->local[i] = (uint32_t)(f->nverts + i);
-		put_vertex(f, f->nverts + i, p->verts + (size_t)i * f->s->vsize);
+		put_vertex(f, f->nverts + i, p, p->verts + (size_t)i * f->s->vsize);
 	}
 	/* Triangulate the group's vertex numbers (never repeated, so no triangle is
 	 * dropped as degenerate), then reverse each one. */
@@ -225,20 +223,9 @@ static nm_status fill_group(obj_fill *f, nm_error *err)
 		return nm_fail(err, NM_E_LIMIT, b->m->file, "mesh.obj", NM_NO_OFFSET,
 			       "shape %u: %llu vertices are too many for one OBJ group", s->index,
 			       (unsigned long long)f->g->nverts);
-	j3d_mtx_reset(&f->mtx);
-	for (uint32_t j = 0; j < s->npackets; j++) {
-		uint8_t *dl;
-		f->packet = &s->packets[j];
-		nm_status st = j3d_dl_load(b->m, s, j, &dl, err);
-		if (st != NM_OK)
-			return st;
-		j3d_mtx_packet(&f->mtx, f->packet);
-		st = j3d_dl_walk(s, dl, f->packet->dl_size, b->m->shp1->chunk->off + f->packet->dl_off,
-				 b->m->file, add_prim, f, err);
-		free(dl);
-		if (st != NM_OK)
-			return st;
-	}
+	nm_status st = j3d_shape_walk(b->m, s, add_prim, f, err);
+	if (st != NM_OK)
+		return st;
 	return f->nverts == f->g->nverts && f->ntris == f->g->ntris ? NM_OK : changed(f, err);
 }
 

@@ -1,7 +1,6 @@
 /* mat3/ (or mat2/): header.txt and N.txt per material, formatted at mount from the
  * loaded tables. */
 #include <stdio.h>
-#include "export/text.h"
 #include "formats/j3d/j3d.h"
 
 nm_status j3d_tree_mat3(nm_tree *t, j3d_model *m, const j3d_chunk *c)

@@ -85,18 +85,15 @@ typedef struct walk {
 	uint64_t rows;             /* written so far */
 	nm_out *o;
 	shape_cols cols;
-	j3d_mtx_state mtx;
-	uint32_t packet;
 } walk;
 
-static void write_vertex(walk *w, const uint8_t *vert)
+static void write_vertex(walk *w, const j3d_prim *p, const uint8_t *vert)
 {
 	const j3d_shape *s = w->s;
 	for (unsigned k = 0; k < w->cols.n; k++) {
 		const j3d_sattr *a = &s->attrs[w->cols.attr[k]];
-		uint32_t v = a->attr == J3D_A_PNMTXIDX
-			     ? j3d_mtx_resolve(&w->mtx, s, &s->packets[w->packet], vert)
-			     : j3d_dl_value(a, vert);
+		uint32_t v = a->attr == J3D_A_PNMTXIDX ? j3d_mtx_resolve(s, p, vert)
+						       : j3d_dl_value(a, vert);
 		nm_out_char(w->o, ',');
 		nm_csv_uint(w->o, v, w->cols.width[k]);
 	}
@@ -136,33 +133,13 @@ static nm_status write_prim(void *ctx, const j3d_prim *p, nm_error *err)
 			idx[i] = (uint32_t)i;
 	}
 	for (uint64_t i = 0; i < n && !w->o->failed; i++) {
-		nm_csv_uint(w->o, w->packet, PACKET_WIDTH);
+		nm_csv_uint(w->o, p->packet, PACKET_WIDTH);
 		for (unsigned v = 0; v < corners; v++)
-			write_vertex(w, p->verts + (size_t)idx[i * corners + v] * w->s->vsize);
+			write_vertex(w, p, p->verts + (size_t)idx[i * corners + v] * w->s->vsize);
 		nm_out_char(w->o, '\n');
 	}
 	w->rows += n;
 	free(idx);
-	return NM_OK;
-}
-
-/* Walk every packet of the shape with fn. */
-static nm_status walk_shape(walk *w, j3d_prim_fn fn, nm_error *err)
-{
-	j3d_mtx_reset(&w->mtx);
-	for (w->packet = 0; w->packet < w->s->npackets; w->packet++) {
-		uint8_t *dl;
-		const j3d_packet *p = &w->s->packets[w->packet];
-		nm_status st = j3d_dl_load(w->m, w->s, w->packet, &dl, err);
-		if (st != NM_OK)
-			return st;
-		j3d_mtx_packet(&w->mtx, p);
-		st = j3d_dl_walk(w->s, dl, p->dl_size, w->m->shp1->chunk->off + p->dl_off,
-				 w->m->file, fn, w, err);
-		free(dl);
-		if (st != NM_OK)
-			return st;
-	}
 	return NM_OK;
 }
 
@@ -184,7 +161,7 @@ static nm_status produce_prims(void *ctx, void *arg, nm_out *o, nm_error *err)
 		for (unsigned k = 0; k < w.cols.n; k++)
 			nm_out_printf(o, ",v%u_%s", v, w.cols.name[k]);
 	nm_out_char(o, '\n');
-	nm_status st = walk_shape(&w, write_prim, err);
+	nm_status st = j3d_shape_walk(f->m, f->s, write_prim, &w, err);
 	if (st == NM_OK && w.rows != f->s->count[f->cls])
 		/* The same bytes walk the same way: only a source that changed gets here. */
 		return nm_fail(err, NM_E_IO, f->m->file, "SHP1", NM_NO_OFFSET,
