@@ -1,8 +1,10 @@
 /* J3D driver tests: the fixture writer's files (every chunk compared with the data that
- * went in), broken files (every truncation, absurd counts), and the corpus (every file
- * produced at its announced size, PNGs read back at the header's size, mesh.obj's
- * triangle count against an independent display-list count, faces against normals,
- * and random byte flips). */
+ * went in), broken files (every truncation, absurd counts, cut and overlapping
+ * packets), and the corpus (every file produced at its announced size, PNGs read back
+ * at the header's size, mesh.obj's triangle and vertex counts against an independent
+ * display-list count, faces against normals, and random byte flips). Every one of
+ * them also shows that its sizes are known at mount: building the tree and stat-ing
+ * all of it produce nothing. */
 #include <check.h>
 #include <dirent.h>
 #include <math.h>
@@ -1048,15 +1050,16 @@ static size_t corpus_files(char files[][4096], size_t max)
 	return n;
 }
 
-/* An independent triangle count of a J3D file's display lists: a minimal walk over
- * the chunk list, SHP1's tables and every packet, written apart from the driver. */
+/* An independent triangle count of a J3D file's display lists, and the vertices of its
+ * triangle primitives (*verts): a minimal walk over the chunk list, SHP1's tables and
+ * every packet, written apart from the driver. */
 static uint32_t be32(const uint8_t *p)
 {
 	return (uint32_t)p[0] << 24 | (uint32_t)p[1] << 16 | (uint32_t)p[2] << 8 | p[3];
 }
 static unsigned be16(const uint8_t *p) { return (unsigned)p[0] << 8 | p[1]; }
 
-static uint64_t count_dl_triangles(const uint8_t *d, size_t len)
+static uint64_t count_dl_triangles(const uint8_t *d, size_t len, uint64_t *verts)
 {
 	const uint8_t *shp = NULL;
 	size_t off = 0x20;
@@ -1067,6 +1070,7 @@ static uint64_t count_dl_triangles(const uint8_t *d, size_t len)
 	}
 	ck_assert_ptr_nonnull(shp);
 	uint64_t tris = 0;
+	*verts = 0;
 	unsigned nshapes = be16(shp + 8);
 	for (unsigned s = 0; s < nshapes; s++) {
 		const uint8_t *e = shp + be32(shp + 0x0C) + 0x28 * s;
@@ -1102,6 +1106,8 @@ static uint64_t count_dl_triangles(const uint8_t *d, size_t len)
 				case 0xA8: case 0xB0: case 0xB8: break;
 				default: ck_abort_msg("opcode 0x%02x in a corpus display list", op);
 				}
+				if (op < 0xA8)
+					*verts += v;
 				q += 3 + (size_t)v * vsize;
 			}
 		}
@@ -1227,8 +1233,9 @@ START_TEST(test_overlapping_packets)
 }
 END_TEST
 
-/* mesh.obj: f lines, and how many faces agree with their vertex normals. */
-static void obj_stats(char *obj, uint64_t *faces, uint64_t *agree, uint64_t *with_normals)
+/* mesh.obj: v and f lines, and how many faces agree with their vertex normals. */
+static void obj_stats(char *obj, uint64_t *verts, uint64_t *faces, uint64_t *agree,
+		      uint64_t *with_normals)
 {
 	size_t nv = 0, nn = 0, cv = 1024, cn = 1024;
 	float *v = malloc(cv * 12), *vn = malloc(cn * 12);
@@ -1266,6 +1273,7 @@ static void obj_stats(char *obj, uint64_t *faces, uint64_t *agree, uint64_t *wit
 			*agree += s > 0;
 		}
 	}
+	*verts = nv;
 	free(v);
 	free(vn);
 }
@@ -1326,14 +1334,18 @@ START_TEST(test_corpus)
 		/* mesh.obj: triangle count against the independent walk; winding. */
 		size_t flen;
 		uint8_t *raw = load(files[i], &flen);
-		uint64_t want = count_dl_triangles(raw, flen);
+		uint64_t want_verts, want = count_dl_triangles(raw, flen, &want_verts);
 		free(raw);
 		char *obj = must_read(t, "mesh.obj", NULL);
-		uint64_t faces, agree, with_normals;
-		obj_stats(obj, &faces, &agree, &with_normals);
+		uint64_t verts, faces, agree, with_normals;
+		obj_stats(obj, &verts, &faces, &agree, &with_normals);
 		free(obj);
 		ck_assert_msg(faces == want, "%s: mesh.obj has %llu faces, display lists %llu",
 			      files[i], (unsigned long long)faces, (unsigned long long)want);
+		/* one OBJ vertex per display-list vertex of a triangle primitive */
+		ck_assert_msg(verts == want_verts, "%s: mesh.obj has %llu vertices, display lists "
+			      "%llu", files[i], (unsigned long long)verts,
+			      (unsigned long long)want_verts);
 		ck_assert_msg(agree * 10 >= with_normals * 9,
 			      "%s: only %llu of %llu faces agree with their normals", files[i],
 			      (unsigned long long)agree, (unsigned long long)with_normals);
