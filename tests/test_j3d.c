@@ -1,8 +1,10 @@
 /* J3D driver tests: the fixture writer's files (every chunk compared with the data that
- * went in), broken files (every truncation, absurd counts), and the corpus (every file
- * produced at its announced size, PNGs read back at the header's size, mesh.obj's
- * triangle count against an independent display-list count, faces against normals,
- * and random byte flips). */
+ * went in), broken files (every truncation, absurd counts, cut and overlapping
+ * packets), and the corpus (every file produced at its announced size, PNGs read back
+ * at the header's size, mesh.obj's triangle and vertex counts against an independent
+ * display-list count, faces against normals, and random byte flips). Every one of
+ * them also shows that its sizes are known at mount: building the tree and stat-ing
+ * all of it produce nothing. */
 #include <check.h>
 #include <dirent.h>
 #include <math.h>
@@ -42,11 +44,18 @@ static nm_tree *tree_of(const uint8_t *buf, size_t len, nm_status *status, nm_er
 	return t;
 }
 
+/* The fixture writer's bytes (malloc'd). */
+static uint8_t *fixture_bytes(j3dw_opts o, size_t *len)
+{
+	uint8_t *buf = j3dw_build(&o, len);
+	ck_assert_ptr_nonnull(buf);
+	return buf;
+}
+
 static nm_tree *fixture_tree(j3dw_opts o)
 {
 	size_t len;
-	uint8_t *buf = j3dw_build(&o, &len);
-	ck_assert_ptr_nonnull(buf);
+	uint8_t *buf = fixture_bytes(o, &len);
 	nm_error err;
 	nm_status s;
 	nm_tree *t = tree_of(buf, len, &s, &err);
@@ -144,6 +153,17 @@ static uint8_t *png_rgba(const char *png, size_t len, unsigned *w, unsigned *h)
 	return px;
 }
 
+/* A read that failed: allowed for broken input, but only as a reader sees it (EIO, or
+ * EFBIG past the output limit) and with a message; never as a file whose bytes differ
+ * from its announced size (the tree's "internal error"). */
+static void ck_read_failure(nm_status s, const nm_error *err, const char *path)
+{
+	ck_assert_msg(!strstr(err->msg, "internal error"), "%s: %s", path, err->msg);
+	ck_assert_msg(s == NM_E_IO || s == NM_E_FORMAT || s == NM_E_UNSUPPORTED || s == NM_E_LIMIT,
+		      "%s: status %d: %s", path, s, err->msg);
+	ck_assert_msg(err->msg[0], "%s: failed without a message", path);
+}
+
 /* Walk every file of the tree below dir: produce it, check the size. Returns files
  * seen. With strict, a file that fails to produce fails the test. */
 static size_t walk(nm_tree *t, nm_node *dir, bool strict, char *path, size_t plen)
@@ -177,8 +197,10 @@ static size_t walk(nm_tree *t, nm_node *dir, bool strict, char *path, size_t ple
 		uint64_t got = 0;
 		for (;;) {
 			size_t g;
-			if (nm_read(t, k, got, buf, sizeof buf, &g, &err) != NM_OK) {
+			nm_status rs = nm_read(t, k, got, buf, sizeof buf, &g, &err);
+			if (rs != NM_OK) {
 				ck_assert_msg(!strict, "%s: %s", path, err.msg);
+				ck_read_failure(rs, &err, path);
 				break;
 			}
 			if (!g) {
@@ -191,6 +213,33 @@ static size_t walk(nm_tree *t, nm_node *dir, bool strict, char *path, size_t ple
 	}
 	path[plen] = '\0';
 	return files;
+}
+
+/* What `ls -lR` does: list every directory, stat every node. */
+static void stat_walk(nm_tree *t, nm_node *dir)
+{
+	nm_node **kids;
+	size_t n;
+	nm_error err;
+	ck_assert_msg(nm_children(t, dir, &kids, &n, &err) == NM_OK, "%s", err.msg);
+	for (size_t i = 0; i < n; i++) {
+		uint64_t size;
+		ck_assert_msg(nm_size(t, kids[i], &size, &err) == NM_OK, "%s: %s",
+			      nm_node_name(kids[i]), err.msg);
+		if (nm_node_type(kids[i]) == NM_NODE_DIR)
+			stat_walk(t, kids[i]);
+	}
+}
+
+/* Every size is known at mount: building the tree and stat-ing all of it produced no
+ * file and populated no directory (nothing was decoded). */
+static void ck_stat_decodes_nothing(nm_tree *t, const char *what)
+{
+	stat_walk(t, nm_tree_root(t));
+	ck_assert_msg(nm_tree_productions(t) == 0, "%s: build and stat produced %llu files",
+		      what, (unsigned long long)nm_tree_productions(t));
+	ck_assert_msg(nm_tree_populations(t) == 0, "%s: build and stat populated %llu "
+		      "directories", what, (unsigned long long)nm_tree_populations(t));
 }
 
 /* ---- fixture: tree shape and texts ---------------------------------------------- */
@@ -599,8 +648,19 @@ START_TEST(test_mdl3)
 	CK_CONTAINS(p, "xf 0x100a XF_AMBIENT0 = 0x323232ff\n");
 	CK_CONTAINS(p, "xf 0x1040 XF_TEX0 = 0x00005280\n");
 	CK_CONTAINS(p, "xf 0x1041 XF_TEX1 = 0x00005120\n");
-	CK_CONTAINS(p, "xf 0x0078 MATRIX[120] = 0x3f800000 (1)\n");
+	CK_CONTAINS(p, "xf 0x0078 MATRIX[120] = 0x3f800000 (+1.00000000e+00)\n");
 	CK_CONTAINS(p, "cp 0x50 CP_VCD_LO = 0x00000600\n");
+	CK_CONTAINS(p, "xf 0x045f NORMAL_MATRIX[95] = 0x3f000000 (+5.00000000e-01)\n");
+	CK_CONTAINS(p, "xf 0x0460 = 0x12345678\n");
+	CK_CONTAINS(p, "xf 0x0505 DUALTEX_MATRIX[5] = 0xff800000 (           -inf)\n");
+	CK_CONTAINS(p, "xf 0x0600 LIGHT[0] = 0x7fc00000 (            nan)\n");
+	CK_CONTAINS(p, "bp 0x05 unknown = 0x010203\n");
+	CK_CONTAINS(p, "cp 0x00 unknown = 0xdeadbeef\n");
+	CK_CONTAINS(p, "xf_load_indexed position index=4660 address=0x0ff count=12\n");
+	CK_CONTAINS(p, "xf_load_indexed light index=7 address=0x600 count=1\n");
+	CK_CONTAINS(p, "call_display_list address=0x80001000 size=123456\n");
+	CK_CONTAINS(p, "invalidate_vertex_cache\n");
+	CK_CONTAINS(p, "nop_bytes: ");
 	free(p);
 	p = must_read(t, "mdl3/1.txt", NULL);
 	CK_CONTAINS(p, "bp 0xf3 TEV_ALPHAFUNC = 0x3f0000\n");
@@ -710,13 +770,12 @@ static bool has_v(const objv *v, size_t n, double x, double y, double z)
 START_TEST(test_mesh_obj)
 {
 	nm_tree *t = fixture_tree((j3dw_opts){ .variant = J3DW_BMD3 });
-	uint64_t before = nm_tree_productions(t);
 	nm_node *n;
 	nm_error err;
 	uint64_t size;
 	ck_assert_int_eq(nm_resolve(t, "mesh.obj", &n, &err), NM_OK);
-	ck_assert_int_eq(nm_size(t, n, &size, &err), NM_OK);   /* measured on first stat */
-	ck_assert_uint_gt(nm_tree_productions(t), before);
+	ck_assert_int_eq(nm_size(t, n, &size, &err), NM_OK);   /* known at mount */
+	ck_assert_uint_eq(nm_tree_productions(t), 0);
 	size_t len;
 	char *obj = must_read(t, "mesh.obj", &len);
 	ck_assert_uint_eq(len, size);
@@ -743,6 +802,10 @@ START_TEST(test_mesh_obj)
 		}
 	}
 	ck_assert_uint_eq(nf, J3DW_SHAPE0_TRIS + J3DW_SHAPE1_TRIS);
+	/* One vertex per display-list vertex of a triangle primitive: shape 0's strip,
+	 * triangles, quad and fan (4 + 3 + 4 + 5), shape 1's triangles and strip (3 + 4). */
+	ck_assert_uint_eq(nv, 16 + 7);
+	ck_assert_uint_eq(nvn, 16);
 	/* Shape 0 hangs on the arm joint: world(arm) p = (5 - x, 2 - y, 3 + z). */
 	double s = 1.0 / (1 << J3DW_POS_SHIFT);
 	ck_assert(has_v(v, nv, 5 - j3dw_pos[0][0] * s, 2 - j3dw_pos[0][1] * s, 3 + j3dw_pos[0][2] * s));
@@ -800,6 +863,26 @@ START_TEST(test_unknown_and_order)
 	}
 	nm_tree_free(a);
 	nm_tree_free(b);
+}
+END_TEST
+
+/* Every fixture variant: sizes known at mount, and then every file yields exactly its
+ * announced bytes. */
+START_TEST(test_sizes_from_counts)
+{
+	static const j3dw_opts variants[] = {
+		{ .variant = J3DW_BMD3 }, { .variant = J3DW_BDL4 }, { .variant = J3DW_BMD2 },
+		{ .variant = J3DW_BDL4, .unknown_chunk = true, .shuffle = true },
+		{ .variant = J3DW_BMD3, .absurd_dl_count = true },
+	};
+	for (size_t i = 0; i < sizeof variants / sizeof variants[0]; i++) {
+		nm_tree *t = fixture_tree(variants[i]);
+		char what[32], path[4096] = "";
+		snprintf(what, sizeof what, "fixture variant %zu", i);
+		ck_stat_decodes_nothing(t, what);
+		walk(t, nm_tree_root(t), true, path, 0);
+		nm_tree_free(t);
+	}
 }
 END_TEST
 
@@ -877,10 +960,8 @@ static size_t find_chunk(const uint8_t *b, size_t len, const char *magic)
 
 START_TEST(test_absurd_counts)
 {
-	j3dw_opts o = { .variant = J3DW_BDL4 };
 	size_t len;
-	uint8_t *good = j3dw_build(&o, &len);
-	ck_assert_ptr_nonnull(good);
+	uint8_t *good = fixture_bytes((j3dw_opts){ .variant = J3DW_BDL4 }, &len);
 	uint8_t *b = malloc(len);
 	char path[4096] = "";
 	nm_error err;
@@ -947,10 +1028,9 @@ END_TEST
 
 START_TEST(test_truncations)
 {
-	j3dw_opts o = { .variant = J3DW_BDL4, .unknown_chunk = true };
 	size_t len;
-	uint8_t *good = j3dw_build(&o, &len);
-	ck_assert_ptr_nonnull(good);
+	uint8_t *good = fixture_bytes((j3dw_opts){ .variant = J3DW_BDL4, .unknown_chunk = true },
+				      &len);
 	char path[4096] = "";
 	for (size_t cut = 0; cut < len; cut++) {
 		nm_status s;
@@ -966,6 +1046,7 @@ START_TEST(test_truncations)
 			continue;
 		}
 		ck_assert_msg(t, "cut %zu: %s", cut, err.msg);
+		ck_stat_decodes_nothing(t, "truncated fixture");
 		walk(t, nm_tree_root(t), false, path, 0);
 		nm_tree_free(t);
 	}
@@ -1020,15 +1101,16 @@ static size_t corpus_files(char files[][4096], size_t max)
 	return n;
 }
 
-/* An independent triangle count of a J3D file's display lists: a minimal walk over
- * the chunk list, SHP1's tables and every packet, written apart from the driver. */
+/* An independent triangle count of a J3D file's display lists, and the vertices of its
+ * triangle primitives (*verts): a minimal walk over the chunk list, SHP1's tables and
+ * every packet, written apart from the driver. */
 static uint32_t be32(const uint8_t *p)
 {
 	return (uint32_t)p[0] << 24 | (uint32_t)p[1] << 16 | (uint32_t)p[2] << 8 | p[3];
 }
 static unsigned be16(const uint8_t *p) { return (unsigned)p[0] << 8 | p[1]; }
 
-static uint64_t count_dl_triangles(const uint8_t *d, size_t len)
+static uint64_t count_dl_triangles(const uint8_t *d, size_t len, uint64_t *verts)
 {
 	const uint8_t *shp = NULL;
 	size_t off = 0x20;
@@ -1039,6 +1121,7 @@ static uint64_t count_dl_triangles(const uint8_t *d, size_t len)
 	}
 	ck_assert_ptr_nonnull(shp);
 	uint64_t tris = 0;
+	*verts = 0;
 	unsigned nshapes = be16(shp + 8);
 	for (unsigned s = 0; s < nshapes; s++) {
 		const uint8_t *e = shp + be32(shp + 0x0C) + 0x28 * s;
@@ -1074,6 +1157,8 @@ static uint64_t count_dl_triangles(const uint8_t *d, size_t len)
 				case 0xA8: case 0xB0: case 0xB8: break;
 				default: ck_abort_msg("opcode 0x%02x in a corpus display list", op);
 				}
+				if (op < 0xA8)
+					*verts += v;
 				q += 3 + (size_t)v * vsize;
 			}
 		}
@@ -1081,8 +1166,127 @@ static uint64_t count_dl_triangles(const uint8_t *d, size_t len)
 	return tris;
 }
 
-/* mesh.obj: f lines, and how many faces agree with their vertex normals. */
-static void obj_stats(char *obj, uint64_t *faces, uint64_t *agree, uint64_t *with_normals)
+/* Every cut of the fixture's first SHP1 and MDL3 packets (their size fields
+ * shortened), so that a display list or command list ends inside each of its commands:
+ * the sizes are still exact at mount, and every file then yields exactly those bytes
+ * or fails as a reader sees it (ck_read_failure). A cut display list is a shape error
+ * (error.txt, no CSVs, left out of mesh.obj); a cut MDL3 packet ends its text with a
+ * line that says where. */
+START_TEST(test_packet_cuts)
+{
+	size_t len;
+	uint8_t *good = fixture_bytes((j3dw_opts){ .variant = J3DW_BDL4 }, &len);
+	uint8_t *b = malloc(len);
+	size_t shp = find_chunk(good, len, "SHP1"), mdl = find_chunk(good, len, "MDL3");
+	/* The size field of each first packet: SHP1 packet table entry 0 (size, offset),
+	 * MDL3 packet table entry 0 (offset, size). */
+	const size_t fields[2] = { shp + be32(good + shp + 0x28), mdl + be32(good + mdl + 0x0C) + 4 };
+	char path[4096] = "";
+	for (int k = 0; k < 2; k++) {
+		uint32_t full = be32(good + fields[k]);
+		ck_assert_uint_gt(full, 32);
+		for (uint32_t cut = 0; cut <= full; cut++) {
+			memcpy(b, good, len);
+			put32(b + fields[k], cut);
+			nm_status s;
+			nm_error err;
+			nm_tree *t = tree_of(b, len, &s, &err);
+			ck_assert_msg(t, "cut %u: %s", cut, err.msg);
+			ck_stat_decodes_nothing(t, k ? "cut MDL3 packet" : "cut display list");
+			walk(t, nm_tree_root(t), true, path, 0);
+			if (k == 0)
+				ck_assert(exists(t, "shp1/0/error.txt") != exists(t, "shp1/0/triangles.csv"));
+			nm_tree_free(t);
+		}
+	}
+	free(b);
+	free(good);
+}
+END_TEST
+
+static void put16(uint8_t *p, unsigned v)
+{
+	p[0] = (uint8_t)(v >> 8);
+	p[1] = (uint8_t)v;
+}
+
+/* A J3D file of one chunk (SHP1: one shape, POS as an 8-bit index; or MDL3) whose
+ * packets all point at the same list of `list` zero bytes (NOPs). */
+static uint8_t *overlapping_packets(bool mdl3, uint32_t packets, uint32_t list, size_t *len)
+{
+	size_t tables = mdl3 ? 0x40 + 8 * (size_t)packets : 0x88 + 16 * (size_t)packets;
+	size_t base = (tables + 31) & ~(size_t)31, chunk = base + list;
+	*len = 0x20 + chunk;
+	uint8_t *b = calloc(1, *len);
+	ck_assert_ptr_nonnull(b);
+	memcpy(b, "J3D2bdl4", 8);
+	put32(b + 8, (uint32_t)*len);
+	put32(b + 12, 1);
+	memcpy(b + 16, "SVR3", 4);
+	memset(b + 20, 0xFF, 12);
+	uint8_t *c = b + 0x20;
+	memcpy(c, mdl3 ? "MDL3" : "SHP1", 4);
+	put32(c + 4, (uint32_t)chunk);
+	if (mdl3) {
+		put16(c + 8, packets);
+		put32(c + 0x0C, 0x40);
+		for (uint32_t i = 0; i < packets; i++) {
+			put32(c + 0x40 + 8 * i, (uint32_t)(base - (0x40 + 8 * i)));
+			put32(c + 0x44 + 8 * i, list);
+		}
+		return b;
+	}
+	put16(c + 8, 1);
+	put32(c + 0x0C, 0x40);                    /* shape table */
+	put32(c + 0x18, 0x68);                    /* attribute lists */
+	put32(c + 0x1C, 0x80);                    /* matrix table: one entry, 0 */
+	put32(c + 0x20, (uint32_t)base);          /* display lists */
+	put32(c + 0x24, 0x88);                    /* matrix groups */
+	put32(c + 0x28, 0x88 + 8 * packets);      /* packets */
+	put16(c + 0x40 + 2, packets);
+	put32(c + 0x68, 9);                       /* POS, INDEX8 */
+	put32(c + 0x6C, 2);
+	put32(c + 0x70, 0xFF);
+	for (uint32_t i = 0; i < packets; i++) {
+		put16(c + 0x88 + 8 * i + 2, 1);
+		put32(c + 0x88 + 8 * (packets + i), list);
+	}
+	return b;
+}
+
+/* Packets that all point at one big list: the mount-time walks stop at their budget
+ * (4 x the chunk + 1 MiB) and say so, instead of walking the list again and again. */
+START_TEST(test_overlapping_packets)
+{
+	for (int k = 0; k < 2; k++) {
+		size_t len;
+		uint8_t *b = overlapping_packets(k, 32, 256 * 1024, &len);
+		nm_status s;
+		nm_error err;
+		nm_tree *t = tree_of(b, len, &s, &err);
+		free(b);
+		ck_assert_msg(t, "%s", err.msg);
+		ck_stat_decodes_nothing(t, "overlapping packets");
+		char path[4096] = "", *e;
+		walk(t, nm_tree_root(t), true, path, 0);
+		if (k) {
+			char *p = must_read(t, "mdl3/0.txt", NULL);
+			CK_CONTAINS(p, "nop_bytes: 262144\n");
+			free(p);
+			e = must_read(t, "mdl3/31.txt", NULL);
+		} else {
+			e = must_read(t, "shp1/0/error.txt", NULL);
+		}
+		CK_CONTAINS(e, "that overlap");
+		free(e);
+		nm_tree_free(t);
+	}
+}
+END_TEST
+
+/* mesh.obj: v and f lines, and how many faces agree with their vertex normals. */
+static void obj_stats(char *obj, uint64_t *verts, uint64_t *faces, uint64_t *agree,
+		      uint64_t *with_normals)
 {
 	size_t nv = 0, nn = 0, cv = 1024, cn = 1024;
 	float *v = malloc(cv * 12), *vn = malloc(cn * 12);
@@ -1120,6 +1324,7 @@ static void obj_stats(char *obj, uint64_t *faces, uint64_t *agree, uint64_t *wit
 			*agree += s > 0;
 		}
 	}
+	*verts = nv;
 	free(v);
 	free(vn);
 }
@@ -1137,7 +1342,7 @@ START_TEST(test_corpus)
 		nm_tree *t;
 		nm_error err;
 		ck_assert_msg(nm_open_model(files[i], NULL, &t, &err) == NM_OK, "%s: %s", files[i], err.msg);
-		ck_assert_uint_eq(nm_tree_productions(t), 0);
+		ck_stat_decodes_nothing(t, files[i]);
 		char path[4096] = "";
 		size_t nfiles = walk(t, nm_tree_root(t), true, path, 0);
 		ck_assert_uint_gt(nfiles, 20);
@@ -1180,14 +1385,18 @@ START_TEST(test_corpus)
 		/* mesh.obj: triangle count against the independent walk; winding. */
 		size_t flen;
 		uint8_t *raw = load(files[i], &flen);
-		uint64_t want = count_dl_triangles(raw, flen);
+		uint64_t want_verts, want = count_dl_triangles(raw, flen, &want_verts);
 		free(raw);
 		char *obj = must_read(t, "mesh.obj", NULL);
-		uint64_t faces, agree, with_normals;
-		obj_stats(obj, &faces, &agree, &with_normals);
+		uint64_t verts, faces, agree, with_normals;
+		obj_stats(obj, &verts, &faces, &agree, &with_normals);
 		free(obj);
 		ck_assert_msg(faces == want, "%s: mesh.obj has %llu faces, display lists %llu",
 			      files[i], (unsigned long long)faces, (unsigned long long)want);
+		/* one OBJ vertex per display-list vertex of a triangle primitive */
+		ck_assert_msg(verts == want_verts, "%s: mesh.obj has %llu vertices, display lists "
+			      "%llu", files[i], (unsigned long long)verts,
+			      (unsigned long long)want_verts);
 		ck_assert_msg(agree * 10 >= with_normals * 9,
 			      "%s: only %llu of %llu faces agree with their normals", files[i],
 			      (unsigned long long)agree, (unsigned long long)with_normals);
@@ -1245,6 +1454,7 @@ START_TEST(test_corpus_flips)
 			nm_tree *t = tree_of(b, len, &s, &err);
 			if (!t)
 				continue;   /* an error is a fine answer */
+			ck_stat_decodes_nothing(t, files[i]);
 			walk(t, nm_tree_root(t), false, path, 0);
 			nm_tree_free(t);
 		}
@@ -1274,6 +1484,7 @@ START_TEST(test_corpus_truncations)
 			nm_error err;
 			nm_tree *t = tree_of(good, cut, &s, &err);
 			ck_assert_msg(t, "%s cut at %zu: %s", files[i], cut, err.msg);
+			ck_stat_decodes_nothing(t, files[i]);
 			walk(t, nm_tree_root(t), false, path, 0);
 			nm_tree_free(t);
 		}
@@ -1299,6 +1510,7 @@ static Suite *j3d_suite(void)
 	tcase_add_test(tc, test_textures);
 	tcase_add_test(tc, test_mesh_obj);
 	tcase_add_test(tc, test_unknown_and_order);
+	tcase_add_test(tc, test_sizes_from_counts);
 	suite_add_tcase(s, tc);
 	TCase *bad = tcase_create("broken");
 	tcase_set_timeout(bad, 120);
@@ -1306,6 +1518,8 @@ static Suite *j3d_suite(void)
 	tcase_add_test(bad, test_first_draw_without_triangles);
 	tcase_add_test(bad, test_absurd_counts);
 	tcase_add_test(bad, test_truncations);
+	tcase_add_test(bad, test_packet_cuts);
+	tcase_add_test(bad, test_overlapping_packets);
 	suite_add_tcase(s, bad);
 	TCase *corpus = tcase_create("corpus");
 	tcase_set_timeout(corpus, 300);

@@ -63,6 +63,7 @@ struct nm_tree {
 	size_t ncleanups;
 	nm_options opt;            /* fixed at creation: threads read it without a lock */
 	nm_cache *cache;
+	uint64_t populations;      /* lazy directories populated (under lock) */
 };
 
 static size_t hash_name(const nm_node *parent, const char *name, size_t nbuckets)
@@ -207,6 +208,14 @@ void nm_tree_free(nm_tree *t)
 nm_node *nm_tree_root(nm_tree *t) { return t->root; }
 const nm_options *nm_tree_options(const nm_tree *t) { return &t->opt; }
 uint64_t nm_tree_productions(nm_tree *t) { return nm_cache_fills(t->cache); }
+
+uint64_t nm_tree_populations(nm_tree *t)
+{
+	pthread_mutex_lock(&t->lock);
+	uint64_t n = t->populations;
+	pthread_mutex_unlock(&t->lock);
+	return n;
+}
 
 nm_status nm_tree_on_free(nm_tree *t, nm_free_fn fn, void *p)
 {
@@ -495,6 +504,7 @@ static void run_populate(nm_tree *t, nm_node *dir)
 	nm_populate_fn fn = dir->populate;
 	nm_error e;
 	dir->populate = NULL;
+	t->populations++;
 	dir->populating = true;
 	dir->populator = pthread_self();
 	pthread_mutex_unlock(&t->lock);

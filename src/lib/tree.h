@@ -115,5 +115,8 @@ nm_status nm_read(nm_tree *t, nm_node *file, uint64_t off, void *buf, size_t len
 		  size_t *got, nm_error *err);
 /* Count of files produced so far (tests use it to prove laziness). */
 uint64_t nm_tree_productions(nm_tree *t);
+/* Count of lazy directories populated so far (tests: a driver that promises to decode
+ * nothing before a read shows that listing its whole tree populated nothing either). */
+uint64_t nm_tree_populations(nm_tree *t);
 
 #endif

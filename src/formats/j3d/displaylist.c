@@ -3,6 +3,7 @@
  * few other GX commands a list may hold, skipped by their length. The walk never
  * allocates: every primitive's vertex run is checked against the list's length, so an
  * absurd vertex count ends the walk with an error instead of a huge loop. */
+#include <stdlib.h>
 #include <string.h>
 #include "export/triangulate.h"
 #include "formats/j3d/j3d.h"
@@ -46,6 +47,16 @@ uint64_t j3d_prim_count(uint8_t op, uint32_t n)
 	}
 }
 
+nm_prim j3d_prim_kind(uint8_t op)
+{
+	switch (op & 0xF8) {
+	case 0x90: return NM_PRIM_TRIANGLES;
+	case 0x98: return NM_PRIM_STRIP;
+	case 0xA0: return NM_PRIM_FAN;
+	default: return NM_PRIM_QUADS;
+	}
+}
+
 /* Length of a non-draw GX command at p, 0 if unknown (the caller checks it fits). */
 static size_t command_length(const uint8_t *p, size_t left)
 {
@@ -61,9 +72,11 @@ static size_t command_length(const uint8_t *p, size_t left)
 	}
 }
 
-nm_status j3d_dl_walk(const j3d_shape *s, const uint8_t *dl, size_t len, uint64_t base,
-		      const char *file, j3d_prim_fn fn, void *ctx, nm_error *err)
+/* One packet's list: dl holds len bytes found at absolute offset base. */
+static nm_status walk_list(const j3d_shape *s, const uint8_t *dl, size_t len, uint64_t base,
+			   const j3d_prim *proto, j3d_prim_fn fn, void *ctx, nm_error *err)
 {
+	const char *file = s->m->file;
 	size_t p = 0;
 	while (p < len) {
 		uint8_t op = dl[p];
@@ -83,8 +96,11 @@ nm_status j3d_dl_walk(const j3d_shape *s, const uint8_t *dl, size_t len, uint64_
 					       "shape %u: %s of %u vertices (%zu bytes) runs past the "
 					       "end of the display list (%zu bytes left)", s->index,
 					       j3d_prim_name(op), n, need, len - p - 3);
-			j3d_prim prim = { .op = (uint8_t)(op & 0xF8), .nverts = n,
-					  .verts = dl + p + 3, .off = p };
+			j3d_prim prim = *proto;
+			prim.op = (uint8_t)(op & 0xF8);
+			prim.nverts = n;
+			prim.verts = dl + p + 3;
+			prim.off = p;
 			nm_status st = fn(ctx, &prim, err);
 			if (st != NM_OK)
 				return st;
@@ -104,14 +120,6 @@ nm_status j3d_dl_walk(const j3d_shape *s, const uint8_t *dl, size_t len, uint64_
 	return NM_OK;
 }
 
-nm_status j3d_dl_load(j3d_model *m, const j3d_shape *s, uint32_t packet, uint8_t **out,
-		      nm_error *err)
-{
-	const j3d_chunk *c = m->shp1->chunk;
-	const j3d_packet *p = &s->packets[packet];
-	return nm_reader_load(m->r, c->off + p->dl_off, p->dl_size, c->magic, out, err);
-}
-
 uint32_t j3d_dl_value(const j3d_sattr *a, const uint8_t *vert)
 {
 	const uint8_t *p = vert + a->pos;
@@ -123,24 +131,47 @@ uint32_t j3d_dl_value(const j3d_sattr *a, const uint8_t *vert)
 	}
 }
 
-void j3d_mtx_reset(j3d_mtx_state *st)
+static void mtx_reset(j3d_mtx_state *st)
 {
 	memset(st->slot, 0xFF, sizeof st->slot);
 }
 
-void j3d_mtx_packet(j3d_mtx_state *st, const j3d_packet *p)
+static void mtx_packet(j3d_mtx_state *st, const j3d_packet *p)
 {
 	for (uint32_t k = 0; k < p->nmtx && k < J3D_MTX_SLOTS; k++)
 		if (p->mtx[k] != 0xFFFF)
 			st->slot[k] = p->mtx[k];
 }
 
-uint16_t j3d_mtx_resolve(const j3d_mtx_state *st, const j3d_shape *s, const j3d_packet *p,
-			 const uint8_t *vert)
+uint16_t j3d_mtx_resolve(const j3d_shape *s, const j3d_prim *p, const uint8_t *vert)
 {
+	const uint16_t *slot = p->mtx->slot;
 	for (unsigned k = 0; k < s->nattrs; k++)
 		if (s->attrs[k].attr == J3D_A_PNMTXIDX && s->attrs[k].type == J3D_IDX_DIRECT)
-			return st->slot[(vert[s->attrs[k].pos] / 3) % J3D_MTX_SLOTS];
+			return slot[(vert[s->attrs[k].pos] / 3) % J3D_MTX_SLOTS];
 	/* No matrix index in the vertices: GX uses slot 0. */
-	return st->slot[0] != 0xFFFF ? st->slot[0] : p->use_mtx;
+	return slot[0] != 0xFFFF ? slot[0] : s->packets[p->packet].use_mtx;
+}
+
+nm_status j3d_shape_walk(j3d_model *m, const j3d_shape *s, j3d_prim_fn fn, void *ctx,
+			 nm_error *err)
+{
+	const j3d_chunk *c = m->shp1->chunk;
+	j3d_mtx_state mtx;
+	j3d_prim proto = { .mtx = &mtx };
+	mtx_reset(&mtx);
+	for (proto.packet = 0; proto.packet < s->npackets; proto.packet++) {
+		const j3d_packet *p = &s->packets[proto.packet];
+		uint8_t *dl;
+		nm_status st = nm_reader_load(m->r, c->off + p->dl_off, p->dl_size, c->magic, &dl,
+					      err);
+		if (st != NM_OK)
+			return st;
+		mtx_packet(&mtx, p);
+		st = walk_list(s, dl, p->dl_size, c->off + p->dl_off, &proto, fn, ctx, err);
+		free(dl);
+		if (st != NM_OK)
+			return st;
+	}
+	return NM_OK;
 }

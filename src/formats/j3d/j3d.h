@@ -3,14 +3,16 @@
  * The file is a 0x20-byte header and chunks found by walking their sizes. At mount each
  * chunk's record tables are loaded and parsed into the structs below (parse_*.c); the
  * bulk data (vertex arrays, display lists, texture images) stays in the file and is read
- * by the producers of the files that need it. Display lists are never walked at mount:
- * shp1/N/ is a lazy directory (walked on its first listing) and mesh.obj is measured on
- * its first stat (j3d_obj.c). All big-endian. */
+ * by the producers of the files that need it. Every size is known at mount: one cheap
+ * walk over the display-list command headers counts what each shape draws
+ * (dl_count.c), another over the MDL3 command headers sizes mdl3/N.txt (mdl3_text.c);
+ * neither reads a vertex or a register value. All big-endian. */
 #ifndef NM_J3D_H
 #define NM_J3D_H
 
 #include <stdbool.h>
 #include <stdint.h>
+#include "export/triangulate.h"
 #include "lib/error.h"
 #include "lib/out.h"
 #include "lib/reader.h"
@@ -160,7 +162,12 @@ typedef struct j3d_shape {
 	j3d_packet *packets;
 	uint32_t npackets_ok;     /* packets whose tables parsed */
 	int material;             /* MAT3 index from INF1, -1 when none */
-	bool ok;
+	/* Counted at mount (dl_count.c) when ok: triangles, lines and points after
+	 * strip/fan/quad conversion, and the vertices of the triangle primitives
+	 * (mesh.obj writes one vertex per display-list vertex). */
+	uint64_t count[3];
+	uint64_t tri_verts;
+	bool ok;                  /* tables parsed and display lists counted */
 	nm_error err;             /* when !ok */
 	struct j3d_model *m;
 	uint32_t index;
@@ -254,8 +261,13 @@ typedef struct j3d_model {
 
 	void **allocs;            /* everything j3d_alloc gave out */
 	size_t nallocs, capallocs;
-	struct j3d_obj *obj;
 } j3d_model;
+
+/* Bytes of display lists (or MDL3 packets) a mount-time walk reads for a chunk of this
+ * size. Real files' lists do not overlap, so they stay under the chunk size; a hostile
+ * file whose thousands of packets all point at one big list would make the walk
+ * quadratic, and the lists past this budget are reported instead of walked. */
+#define J3D_WALK_BUDGET(chunk_size) (4 * (uint64_t)(chunk_size) + ((uint64_t)1 << 20))
 
 /* Zeroed memory freed with the model; NULL on failure. count*size is overflow-checked. */
 void *j3d_alloc(j3d_model *m, size_t count, size_t size);
@@ -296,6 +308,9 @@ nm_status j3d_parse_tex1(j3d_model *m, const j3d_chunk *c, j3d_tex1 *out, nm_err
 /* After parsing: joint parents and world matrices, shape materials (from INF1). */
 void j3d_link(j3d_model *m);
 void j3d_shp1_layout(j3d_model *m);
+/* After j3d_link: count each shape's primitives (dl_count.c); a shape whose lists do
+ * not walk gets !ok and its error. Fails only when memory runs out. */
+nm_status j3d_count_shapes(j3d_model *m, nm_error *err);
 void j3d_mat_identity(float *m);
 void j3d_mat_mul(const float *a, const float *b, float *out);   /* 3x4 affine */
 void j3d_joint_local(const j3d_joint *j, float *out);
@@ -311,11 +326,21 @@ uint32_t j3d_direct_size(const j3d_model *m, uint32_t attr);
 /* ---- display lists (displaylist.c) ---- */
 enum j3d_prim_class { J3D_PC_TRIANGLES, J3D_PC_LINES, J3D_PC_POINTS };
 
+/* The matrix slots GX has loaded while a shape draws: each packet loads its matrix
+ * table into slots 0..n-1, and 0xFFFF keeps what the previous packet loaded. A
+ * PNMTXIDX value v uses slot v / 3; a shape without PNMTXIDX uses slot 0. */
+#define J3D_MTX_SLOTS 86      /* 255 / 3 + 1 */
+typedef struct j3d_mtx_state {
+	uint16_t slot[J3D_MTX_SLOTS];
+} j3d_mtx_state;
+
 typedef struct j3d_prim {
 	uint8_t op;               /* 0x80 quads ... 0xB8 points (vertex format bits cleared) */
 	uint16_t nverts;
 	const uint8_t *verts;     /* nverts * vsize bytes */
 	size_t off;               /* of the opcode, within the list */
+	uint32_t packet;          /* which packet of the shape draws it */
+	const j3d_mtx_state *mtx; /* the slots loaded while it draws */
 } j3d_prim;
 
 typedef nm_status (*j3d_prim_fn)(void *ctx, const j3d_prim *p, nm_error *err);
@@ -324,28 +349,20 @@ const char *j3d_prim_name(uint8_t op);
 int j3d_prim_class(uint8_t op);
 /* Triangles (triangle class), lines (line class) or points of a primitive. */
 uint64_t j3d_prim_count(uint8_t op, uint32_t n);
-/* Walk one packet's display list: calls fn per draw primitive; skips NOPs and the GX
- * commands that may sit in a list. Every vertex run is checked against len. */
-nm_status j3d_dl_walk(const j3d_shape *s, const uint8_t *dl, size_t len, uint64_t base,
-		      const char *file, j3d_prim_fn fn, void *ctx, nm_error *err);
-/* Read a packet's display list (malloc'd). */
-nm_status j3d_dl_load(j3d_model *m, const j3d_shape *s, uint32_t packet, uint8_t **out,
-		      nm_error *err);
+/* The converter of a triangle-class opcode (quads, triangles, strip or fan). */
+nm_prim j3d_prim_kind(uint8_t op);
+/* Walk every packet of shape s in order: read its display list (one pread), load its
+ * matrix table into the slots, and call fn per draw primitive; NOPs and the GX
+ * commands a list may hold are skipped by their length. Every vertex run is checked
+ * against the list, and the vertices are only stepped over: what fn reads of them is
+ * all that is read. */
+nm_status j3d_shape_walk(j3d_model *m, const j3d_shape *s, j3d_prim_fn fn, void *ctx,
+			 nm_error *err);
 /* The value of shape attribute a in a vertex (index, or the direct matrix-index byte). */
 uint32_t j3d_dl_value(const j3d_sattr *a, const uint8_t *vert);
-
-/* The matrix slots GX has loaded while a shape draws: each packet loads its matrix
- * table into slots 0..n-1, and 0xFFFF keeps what the previous packet loaded. A
- * PNMTXIDX value v uses slot v / 3; a shape without PNMTXIDX uses slot 0. */
-#define J3D_MTX_SLOTS 86      /* 255 / 3 + 1 */
-typedef struct j3d_mtx_state {
-	uint16_t slot[J3D_MTX_SLOTS];
-} j3d_mtx_state;
-void j3d_mtx_reset(j3d_mtx_state *st);
-void j3d_mtx_packet(j3d_mtx_state *st, const j3d_packet *p);
-/* DRW1 index of a vertex, or 0xFFFF when its slot holds nothing. */
-uint16_t j3d_mtx_resolve(const j3d_mtx_state *st, const j3d_shape *s, const j3d_packet *p,
-			 const uint8_t *vert);
+/* DRW1 index of a vertex of primitive p of shape s, or 0xFFFF when its slot holds
+ * nothing. */
+uint16_t j3d_mtx_resolve(const j3d_shape *s, const j3d_prim *p, const uint8_t *vert);
 
 /* ---- tree ---- */
 nm_status j3d_tree_inf1(nm_tree *t, j3d_model *m, const j3d_chunk *c);
@@ -362,8 +379,10 @@ nm_status j3d_add_obj(nm_tree *t, nm_node *root, j3d_model *m);
 /* Material text (parse_mat3.c) while m->mat3->v is loaded. */
 void j3d_material_text(nm_out *o, j3d_model *m, size_t i);
 void j3d_mat3_header(nm_out *o, const j3d_mat3 *t);
-/* MDL3 (parse_mdl3.c): one line per register write or command of a packet. */
-void j3d_mdl3_commands(nm_out *o, const uint8_t *dl, size_t len);
+/* MDL3 (mdl3_text.c): one line per register write or command of a packet. With o NULL
+ * nothing is written and only the command headers are read: the return value is the
+ * byte count the same call with an nm_out writes. */
+uint64_t j3d_mdl3_commands(nm_out *o, const uint8_t *dl, size_t len);
 
 /* ---- GX enum names (gx_names.c); NULL for unknown values ---- */
 const char *j3d_attr_name(uint32_t attr);

@@ -424,6 +424,10 @@ static nm_status j3d_build(nm_reader *r, nm_tree *t, nm_node *root, nm_error *er
 	if (s != NM_OK)
 		return s;
 	j3d_link(m);
+	/* Counts for the sizes of the shape CSVs and mesh.obj: a header-only walk. */
+	s = j3d_count_shapes(m, err);
+	if (s != NM_OK)
+		return s;
 
 	nm_out o;
 	nm_out_init(&o);

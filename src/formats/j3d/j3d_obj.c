@@ -10,10 +10,15 @@
  * Texture coordinates are (s, 1 - t). GX front faces are clockwise, so every triangle
  * is written reversed for OBJ's counter-clockwise front faces.
  *
- * The triangle count needs the display lists walked, which mount does not do: mesh.obj
- * is an NM_SIZE_MEASURE file, produced once on its first stat (ls -l of the root) and
- * then cached like any produced file. mesh.mtl comes from the material tables and is
- * formatted at mount. */
+ * Size from counts: each shape is one group with one OBJ vertex per display-list
+ * vertex of its triangle primitives, in list order, and its triangles. Both counts
+ * come from the mount-time header walk (dl_count.c), so mesh.obj's size is exact at
+ * mount and nothing is decoded before its first read. Welding equal vertices (same
+ * matrix, position, normal and texcoord indices) would make a smaller file, but how
+ * many are equal is only known after every vertex has been read, which is decoding.
+ * A face's corners are the vertices its primitive drew, so faces, normals and texture
+ * coordinates are the same as welded ones; only the sharing between faces is not
+ * written. mesh.mtl comes from the material tables and is formatted at mount. */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -25,162 +30,37 @@
 
 #define NONE UINT32_MAX
 
-typedef struct vkey {
-	uint32_t drw, pos, nrm, tex;
-} vkey;
+/* What mount leaves for the producer: the groups (sizes) and the shape of each. */
+typedef struct obj_file {
+	nm_obj_model model;
+	j3d_shape **shapes;
+} obj_file;
 
-/* One shape's unique vertices and triangles. */
-typedef struct obj_shape {
-	const j3d_shape *s;
-	vkey *keys;
-	size_t nkeys, capkeys;
-	uint32_t *hash;           /* open addressing: key index + 1, 0 = empty */
-	size_t caphash;
-	uint32_t *tris;
-	size_t ntris, captris;
-	int pos_attr, nrm_attr, tex_attr; /* index in the attribute list, -1 when absent */
-} obj_shape;
-
+/* One production: the arrays and matrices every group reads. */
 typedef struct obj_build {
 	j3d_model *m;
-	obj_shape *shapes;
-	size_t nshapes;
-	obj_shape *cur;
-	j3d_mtx_state mtx;
-	const j3d_packet *packet;
+	const obj_file *f;
 	uint8_t *pos, *nrm, *tex;          /* loaded arrays (NULL when absent) */
 	const j3d_varray *apos, *anrm, *atex;
 	float (*drw_mtx)[12];
 	uint32_t ndrw;
 } obj_build;
 
-static nm_status nomem(obj_build *b, nm_error *err)
-{
-	return nm_fail(err, NM_E_NOMEM, b->m->file, "mesh.obj", NM_NO_OFFSET, "out of memory");
-}
+/* One group being filled: where its next vertex and triangle go. */
+typedef struct obj_fill {
+	const obj_build *b;
+	const j3d_shape *s;
+	const nm_obj_group *g;
+	nm_obj_data *d;
+	int pos_attr, nrm_attr, tex_attr;  /* index in the attribute list, -1 when absent */
+	uint64_t nverts, ntris;
+	uint32_t *local;                   /* scratch: the primitive's vertex numbers */
+	size_t caplocal;
+} obj_fill;
 
-static uint32_t hash_key(const vkey *k)
+static nm_status nomem(const j3d_model *m, nm_error *err)
 {
-	uint64_t h = 1469598103934665603ull;
-	const uint32_t v[4] = { k->drw, k->pos, k->nrm, k->tex };
-	for (int i = 0; i < 4; i++)
-		h = (h ^ v[i]) * 1099511628211ull;
-	return (uint32_t)(h ^ h >> 32);
-}
-
-static bool grow_hash(obj_shape *sh)
-{
-	size_t cap = sh->caphash ? sh->caphash * 2 : 256;
-	uint32_t *h = calloc(cap, sizeof *h);
-	if (!h)
-		return false;
-	for (size_t i = 0; i < sh->nkeys; i++) {
-		size_t j = hash_key(&sh->keys[i]) & (cap - 1);
-		while (h[j])
-			j = (j + 1) & (cap - 1);
-		h[j] = (uint32_t)i + 1;
-	}
-	free(sh->hash);
-	sh->hash = h;
-	sh->caphash = cap;
-	return true;
-}
-
-/* Index of key k among the shape's vertices, added when new; NONE when out of memory. */
-static uint32_t vertex_id(obj_shape *sh, const vkey *k)
-{
-	if ((sh->nkeys + 1) * 2 > sh->caphash && !grow_hash(sh))
-		return NONE;
-	size_t j = hash_key(k) & (sh->caphash - 1);
-	while (sh->hash[j]) {
-		const vkey *o = &sh->keys[sh->hash[j] - 1];
-		if (!memcmp(o, k, sizeof *k))
-			return sh->hash[j] - 1;
-		j = (j + 1) & (sh->caphash - 1);
-	}
-	if (sh->nkeys == sh->capkeys) {
-		size_t cap = sh->capkeys ? sh->capkeys * 2 : 256;
-		vkey *nk = realloc(sh->keys, cap * sizeof *nk);
-		if (!nk)
-			return NONE;
-		sh->keys = nk;
-		sh->capkeys = cap;
-	}
-	sh->keys[sh->nkeys] = *k;
-	sh->hash[j] = (uint32_t)sh->nkeys + 1;
-	return (uint32_t)sh->nkeys++;
-}
-
-static uint32_t attr_value(const j3d_shape *s, int k, const uint8_t *vert)
-{
-	return k < 0 ? NONE : j3d_dl_value(&s->attrs[k], vert);
-}
-
-static nm_status add_prim(void *ctx, const j3d_prim *p, nm_error *err)
-{
-	obj_build *b = ctx;
-	obj_shape *sh = b->cur;
-	const j3d_shape *s = sh->s;
-	if (j3d_prim_class(p->op) != J3D_PC_TRIANGLES)
-		return NM_OK;
-	uint64_t n = j3d_prim_count(p->op, p->nverts);
-	uint32_t *ids = malloc(((size_t)p->nverts + 1) * sizeof *ids);
-	if (!ids)
-		return nomem(b, err);
-	for (uint32_t i = 0; i < p->nverts; i++) {
-		const uint8_t *v = p->verts + (size_t)i * s->vsize;
-		vkey k = { .drw = j3d_mtx_resolve(&b->mtx, s, b->packet, v),
-			   .pos = attr_value(s, sh->pos_attr, v),
-			   .nrm = attr_value(s, sh->nrm_attr, v),
-			   .tex = attr_value(s, sh->tex_attr, v) };
-		ids[i] = vertex_id(sh, &k);
-		if (ids[i] == NONE) {
-			free(ids);
-			return nomem(b, err);
-		}
-	}
-	/* A draw too short for a triangle (a strip of two) keeps its vertices but adds no
-	 * face; it must not touch the triangle array, which the shape's first such draw
-	 * finds still NULL. */
-	if (n == 0) {
-		free(ids);
-		return NM_OK;
-	}
-	if (sh->ntris + n > sh->captris) {
-		size_t cap = sh->captris ? sh->captris : 256;
-		while (cap < sh->ntris + n)
-			cap *= 2;
-		uint32_t *t = realloc(sh->tris, cap * 3 * sizeof *t);
-		if (!t) {
-			free(ids);
-			return nomem(b, err);
-		}
-		sh->tris = t;
-		sh->captris = cap;
-	}
-	nm_prim kind = p->op == 0x90 ? NM_PRIM_TRIANGLES : p->op == 0x98 ? NM_PRIM_STRIP
-		     : p->op == 0xA0 ? NM_PRIM_FAN : NM_PRIM_QUADS;
-	/* Triangulate positions in the primitive (never repeated, so none is dropped as
-	 * degenerate), then map them to the shape's unique vertices, reversed. */
-	uint32_t *local = malloc(((size_t)p->nverts + 1) * sizeof *local);
-	if (!local) {
-		free(ids);
-		return nomem(b, err);
-	}
-	for (uint32_t i = 0; i < p->nverts; i++)
-		local[i] = i;
-	uint32_t *t = sh->tris + sh->ntris * 3;
-	nm_triangulate(kind, local, p->nverts, t);
-	for (uint64_t i = 0; i < n; i++) {
-		uint32_t a = ids[t[3 * i]], bb = ids[t[3 * i + 1]], c = ids[t[3 * i + 2]];
-		t[3 * i] = a;
-		t[3 * i + 1] = c;
-		t[3 * i + 2] = bb;
-	}
-	sh->ntris += n;
-	free(local);
-	free(ids);
-	return NM_OK;
+	return nm_fail(err, NM_E_NOMEM, m->file, "mesh.obj", NM_NO_OFFSET, "out of memory");
 }
 
 static int find_attr(const j3d_shape *s, uint32_t a1, uint32_t a2)
@@ -192,37 +72,17 @@ static int find_attr(const j3d_shape *s, uint32_t a1, uint32_t a2)
 	return -1;
 }
 
+static uint32_t attr_value(const j3d_shape *s, int k, const uint8_t *vert)
+{
+	return k < 0 ? NONE : j3d_dl_value(&s->attrs[k], vert);
+}
+
 static const j3d_varray *usable(const j3d_model *m, int slot, unsigned min_comps)
 {
 	if (!m->vtx1)
 		return NULL;
 	const j3d_varray *a = &m->vtx1->arrays[slot];
 	return a->present && !a->problem && !a->color && a->ncomp >= min_comps ? a : NULL;
-}
-
-static nm_status collect_shape(obj_build *b, obj_shape *sh, nm_error *err)
-{
-	const j3d_shape *s = sh->s;
-	sh->pos_attr = find_attr(s, J3D_A_POS, J3D_A_POS);
-	sh->nrm_attr = find_attr(s, J3D_A_NRM, J3D_A_NBT);
-	sh->tex_attr = find_attr(s, J3D_A_TEX0, J3D_A_TEX0);
-	b->cur = sh;
-	j3d_mtx_reset(&b->mtx);
-	for (uint32_t j = 0; j < s->npackets; j++) {
-		uint8_t *dl;
-		b->packet = &s->packets[j];
-		nm_status st = j3d_dl_load(b->m, s, j, &dl, err);
-		if (st != NM_OK)
-			return st;
-		j3d_mtx_packet(&b->mtx, b->packet);
-		st = j3d_dl_walk(s, dl, b->packet->dl_size,
-				 b->m->shp1->chunk->off + b->packet->dl_off, b->m->file, add_prim,
-				 b, err);
-		free(dl);
-		if (st != NM_OK)
-			return st;
-	}
-	return NM_OK;
 }
 
 static const float identity[12] = { 1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, 0 };
@@ -284,40 +144,133 @@ static void element(const j3d_varray *a, const uint8_t *data, uint32_t i, float 
 	memcpy(out, f, n * sizeof *out);
 }
 
+/* OBJ vertex i of the group from display-list vertex vert of primitive p. */
+static void put_vertex(obj_fill *f, uint64_t i, const j3d_prim *pr, const uint8_t *vert)
+{
+	const obj_build *b = f->b;
+	const float *mx = bind_matrix(b, j3d_mtx_resolve(f->s, pr, vert));
+	float p[3];
+	element(b->apos, b->pos, attr_value(f->s, f->pos_attr, vert), p, 3);
+	for (int r = 0; r < 3; r++)
+		f->d->positions[3 * i + r] = mx[4 * r] * p[0] + mx[4 * r + 1] * p[1] +
+					     mx[4 * r + 2] * p[2] + mx[4 * r + 3];
+	if (f->d->normals) {
+		float nv[3], t[3];
+		element(b->anrm, b->nrm, attr_value(f->s, f->nrm_attr, vert), nv, 3);
+		for (int r = 0; r < 3; r++)
+			t[r] = mx[4 * r] * nv[0] + mx[4 * r + 1] * nv[1] + mx[4 * r + 2] * nv[2];
+		float len = sqrtf(t[0] * t[0] + t[1] * t[1] + t[2] * t[2]);
+		for (int r = 0; r < 3; r++)
+			f->d->normals[3 * i + r] = len > 0 ? t[r] / len : 0.0f;
+	}
+	if (f->d->texcoords) {
+		float st[2];
+		element(b->atex, b->tex, attr_value(f->s, f->tex_attr, vert), st, 2);
+		if (b->atex && b->atex->ncomp < 2)
+			st[1] = 0.0f;
+		f->d->texcoords[2 * i] = st[0];
+		f->d->texcoords[2 * i + 1] = 1.0f - st[1];
+	}
+}
+
+static nm_status changed(const obj_fill *f, nm_error *err)
+{
+	return nm_fail(err, NM_E_IO, f->b->m->file, "mesh.obj", NM_NO_OFFSET,
+		       "shape %u: the display lists changed since mount", f->s->index);
+}
+
+static nm_status add_prim(void *ctx, const j3d_prim *p, nm_error *err)
+{
+	obj_fill *f = ctx;
+	if (j3d_prim_class(p->op) != J3D_PC_TRIANGLES)
+		return NM_OK;
+	uint64_t n = j3d_prim_count(p->op, p->nverts);
+	/* The mount-time counts sized the arrays; never write past them. */
+	if (p->nverts > f->g->nverts - f->nverts || n > f->g->ntris - f->ntris)
+		return changed(f, err);
+	if (p->nverts > f->caplocal) {
+		uint32_t *l = realloc(f->local, (size_t)p->nverts * sizeof *l);
+		if (!l)
+			return nomem(f->b->m, err);
+		f->local = l;
+		f->caplocal = p->nverts;
+	}
+	for (uint32_t i = 0; i < p->nverts; i++) {
+		f->local[i] = (uint32_t)(f->nverts + i);
+		put_vertex(f, f->nverts + i, p, p->verts + (size_t)i * f->s->vsize);
+	}
+	/* Triangulate the group's vertex numbers (never repeated, so no triangle is
+	 * dropped as degenerate), then reverse each one. */
+	uint32_t *t = &f->d->tris[3 * f->ntris];
+	nm_triangulate(j3d_prim_kind(p->op), f->local, p->nverts, t);
+	for (uint64_t i = 0; i < n; i++) {
+		uint32_t c = t[3 * i + 1];
+		t[3 * i + 1] = t[3 * i + 2];
+		t[3 * i + 2] = c;
+	}
+	f->nverts += p->nverts;
+	f->ntris += n;
+	return NM_OK;
+}
+
+static nm_status fill_group(obj_fill *f, nm_error *err)
+{
+	const obj_build *b = f->b;
+	const j3d_shape *s = f->s;
+	/* OBJ groups index their vertices with 32 bits; a list of vertices without
+	 * attributes (0 bytes each) can count more. */
+	if (f->g->nverts >= UINT32_MAX)
+		return nm_fail(err, NM_E_LIMIT, b->m->file, "mesh.obj", NM_NO_OFFSET,
+			       "shape %u: %llu vertices are too many for one OBJ group", s->index,
+			       (unsigned long long)f->g->nverts);
+	nm_status st = j3d_shape_walk(b->m, s, add_prim, f, err);
+	if (st != NM_OK)
+		return st;
+	return f->nverts == f->g->nverts && f->ntris == f->g->ntris ? NM_OK : changed(f, err);
+}
+
 static nm_status load_group(void *ctx, size_t g, nm_obj_data *d, nm_error *err)
 {
-	obj_build *b = ctx;
-	const obj_shape *sh = &b->shapes[g];
-	(void)err;
-	for (size_t i = 0; i < sh->nkeys; i++) {
-		const vkey *k = &sh->keys[i];
-		const float *mx = bind_matrix(b, k->drw);
-		float p[3];
-		element(b->apos, b->pos, k->pos, p, 3);
-		for (int r = 0; r < 3; r++)
-			d->positions[3 * i + r] = mx[4 * r] * p[0] + mx[4 * r + 1] * p[1] +
-						  mx[4 * r + 2] * p[2] + mx[4 * r + 3];
-		if (d->normals) {
-			float nv[3], t[3];
-			element(b->anrm, b->nrm, k->nrm, nv, 3);
-			for (int r = 0; r < 3; r++)
-				t[r] = mx[4 * r] * nv[0] + mx[4 * r + 1] * nv[1] + mx[4 * r + 2] * nv[2];
-			float len = sqrtf(t[0] * t[0] + t[1] * t[1] + t[2] * t[2]);
-			for (int r = 0; r < 3; r++)
-				d->normals[3 * i + r] = len > 0 ? t[r] / len : 0.0f;
-		}
-		if (d->texcoords) {
-			float st[2];
-			element(b->atex, b->tex, k->tex, st, 2);
-			if (b->atex && b->atex->ncomp < 2)
-				st[1] = 0.0f;
-			d->texcoords[2 * i] = st[0];
-			d->texcoords[2 * i + 1] = 1.0f - st[1];
-		}
+	const obj_build *b = ctx;
+	const j3d_shape *s = b->f->shapes[g];
+	obj_fill f = { .b = b, .s = s, .g = &b->f->model.groups[g], .d = d,
+		       .pos_attr = find_attr(s, J3D_A_POS, J3D_A_POS),
+		       .nrm_attr = find_attr(s, J3D_A_NRM, J3D_A_NBT),
+		       .tex_attr = find_attr(s, J3D_A_TEX0, J3D_A_TEX0) };
+	nm_status st = fill_group(&f, err);
+	free(f.local);
+	return st;
+}
+
+static nm_status load_array(j3d_model *m, const j3d_varray *a, uint8_t **out, nm_error *err)
+{
+	*out = NULL;
+	return a ? j3d_vtx_load(m, a, out, err) : NM_OK;
+}
+
+static nm_status produce_obj(void *ctx, void *arg, nm_out *o, nm_error *err)
+{
+	j3d_model *m = ctx;
+	const obj_file *file = arg;
+	obj_build b = { .m = m, .f = file, .apos = usable(m, J3D_POS, 2),
+			.anrm = usable(m, J3D_NRM, 3), .atex = usable(m, J3D_TEX0, 1) };
+	nm_status st;
+	b.drw_mtx = bind_matrices(m);
+	b.ndrw = m->drw1 ? m->drw1->count : 0;
+	if (!b.drw_mtx)
+		st = nomem(m, err);
+	else if ((st = load_array(m, b.apos, &b.pos, err)) == NM_OK &&
+		 (st = load_array(m, b.anrm, &b.nrm, err)) == NM_OK &&
+		 (st = load_array(m, b.atex, &b.tex, err)) == NM_OK) {
+		nm_obj_model model = file->model;
+		model.ctx = &b;
+		st = nm_obj_write(&model, o, err);
 	}
-	if (sh->ntris)
-		memcpy(d->tris, sh->tris, sh->ntris * 3 * sizeof *d->tris);
-	return NM_OK;
+	free(b.drw_mtx);
+	free(b.pos);
+	free(b.nrm);
+	free(b.tex);
+	return st;
 }
 
 /* Material name for OBJ/MTL: one token, no spaces. */
@@ -339,103 +292,6 @@ static char *mtl_name(const j3d_model *m, int i)
 	}
 	s[n] = '\0';
 	return s;
-}
-
-static void free_build(obj_build *b)
-{
-	for (size_t i = 0; i < b->nshapes; i++) {
-		free(b->shapes[i].keys);
-		free(b->shapes[i].hash);
-		free(b->shapes[i].tris);
-	}
-	free(b->shapes);
-	free(b->drw_mtx);
-	free(b->pos);
-	free(b->nrm);
-	free(b->tex);
-}
-
-static nm_status load_array(obj_build *b, const j3d_varray *a, uint8_t **out, nm_error *err)
-{
-	*out = NULL;
-	return a ? j3d_vtx_load(b->m, a, out, err) : NM_OK;
-}
-
-static nm_status produce_obj(void *ctx, void *arg, nm_out *o, nm_error *err)
-{
-	j3d_model *m = ctx;
-	obj_build b = { .m = m };
-	nm_obj_group *groups = NULL;
-	size_t ngroups = 0, skipped = 0;
-	uint64_t tris = 0;
-	nm_status st = NM_OK;
-	(void)arg;
-	size_t ns = m->shp1 ? m->shp1->count : 0;
-	b.shapes = calloc(ns ? ns : 1, sizeof *b.shapes);
-	groups = calloc(ns ? ns : 1, sizeof *groups);
-	if (!b.shapes || !groups) {
-		st = nomem(&b, err);
-		goto done;
-	}
-	b.drw_mtx = bind_matrices(m);
-	b.ndrw = m->drw1 ? m->drw1->count : 0;
-	if (!b.drw_mtx) {
-		st = nomem(&b, err);
-		goto done;
-	}
-	b.apos = usable(m, J3D_POS, 2);
-	b.anrm = usable(m, J3D_NRM, 3);
-	b.atex = usable(m, J3D_TEX0, 1);
-	if ((st = load_array(&b, b.apos, &b.pos, err)) != NM_OK ||
-	    (st = load_array(&b, b.anrm, &b.nrm, err)) != NM_OK ||
-	    (st = load_array(&b, b.atex, &b.tex, err)) != NM_OK)
-		goto done;
-	for (size_t i = 0; i < ns; i++) {
-		obj_shape *sh = &b.shapes[b.nshapes];
-		sh->s = &m->shp1->shapes[i];
-		nm_error serr;
-		if (!sh->s->ok || collect_shape(&b, sh, &serr) != NM_OK) {
-			/* A shape that cannot be walked is left out (its directory says why). */
-			free(sh->keys);
-			free(sh->hash);
-			free(sh->tris);
-			memset(sh, 0, sizeof *sh);
-			skipped++;
-			continue;
-		}
-		nm_obj_group *g = &groups[ngroups++];
-		char name[32];
-		snprintf(name, sizeof name, "shape%zu", i);
-		g->name = strdup(name);
-		if (sh->s->material >= 0 && m->mat3 && (uint32_t)sh->s->material < m->mat3->count)
-			g->material = mtl_name(m, sh->s->material);
-		g->nverts = sh->nkeys;
-		g->has_normals = b.anrm && sh->nrm_attr >= 0;
-		g->has_texcoords = b.atex && sh->tex_attr >= 0;
-		g->ntris = sh->ntris;
-		tris += sh->ntris;
-		b.nshapes++;
-		if (!g->name || (sh->s->material >= 0 && m->mat3 &&
-				 (uint32_t)sh->s->material < m->mat3->count && !g->material)) {
-			st = nomem(&b, err);
-			goto done;
-		}
-	}
-	char comment[160];
-	snprintf(comment, sizeof comment, "J3D %s via nmodelfs: %zu shapes, %llu triangles%s",
-		 m->type, b.nshapes, (unsigned long long)tris,
-		 skipped ? " (shapes that could not be decoded are left out)" : "");
-	nm_obj_model model = { .mtllib = "mesh.mtl", .comment = comment, .groups = groups,
-			       .ngroups = ngroups, .load = load_group, .ctx = &b };
-	st = nm_obj_write(&model, o, err);
-done:
-	for (size_t i = 0; groups && i < ngroups; i++) {
-		free(groups[i].name);
-		free(groups[i].material);
-	}
-	free(groups);
-	free_build(&b);
-	return st;
 }
 
 static void write_mtl(nm_out *o, const j3d_model *m)
@@ -465,6 +321,50 @@ static void write_mtl(nm_out *o, const j3d_model *m)
 	}
 }
 
+/* The groups of mesh.obj, from the tables and the mount-time counts. */
+static obj_file *obj_groups(nm_tree *t, j3d_model *m)
+{
+	size_t ns = m->shp1 ? m->shp1->count : 0, ng = 0;
+	obj_file *f = nm_tree_alloc(t, sizeof *f);
+	nm_obj_group *groups = nm_tree_alloc(t, (ns + 1) * sizeof *groups);
+	j3d_shape **shapes = nm_tree_alloc(t, (ns + 1) * sizeof *shapes);
+	if (!f || !groups || !shapes)
+		return NULL;
+	const j3d_varray *anrm = usable(m, J3D_NRM, 3), *atex = usable(m, J3D_TEX0, 1);
+	uint64_t tris = 0;
+	for (size_t i = 0; i < ns; i++) {
+		j3d_shape *s = &m->shp1->shapes[i];
+		if (!s->ok)
+			continue;   /* a shape that cannot be walked is left out (its directory says why) */
+		nm_obj_group *g = &groups[ng];
+		g->name = nm_tree_printf(t, "shape%zu", i);
+		if (!g->name)
+			return NULL;
+		if (s->material >= 0 && m->mat3 && (uint32_t)s->material < m->mat3->count) {
+			char *mat = mtl_name(m, s->material);
+			g->material = mat ? nm_tree_printf(t, "%s", mat) : NULL;
+			free(mat);
+			if (!g->material)
+				return NULL;
+		}
+		g->nverts = s->tri_verts;
+		g->has_normals = anrm && find_attr(s, J3D_A_NRM, J3D_A_NBT) >= 0;
+		g->has_texcoords = atex && find_attr(s, J3D_A_TEX0, J3D_A_TEX0) >= 0;
+		g->ntris = s->count[J3D_PC_TRIANGLES];
+		tris += g->ntris;
+		shapes[ng++] = s;
+	}
+	const char *comment = nm_tree_printf(t, "J3D %s via nmodelfs: %zu shapes, %llu triangles%s",
+					     m->type, ng, (unsigned long long)tris, ng < ns
+					     ? " (shapes that could not be decoded are left out)" : "");
+	if (!comment)
+		return NULL;
+	f->model = (nm_obj_model){ .mtllib = "mesh.mtl", .comment = comment, .groups = groups,
+				   .ngroups = ng, .load = load_group };
+	f->shapes = shapes;
+	return f;
+}
+
 nm_status j3d_add_obj(nm_tree *t, nm_node *root, j3d_model *m)
 {
 	nm_out o;
@@ -472,9 +372,9 @@ nm_status j3d_add_obj(nm_tree *t, nm_node *root, j3d_model *m)
 	write_mtl(&o, m);
 	nm_node *n = nm_text(t, root, "mesh.mtl", &o);
 	nm_out_free(&o);
-	if (!n)
+	obj_file *f = n ? obj_groups(t, m) : NULL;
+	if (!f)
 		return NM_E_NOMEM;
-	/* Size measured on first stat: the triangle count needs the display lists. */
-	return nm_lazy(t, root, "mesh.obj", NM_SIZE_MEASURE, produce_obj, m, NULL) ? NM_OK
-										   : NM_E_NOMEM;
+	return nm_lazy(t, root, "mesh.obj", nm_obj_size(&f->model), produce_obj, m, f) ? NM_OK
+											 : NM_E_NOMEM;
 }

@@ -3,12 +3,9 @@
  * pad, then offsets of the packet table (u32 offset relative to the entry, u32 size),
  * the subpacket table (6 u16 offsets into each packet: channel colours, channel
  * controls, texgens, textures, TEV, pixel; u32 pad), a matrix table (8 bytes per
- * packet), a u8 and a u16 table, and the material name table. Register writes are
- * decoded only when a packet's text is read. */
-#include <stdio.h>
-#include "export/text.h"
+ * packet), a u8 and a u16 table, and the material name table. The packets' commands
+ * are walked by mdl3_text.c: their headers at mount (sizes), their values on read. */
 #include "formats/j3d/j3d.h"
-#include "lib/bytes.h"
 
 nm_status j3d_parse_mdl3(j3d_model *m, const j3d_chunk *c, j3d_mdl3 *d, nm_error *err)
 {
@@ -71,102 +68,4 @@ nm_status j3d_parse_mdl3(j3d_model *m, const j3d_chunk *c, j3d_mdl3 *d, nm_error
 			d->names = NULL;
 	}
 	return NM_OK;
-}
-
-static void xf_line(nm_out *o, unsigned addr, uint32_t val)
-{
-	const char *name = gx_xf_reg_name(addr);
-	const char *region = addr < 0x100 ? "MATRIX" : addr >= 0x400 && addr < 0x460
-			   ? "NORMAL_MATRIX" : addr >= 0x500 && addr < 0x600 ? "DUALTEX_MATRIX"
-			   : addr >= 0x600 && addr < 0x680 ? "LIGHT" : NULL;
-	if (name) {
-		nm_out_printf(o, "xf 0x%04x %s = 0x%08x\n", addr, name, val);
-	} else if (region) {
-		unsigned base = addr < 0x100 ? 0 : addr < 0x460 ? 0x400 : addr < 0x600 ? 0x500 : 0x600;
-		char f[NM_FLOAT_BUF];
-		nm_out_printf(o, "xf 0x%04x %s[%u] = 0x%08x (%s)\n", addr, region, addr - base, val,
-			      nm_fmt_float(f, nm_bits_f32(val)));
-	} else {
-		nm_out_printf(o, "xf 0x%04x = 0x%08x\n", addr, val);
-	}
-}
-
-void j3d_mdl3_commands(nm_out *o, const uint8_t *dl, size_t len)
-{
-	size_t p = 0, nops = 0;
-	while (p < len && !o->failed) {
-		uint8_t op = dl[p];
-		size_t need;
-		switch (op) {
-		case 0x00: need = 1; break;
-		case 0x08: need = 6; break;
-		case 0x10: need = 5; break;
-		case 0x20: case 0x28: case 0x30: case 0x38: need = 5; break;
-		case 0x40: need = 9; break;
-		case 0x48: need = 1; break;
-		case 0x61: need = 5; break;
-		default: need = 0; break;
-		}
-		if (!need) {
-			nm_out_printf(o, "unknown opcode 0x%02x at 0x%zx: the remaining %zu bytes are "
-				      "not decoded\n", op, p, len - p);
-			return;
-		}
-		if (len - p < need) {
-			nm_out_printf(o, "command 0x%02x at 0x%zx is cut off by the end of the "
-				      "packet\n", op, p);
-			return;
-		}
-		const uint8_t *q = dl + p;
-		switch (op) {
-		case 0x00:
-			nops++;
-			break;
-		case 0x08: {
-			const char *n = gx_cp_reg_name(q[1]);
-			nm_out_printf(o, "cp 0x%02x %s = 0x%08x\n", q[1], n ? n : "unknown",
-				      nm_be32(q + 2));
-			break;
-		}
-		case 0x10: {
-			size_t n = (size_t)nm_be16(q + 1) + 1;
-			unsigned addr = nm_be16(q + 3);
-			if ((len - p - 5) / 4 < n) {
-				nm_out_printf(o, "xf write of %zu words at 0x%zx is cut off by the end "
-					      "of the packet\n", n, p);
-				return;
-			}
-			for (size_t k = 0; k < n; k++)
-				xf_line(o, (addr + (unsigned)k) & 0xFFFF, nm_be32(q + 5 + 4 * k));
-			need += 4 * n;
-			break;
-		}
-		case 0x20: case 0x28: case 0x30: case 0x38: {
-			/* Opcodes 0x20, 0x28, 0x30, 0x38: the switch above let no other in. */
-			static const char *const kinds[4] = { "position", "normal", "texture",
-							      "light" };
-			unsigned w = nm_be16(q + 3);
-			nm_out_printf(o, "xf_load_indexed %s index=%u address=0x%03x count=%u\n",
-				      kinds[(op - 0x20) >> 3], nm_be16(q + 1), w & 0xFFF,
-				      (w >> 12) + 1);
-			break;
-		}
-		case 0x40:
-			nm_out_printf(o, "call_display_list address=0x%08x size=%u\n", nm_be32(q + 1),
-				      nm_be32(q + 5));
-			break;
-		case 0x48:
-			nm_out_str(o, "invalidate_vertex_cache\n");
-			break;
-		case 0x61: {
-			const char *n = gx_bp_reg_name(q[1]);
-			nm_out_printf(o, "bp 0x%02x %s = 0x%06x\n", q[1], n ? n : "unknown",
-				      (unsigned)q[2] << 16 | (unsigned)q[3] << 8 | q[4]);
-			break;
-		}
-		}
-		p += need;
-	}
-	if (nops)
-		nm_out_printf(o, "nop_bytes: %zu\n", nops);
 }

@@ -1,8 +1,7 @@
-/* shp1/: header.txt, then one lazy directory per shape. A shape's directory fills on its
- * first listing or lookup: header.txt, packets/M.txt (matrix tables) and, after one
- * counting walk of its display lists, triangles.csv / lines.csv / points.csv with exact
- * sizes (fixed-width columns; the rows are decoded on the first read). That keeps the
- * display-list walk out of mount: its cost is paid by whoever lists the shape.
+/* shp1/: header.txt, then one directory per shape: header.txt, packets/M.txt (matrix
+ * tables) and triangles.csv / lines.csv / points.csv. The CSVs' sizes come from the
+ * counts of the mount-time header walk (dl_count.c) and their fixed-width columns; the
+ * rows are decoded on the first read.
  *
  * Rows: packet, then for each corner the shape's indexed attributes (pos, nrm, clr0,
  * tex0, ...) as indices into the vtx1/ CSVs, and drw = the DRW1 entry the vertex's
@@ -77,35 +76,24 @@ static uint64_t row_len(const shape_cols *c, unsigned corners)
 	return n;
 }
 
-/* ---- the walks ---- */
+/* ---- the producer ---- */
 
 typedef struct walk {
 	j3d_model *m;
 	j3d_shape *s;
-	int cls;                   /* class being written (producer) */
-	uint64_t count[3];         /* per class (counting walk) */
+	int cls;                   /* class being written */
+	uint64_t rows;             /* written so far */
 	nm_out *o;
 	shape_cols cols;
-	j3d_mtx_state mtx;
-	uint32_t packet;
 } walk;
 
-static nm_status count_prim(void *ctx, const j3d_prim *p, nm_error *err)
-{
-	walk *w = ctx;
-	(void)err;
-	w->count[j3d_prim_class(p->op)] += j3d_prim_count(p->op, p->nverts);
-	return NM_OK;
-}
-
-static void write_vertex(walk *w, const uint8_t *vert)
+static void write_vertex(walk *w, const j3d_prim *p, const uint8_t *vert)
 {
 	const j3d_shape *s = w->s;
 	for (unsigned k = 0; k < w->cols.n; k++) {
 		const j3d_sattr *a = &s->attrs[w->cols.attr[k]];
-		uint32_t v = a->attr == J3D_A_PNMTXIDX
-			     ? j3d_mtx_resolve(&w->mtx, s, &s->packets[w->packet], vert)
-			     : j3d_dl_value(a, vert);
+		uint32_t v = a->attr == J3D_A_PNMTXIDX ? j3d_mtx_resolve(s, p, vert)
+						       : j3d_dl_value(a, vert);
 		nm_out_char(w->o, ',');
 		nm_csv_uint(w->o, v, w->cols.width[k]);
 	}
@@ -131,9 +119,7 @@ static nm_status write_prim(void *ctx, const j3d_prim *p, nm_error *err)
 		}
 		for (uint32_t i = 0; i < p->nverts; i++)
 			local[i] = i;
-		nm_prim kind = p->op == 0x90 ? NM_PRIM_TRIANGLES : p->op == 0x98 ? NM_PRIM_STRIP
-			     : p->op == 0xA0 ? NM_PRIM_FAN : NM_PRIM_QUADS;
-		nm_triangulate(kind, local, p->nverts, idx);
+		nm_triangulate(j3d_prim_kind(p->op), local, p->nverts, idx);
 		free(local);
 		/* Triangulation marks strip/fan triangles with a repeated index as dropped;
 		 * local indices never repeat, so every triangle is kept. */
@@ -147,32 +133,13 @@ static nm_status write_prim(void *ctx, const j3d_prim *p, nm_error *err)
 			idx[i] = (uint32_t)i;
 	}
 	for (uint64_t i = 0; i < n && !w->o->failed; i++) {
-		nm_csv_uint(w->o, w->packet, PACKET_WIDTH);
+		nm_csv_uint(w->o, p->packet, PACKET_WIDTH);
 		for (unsigned v = 0; v < corners; v++)
-			write_vertex(w, p->verts + (size_t)idx[i * corners + v] * w->s->vsize);
+			write_vertex(w, p, p->verts + (size_t)idx[i * corners + v] * w->s->vsize);
 		nm_out_char(w->o, '\n');
 	}
+	w->rows += n;
 	free(idx);
-	return NM_OK;
-}
-
-/* Walk every packet of the shape with fn. */
-static nm_status walk_shape(walk *w, j3d_prim_fn fn, nm_error *err)
-{
-	j3d_mtx_reset(&w->mtx);
-	for (w->packet = 0; w->packet < w->s->npackets; w->packet++) {
-		uint8_t *dl;
-		const j3d_packet *p = &w->s->packets[w->packet];
-		nm_status st = j3d_dl_load(w->m, w->s, w->packet, &dl, err);
-		if (st != NM_OK)
-			return st;
-		j3d_mtx_packet(&w->mtx, p);
-		st = j3d_dl_walk(w->s, dl, p->dl_size, w->m->shp1->chunk->off + p->dl_off,
-				 w->m->file, fn, w, err);
-		free(dl);
-		if (st != NM_OK)
-			return st;
-	}
 	return NM_OK;
 }
 
@@ -194,7 +161,12 @@ static nm_status produce_prims(void *ctx, void *arg, nm_out *o, nm_error *err)
 		for (unsigned k = 0; k < w.cols.n; k++)
 			nm_out_printf(o, ",v%u_%s", v, w.cols.name[k]);
 	nm_out_char(o, '\n');
-	return walk_shape(&w, write_prim, err);
+	nm_status st = j3d_shape_walk(f->m, f->s, write_prim, &w, err);
+	if (st == NM_OK && w.rows != f->s->count[f->cls])
+		/* The same bytes walk the same way: only a source that changed gets here. */
+		return nm_fail(err, NM_E_IO, f->m->file, "SHP1", NM_NO_OFFSET,
+			       "shape %u: the display lists changed since mount", f->s->index);
+	return st;
 }
 
 /* ---- text ---- */
@@ -219,8 +191,7 @@ static void drw_target(nm_out *o, const j3d_model *m, uint16_t drw)
 	nm_out_char(o, ')');
 }
 
-static void shape_header(nm_out *o, const j3d_model *m, const j3d_shape *s, const walk *w,
-			 bool counted)
+static void shape_header(nm_out *o, const j3d_model *m, const j3d_shape *s)
 {
 	nm_kv(o, "index", "%u", s->index);
 	nm_kv_enum(o, "matrix_type", j3d_mtx_type_name(s->mtx_type), s->mtx_type);
@@ -245,10 +216,10 @@ static void shape_header(nm_out *o, const j3d_model *m, const j3d_shape *s, cons
 	if (s->material >= 0 && m->mat3 && (uint32_t)s->material < m->mat3->count &&
 	    m->mat3->mats[s->material].name)
 		nm_kv_str(o, "material_name", m->mat3->mats[s->material].name);
-	if (counted) {
-		nm_kv(o, "triangles", "%llu", (unsigned long long)w->count[J3D_PC_TRIANGLES]);
-		nm_kv(o, "lines", "%llu", (unsigned long long)w->count[J3D_PC_LINES]);
-		nm_kv(o, "points", "%llu", (unsigned long long)w->count[J3D_PC_POINTS]);
+	if (s->ok) {
+		nm_kv(o, "triangles", "%llu", (unsigned long long)s->count[J3D_PC_TRIANGLES]);
+		nm_kv(o, "lines", "%llu", (unsigned long long)s->count[J3D_PC_LINES]);
+		nm_kv(o, "points", "%llu", (unsigned long long)s->count[J3D_PC_POINTS]);
 	}
 }
 
@@ -287,38 +258,30 @@ static nm_status packet_files(nm_tree *t, nm_node *dir, const j3d_model *m, cons
 	return NM_OK;
 }
 
-static nm_status populate_shape(nm_tree *t, nm_node *dir, void *ctx, void *arg, nm_error *err)
+/* shp1/N/: everything from the tables and the mount-time counts. */
+static nm_status shape_dir(nm_tree *t, nm_node *parent, j3d_model *m, j3d_shape *s)
 {
-	j3d_model *m = ctx;
-	j3d_shape *s = arg;
-	walk w = { .m = m, .s = s };
-	nm_error werr;
-	bool counted = false;
-	nm_status st;
-	if (s->ok) {
-		st = walk_shape(&w, count_prim, &werr);
-		counted = st == NM_OK;
-		if (st == NM_E_NOMEM)
-			return nm_fail(err, st, m->file, "SHP1", NM_NO_OFFSET, "out of memory");
-	}
+	char name[16];
+	snprintf(name, sizeof name, "%u", s->index);
+	nm_node *dir = nm_dir(t, parent, name);
+	if (!dir)
+		return NM_E_NOMEM;
 	nm_out o;
 	nm_out_init(&o);
-	shape_header(&o, m, s, &w, counted);
+	shape_header(&o, m, s);
 	nm_node *h = nm_text(t, dir, "header.txt", &o);
 	nm_out_free(&o);
 	if (!h || packet_files(t, dir, m, s) != NM_OK)
-		return nm_fail(err, NM_E_NOMEM, m->file, "SHP1", NM_NO_OFFSET, "out of memory");
+		return NM_E_NOMEM;
 	if (!s->ok)
 		return nm_error_file(t, dir, &s->err) ? NM_OK : NM_E_NOMEM;
-	if (!counted)
-		return nm_error_file(t, dir, &werr) ? NM_OK : NM_E_NOMEM;
 	static const char *const files[3] = { "triangles.csv", "lines.csv", "points.csv" };
 	static const unsigned corners[3] = { 3, 2, 1 };
 	shape_cols cols;
 	shape_columns(s, &cols);
 	for (int c = 0; c < 3; c++) {
 		/* Triangles always; lines and points only when the shape has some. */
-		if (c != J3D_PC_TRIANGLES && !w.count[c])
+		if (c != J3D_PC_TRIANGLES && !s->count[c])
 			continue;
 		struct prim_file *f = j3d_alloc(m, 1, sizeof *f);
 		if (!f)
@@ -326,7 +289,7 @@ static nm_status populate_shape(nm_tree *t, nm_node *dir, void *ctx, void *arg, 
 		f->m = m;
 		f->s = s;
 		f->cls = c;
-		uint64_t size = header_len(&cols, corners[c]) + w.count[c] * row_len(&cols, corners[c]);
+		uint64_t size = header_len(&cols, corners[c]) + s->count[c] * row_len(&cols, corners[c]);
 		if (!nm_lazy(t, dir, files[c], size, produce_prims, NULL, f))
 			return NM_E_NOMEM;
 	}
@@ -353,19 +316,9 @@ nm_status j3d_tree_shp1(nm_tree *t, j3d_model *m, const j3d_chunk *c)
 	if (!n)
 		return NM_E_NOMEM;
 	for (uint16_t i = 0; i < h->count; i++) {
-		char name[16];
-		snprintf(name, sizeof name, "%u", i);
-		/* A shape known broken at mount is built now: its error.txt is then there
-		 * for info.txt's errors: count. (A display list that fails its walk is only
-		 * found when the directory is opened.) */
-		if (!h->shapes[i].ok) {
-			nm_error e;
-			nm_node *d = nm_dir(t, c->dir, name);
-			if (!d || populate_shape(t, d, m, &h->shapes[i], &e) != NM_OK)
-				return NM_E_NOMEM;
-		} else if (!nm_lazy_dir(t, c->dir, name, populate_shape, m, &h->shapes[i])) {
-			return NM_E_NOMEM;
-		}
+		nm_status st = shape_dir(t, c->dir, m, &h->shapes[i]);
+		if (st != NM_OK)
+			return st;
 	}
 	return NM_OK;
 }
