@@ -6,19 +6,12 @@
 #include <stdlib.h>
 #include <string.h>
 #include <zlib.h>
+#include "codec/gpu_buffer.h"
 #include "codec/inflate.h"
 #include "codec/lzss_retro.h"
+#include "tests/prng.h"
 
 /* ---- helpers ---------------------------------------------------------------------- */
-
-static uint32_t xorshift(uint32_t *s)
-{
-	uint32_t x = *s;
-	x ^= x << 13;
-	x ^= x >> 17;
-	x ^= x << 5;
-	return *s = x;
-}
 
 static uint8_t *random_bytes(size_t n, uint32_t seed)
 {
@@ -267,7 +260,7 @@ static void round_trip(int mode, const uint8_t *data, size_t len)
 {
 	uint8_t *c = NULL, *d;
 	size_t clen = 0;
-	ck_assert_int_eq(nm_lzss_retro_compress(mode, data, len, &c, &clen), NM_OK);
+	ck_assert_int_eq(nm_gpu_encode((uint32_t)mode, data, len, &c, &clen), NM_OK);
 	ck_assert_uint_ge(clen, 4);
 	ck_assert_uint_eq(c[0], (unsigned)mode);
 	ck_assert(c[1] == 0 && c[2] == 0 && c[3] == 0);
@@ -288,7 +281,7 @@ static size_t compressed_len(int mode, const uint8_t *data, size_t len)
 {
 	uint8_t *c = NULL;
 	size_t clen = 0;
-	ck_assert_int_eq(nm_lzss_retro_compress(mode, data, len, &c, &clen), NM_OK);
+	ck_assert_int_eq(nm_gpu_encode((uint32_t)mode, data, len, &c, &clen), NM_OK);
 	free(c);
 	return clen;
 }
@@ -349,11 +342,13 @@ START_TEST(lzss_compress_args)
 {
 	uint8_t *c = NULL;
 	size_t clen = 0;
-	ck_assert_int_eq(nm_lzss_retro_compress(4, (const uint8_t *)"a", 1, &c, &clen), NM_E_INVAL);
-	ck_assert_int_eq(nm_lzss_retro_compress(-1, (const uint8_t *)"a", 1, &c, &clen), NM_E_INVAL);
-	ck_assert_int_eq(nm_lzss_retro_compress(1, NULL, 1, &c, &clen), NM_E_INVAL);
-	ck_assert_int_eq(nm_lzss_retro_compress(1, (const uint8_t *)"a", 1, NULL, &clen), NM_E_INVAL);
-	ck_assert_int_eq(nm_lzss_retro_compress(1, NULL, 0, &c, &clen), NM_OK);
+	ck_assert_int_eq(nm_gpu_encode(14, (const uint8_t *)"a", 1, &c, &clen), NM_E_INVAL);
+	ck_assert_int_eq(nm_gpu_encode(0xFFFFFFFFu, (const uint8_t *)"a", 1, &c, &clen), NM_E_INVAL);
+	ck_assert_int_eq(nm_gpu_encode(1, NULL, 1, &c, &clen), NM_E_INVAL);
+	ck_assert_int_eq(nm_gpu_encode(1, (const uint8_t *)"a", 1, NULL, &clen), NM_E_INVAL);
+	ck_assert_int_eq(nm_lzss_compress((nm_lzss_kind){ 3, false }, (const uint8_t *)"a", 1, &c,
+					  &clen), NM_E_INVAL);
+	ck_assert_int_eq(nm_gpu_encode(1, NULL, 0, &c, &clen), NM_OK);
 	ck_assert_uint_eq(clen, 4);
 	free(c);
 }

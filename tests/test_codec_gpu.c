@@ -12,15 +12,7 @@
 #include "codec/arith_retro.h"
 #include "codec/gpu_buffer.h"
 #include "codec/lzss_retro.h"
-
-static uint32_t xorshift(uint32_t *s)
-{
-	uint32_t x = *s;
-	x ^= x << 13;
-	x ^= x >> 17;
-	x ^= x << 5;
-	return *s = x;
-}
+#include "tests/prng.h"
 
 /* ---- the arithmetic coder ---------------------------------------------------------- */
 

@@ -18,17 +18,9 @@
 #include "formats/driver.h"
 #include "formats/rfrm/rfrm.h"
 #include "lib/bytes.h"
+#include "tests/prng.h"
 
 /* ---- helpers ---------------------------------------------------------------------- */
-
-static uint32_t xorshift(uint32_t *s)
-{
-	uint32_t x = *s;
-	x ^= x << 13;
-	x ^= x >> 17;
-	x ^= x << 5;
-	return *s = x;
-}
 
 /* A tree of a copy of bytes under opt (NULL: the defaults); NULL (and err) if the build
  * fails. */

@@ -85,11 +85,11 @@ static nm_status run_lzss(const nm_gpu_codec *c, const uint8_t *p, size_t len,
 	return st;
 }
 
-nm_status nm_gpu_decode(const uint8_t *src, size_t src_len, uint8_t *dst, size_t dst_len,
-			size_t *used)
+/* Decode exactly size bytes (until_end false; dst may be NULL to only check), or
+ * measure a stream by its own end, up to size bytes (until_end true, dst NULL). */
+static nm_status run(const uint8_t *src, size_t src_len, uint8_t *dst, size_t size,
+		     bool until_end, size_t *out_len, size_t *used)
 {
-	if (!src || !used)
-		return NM_E_INVAL;
 	if (src_len < NM_GPU_TAG_LEN)
 		return NM_E_FORMAT;
 	const nm_gpu_codec *c = nm_gpu_codec_of(src);
@@ -97,53 +97,41 @@ nm_status nm_gpu_decode(const uint8_t *src, size_t src_len, uint8_t *dst, size_t
 		return NM_E_UNSUPPORTED;
 	const uint8_t *p = src + NM_GPU_TAG_LEN;
 	size_t len = src_len - NM_GPU_TAG_LEN, n = 0, out = 0;
-	nm_status st;
+	nm_status st = NM_OK;
 	if (c->tag == NM_GPU_TAG_STORED) {
-		if (len < dst_len)
-			return NM_E_FORMAT;
-		if (dst && dst_len)
-			memcpy(dst, p, dst_len);
-		n = dst_len;
-		st = NM_OK;
+		/* Measured, stored data is what there is; decoded, at least size bytes. */
+		out = n = until_end ? len : size;
+		if (until_end ? len > size : len < size)
+			st = until_end ? NM_E_LIMIT : NM_E_FORMAT;
+		else if (dst && size)
+			memcpy(dst, p, size);
 	} else if (c->tag == NM_GPU_TAG_ZLIB) {
-		st = dst ? nm_inflate_stream(p, len, dst, dst_len, &out, &n)
-			 : nm_inflate_measure(p, len, dst_len, &out, &n);
-		if (st == NM_E_LIMIT || (st == NM_OK && out != dst_len))
-			st = NM_E_FORMAT; /* the stream is not dst_len bytes long */
+		st = dst ? nm_inflate_stream(p, len, dst, size, &out, &n)
+			 : nm_inflate_measure(p, len, size, &out, &n);
+		if (!until_end && (st == NM_E_LIMIT || (st == NM_OK && out != size)))
+			st = NM_E_FORMAT; /* the stream is not size bytes long */
 	} else {
-		st = run_lzss(c, p, len, dst, dst_len, false, &out, &n);
-	}
-	if (st == NM_OK)
-		*used = NM_GPU_TAG_LEN + n;
-	return st;
-}
-
-nm_status nm_gpu_measure(const uint8_t *src, size_t src_len, size_t max, size_t *out_len,
-			 size_t *used)
-{
-	if (!src || !out_len || !used)
-		return NM_E_INVAL;
-	if (src_len < NM_GPU_TAG_LEN)
-		return NM_E_FORMAT;
-	const nm_gpu_codec *c = nm_gpu_codec_of(src);
-	if (!c)
-		return NM_E_UNSUPPORTED;
-	const uint8_t *p = src + NM_GPU_TAG_LEN;
-	size_t len = src_len - NM_GPU_TAG_LEN, n = 0, out = 0;
-	nm_status st;
-	if (c->tag == NM_GPU_TAG_STORED) {
-		out = n = len;
-		st = out > max ? NM_E_LIMIT : NM_OK;
-	} else if (c->tag == NM_GPU_TAG_ZLIB) {
-		st = nm_inflate_measure(p, len, max, &out, &n);
-	} else {
-		st = run_lzss(c, p, len, NULL, max, true, &out, &n);
+		st = run_lzss(c, p, len, dst, size, until_end, &out, &n);
 	}
 	if (st == NM_OK) {
 		*out_len = out;
 		*used = NM_GPU_TAG_LEN + n;
 	}
 	return st;
+}
+
+nm_status nm_gpu_decode(const uint8_t *src, size_t src_len, uint8_t *dst, size_t dst_len,
+			size_t *used)
+{
+	size_t out;
+	return src && used ? run(src, src_len, dst, dst_len, false, &out, used) : NM_E_INVAL;
+}
+
+nm_status nm_gpu_measure(const uint8_t *src, size_t src_len, size_t max, size_t *out_len,
+			 size_t *used)
+{
+	return src && out_len && used ? run(src, src_len, NULL, max, true, out_len, used)
+				       : NM_E_INVAL;
 }
 
 nm_status nm_gpu_encode(uint32_t tag, const uint8_t *src, size_t len, uint8_t **out,

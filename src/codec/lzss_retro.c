@@ -352,33 +352,3 @@ nm_status nm_lzss_compress(nm_lzss_kind k, const uint8_t *src, size_t src_len,
 	*out_len = e.len;
 	return NM_OK;
 }
-
-nm_status nm_lzss_retro_compress(int mode, const uint8_t *src, size_t src_len,
-				 uint8_t **out, size_t *out_len)
-{
-	if (!out || !out_len || mode < 0 || mode > 3 || (!src && src_len))
-		return NM_E_INVAL;
-	*out = NULL;
-	*out_len = 0;
-	uint8_t *items = NULL;
-	size_t n = src_len;
-	if (mode) {
-		nm_lzss_kind k = { 1u << (mode - 1), false };
-		nm_status s = nm_lzss_compress(k, src, src_len, &items, &n);
-		if (s != NM_OK)
-			return s;
-	}
-	uint8_t *buf = malloc(HEADER_LEN + n);
-	if (!buf) {
-		free(items);
-		return NM_E_NOMEM;
-	}
-	buf[0] = (uint8_t)mode;
-	buf[1] = buf[2] = buf[3] = 0;
-	if (n)
-		memcpy(buf + HEADER_LEN, mode ? items : src, n);
-	free(items);
-	*out = buf;
-	*out_len = HEADER_LEN + n;
-	return NM_OK;
-}

@@ -47,11 +47,8 @@ nm_status nm_lzss_retro_decompress(const uint8_t *src, size_t src_len,
 				   uint8_t *dst, size_t dst_len);
 
 /* Compress (for fixtures and tests): the items alone, no header, malloc'd. A greedy
- * matcher is enough. */
+ * matcher is enough. The Wii U form with its header is nm_gpu_encode with tags 0..3. */
 nm_status nm_lzss_compress(nm_lzss_kind k, const uint8_t *src, size_t src_len,
 			   uint8_t **out, size_t *out_len);
-/* The Wii U form: header for mode 0..3, then the items. */
-nm_status nm_lzss_retro_compress(int mode, const uint8_t *src, size_t src_len,
-				 uint8_t **out, size_t *out_len);
 
 #endif
