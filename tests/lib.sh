@@ -6,6 +6,8 @@ NMODEL=$top_builddir/nmodel
 MOUNT=$top_builddir/mount.nmodel
 CORPUS=$top_srcdir/../shared/corpus
 WORK=$(mktemp -d "${TMPDIR:-/tmp}/nmodelfs-test.XXXXXX")
+# Where a daemon without syslog logs (mount.nmodel(8)): here, not in the user's home.
+export XDG_STATE_HOME=$WORK/state
 MOUNTS=""
 passed=0
 failed=0

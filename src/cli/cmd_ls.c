@@ -2,8 +2,8 @@
  * (what stat shows through a mount); -R walks the subtree, printing full paths. */
 #include <getopt.h>
 #include <stdio.h>
-#include <string.h>
 #include "cli/commands.h"
+#include "cli/common.h"
 
 struct ls_opts {
 	int long_format, recursive;
@@ -14,22 +14,19 @@ static int list(nm_tree *t, nm_node *dir, const char *path, const struct ls_opts
 	nm_node **kids;
 	size_t n;
 	nm_error err;
-	int rc = NM_EXIT_OK;
-	/* A directory that failed to populate is listed with its error.txt, and reported. */
-	if (nm_children(t, dir, &kids, &n, &err) != NM_OK) {
-		fprintf(stderr, "nmodel: %s: %s\n", path, err.msg);
-		rc = NM_EXIT_FAIL;
-	}
+	int rc = nm_cli_children(t, dir, &kids, &n);
 	for (size_t i = 0; i < n; i++) {
 		char child[4096];
 		int is_dir = nm_node_type(kids[i]) == NM_NODE_DIR;
-		snprintf(child, sizeof child, "%s%s%s", path, strcmp(path, "/") ? "/" : "",
-			 nm_node_name(kids[i]));
+		if (nm_cli_join(child, sizeof child, path, nm_node_name(kids[i])) != 0) {
+			rc = NM_EXIT_FAIL;
+			continue;
+		}
 		const char *shown = o->recursive ? child : nm_node_name(kids[i]);
 		if (o->long_format) {
 			uint64_t size = 0;
 			if (nm_size(t, kids[i], &size, &err) != NM_OK) {
-				fprintf(stderr, "nmodel: %s: %s\n", child, err.msg);
+				nm_cli_error("%s: %s", child, err.msg);
 				rc = NM_EXIT_FAIL;
 			}
 			printf("%c %12llu %s%s\n", is_dir ? 'd' : '-', (unsigned long long)size,
@@ -48,32 +45,31 @@ int nm_cmd_ls(int argc, char **argv, const nm_options *opt)
 	struct ls_opts o = { 0 };
 	int c;
 	optind = 1;
+	opterr = 0; /* getopt's own message would not start with "nmodel: " */
 	while ((c = getopt(argc, argv, "lR")) != -1) {
-		if (c == 'l')
+		if (c == 'l') {
 			o.long_format = 1;
-		else if (c == 'R')
+		} else if (c == 'R') {
 			o.recursive = 1;
-		else
-			return NM_EXIT_USAGE;
+		} else {
+			char why[32];
+			snprintf(why, sizeof why, "unknown option -%c", optopt);
+			return nm_cli_usage_error("ls", why);
+		}
 	}
-	if (optind >= argc || argc - optind > 2) {
-		fprintf(stderr, "usage: nmodel ls [-l] [-R] FILE [PATH]\n");
-		return NM_EXIT_USAGE;
-	}
+	if (optind >= argc || argc - optind > 2)
+		return nm_cli_usage_error("ls", "wrong number of arguments");
+	const char *file = argv[optind];
 	const char *path = argc - optind == 2 ? argv[optind + 1] : "/";
-	nm_tree *t = nm_cli_open(argv[optind], opt);
+	nm_tree *t = nm_cli_open(file, opt);
 	if (!t)
 		return NM_EXIT_FAIL;
-	nm_node *n;
-	nm_error err;
-	int rc;
-	if (nm_resolve(t, path, &n, &err) != NM_OK) {
-		fprintf(stderr, "nmodel: %s\n", err.msg);
-		rc = NM_EXIT_FAIL;
-	} else if (nm_node_type(n) != NM_NODE_DIR) {
+	int rc = NM_EXIT_FAIL;
+	nm_node *n = nm_cli_resolve(t, file, path);
+	if (n && nm_node_type(n) != NM_NODE_DIR) {
 		printf("%s\n", nm_node_name(n));
 		rc = NM_EXIT_OK;
-	} else {
+	} else if (n) {
 		rc = list(t, n, path[0] == '/' ? path : "/", &o);
 	}
 	nm_tree_free(t);
