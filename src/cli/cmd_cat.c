@@ -6,14 +6,14 @@
 
 static int cat(const char *file, const char *path, const nm_options *opt)
 {
-	nm_tree *t = nm_cli_open(file, opt);
-	if (!t)
+	nm_tree *t;
+	nm_node *n = nm_cli_open_path(file, path, opt, &t);
+	if (!n)
 		return NM_EXIT_FAIL;
 	int rc = NM_EXIT_FAIL;
-	nm_node *n = nm_cli_resolve(t, file, path);
-	if (n && nm_node_type(n) == NM_NODE_DIR)
+	if (nm_node_type(n) == NM_NODE_DIR)
 		nm_cli_error("%s: %s: is a directory", file, path);
-	else if (n)
+	else
 		rc = nm_cli_copy(t, n, STDOUT_FILENO, path);
 	nm_tree_free(t);
 	return rc;

@@ -32,24 +32,14 @@ static int extract_file(nm_tree *t, nm_node *n, const char *dir, const char *pat
 	return NM_EXIT_FAIL;
 }
 
-static int extract(nm_tree *t, nm_node *dir, const char *path)
+/* ctx: the directory being written, which holds the temporary names. */
+static int extract_one(nm_tree *t, nm_node *n, const char *path, void *ctx)
 {
-	nm_node **kids;
-	size_t n;
-	int rc = nm_cli_children(t, dir, &kids, &n);
-	for (size_t i = 0; i < n; i++) {
-		char child[4096];
-		int ok;
-		if (nm_cli_join(child, sizeof child, path, nm_node_name(kids[i])) != 0)
-			ok = 0;
-		else if (nm_node_type(kids[i]) != NM_NODE_DIR)
-			ok = extract_file(t, kids[i], path, child) == NM_EXIT_OK;
-		else
-			ok = nm_cli_make_dir(child) == 0 && extract(t, kids[i], child) == NM_EXIT_OK;
-		if (!ok)
-			rc = NM_EXIT_FAIL;
-	}
-	return rc;
+	if (nm_node_type(n) != NM_NODE_DIR)
+		return extract_file(t, n, ctx, path);
+	if (nm_cli_make_dir(path) != 0)
+		return NM_EXIT_FAIL;
+	return nm_cli_each_child(t, n, path, extract_one, (void *)path);
 }
 
 int nm_cmd_extract(int argc, char **argv, const nm_options *opt)
@@ -58,8 +48,9 @@ int nm_cmd_extract(int argc, char **argv, const nm_options *opt)
 	nm_tree *t = nm_cli_open(argv[1], opt);
 	if (!t)
 		return NM_EXIT_FAIL;
-	int rc = nm_cli_make_dirs(argv[2]) == 0 ? extract(t, nm_tree_root(t), argv[2])
-						  : NM_EXIT_FAIL;
+	int rc = NM_EXIT_FAIL;
+	if (nm_cli_make_dirs(argv[2]) == 0)
+		rc = nm_cli_each_child(t, nm_tree_root(t), argv[2], extract_one, argv[2]);
 	nm_tree_free(t);
 	return rc;
 }

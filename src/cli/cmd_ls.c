@@ -9,34 +9,26 @@ struct ls_opts {
 	int long_format, recursive;
 };
 
-static int list(nm_tree *t, nm_node *dir, const char *path, const struct ls_opts *o)
+static int list_one(nm_tree *t, nm_node *n, const char *path, void *ctx)
 {
-	nm_node **kids;
-	size_t n;
-	nm_error err;
-	int rc = nm_cli_children(t, dir, &kids, &n);
-	for (size_t i = 0; i < n; i++) {
-		char child[4096];
-		int is_dir = nm_node_type(kids[i]) == NM_NODE_DIR;
-		if (nm_cli_join(child, sizeof child, path, nm_node_name(kids[i])) != 0) {
+	const struct ls_opts *o = ctx;
+	int is_dir = nm_node_type(n) == NM_NODE_DIR;
+	const char *shown = o->recursive ? path : nm_node_name(n);
+	int rc = NM_EXIT_OK;
+	if (o->long_format) {
+		uint64_t size = 0;
+		nm_error err;
+		if (nm_size(t, n, &size, &err) != NM_OK) {
+			nm_cli_error("%s: %s", path, err.msg);
 			rc = NM_EXIT_FAIL;
-			continue;
 		}
-		const char *shown = o->recursive ? child : nm_node_name(kids[i]);
-		if (o->long_format) {
-			uint64_t size = 0;
-			if (nm_size(t, kids[i], &size, &err) != NM_OK) {
-				nm_cli_error("%s: %s", child, err.msg);
-				rc = NM_EXIT_FAIL;
-			}
-			printf("%c %12llu %s%s\n", is_dir ? 'd' : '-', (unsigned long long)size,
-			       shown, is_dir ? "/" : "");
-		} else {
-			printf("%s%s\n", shown, is_dir ? "/" : "");
-		}
-		if (o->recursive && is_dir && list(t, kids[i], child, o) != NM_EXIT_OK)
-			rc = NM_EXIT_FAIL;
+		printf("%c %12llu %s%s\n", is_dir ? 'd' : '-', (unsigned long long)size, shown,
+		       is_dir ? "/" : "");
+	} else {
+		printf("%s%s\n", shown, is_dir ? "/" : "");
 	}
+	if (o->recursive && is_dir && nm_cli_each_child(t, n, path, list_one, ctx) != NM_EXIT_OK)
+		rc = NM_EXIT_FAIL;
 	return rc;
 }
 
@@ -59,19 +51,16 @@ int nm_cmd_ls(int argc, char **argv, const nm_options *opt)
 	}
 	if (optind >= argc || argc - optind > 2)
 		return nm_cli_usage_error("ls", "wrong number of arguments");
-	const char *file = argv[optind];
 	const char *path = argc - optind == 2 ? argv[optind + 1] : "/";
-	nm_tree *t = nm_cli_open(file, opt);
-	if (!t)
+	nm_tree *t;
+	nm_node *n = nm_cli_open_path(argv[optind], path, opt, &t);
+	if (!n)
 		return NM_EXIT_FAIL;
-	int rc = NM_EXIT_FAIL;
-	nm_node *n = nm_cli_resolve(t, file, path);
-	if (n && nm_node_type(n) != NM_NODE_DIR) {
+	int rc = NM_EXIT_OK;
+	if (nm_node_type(n) != NM_NODE_DIR)
 		printf("%s\n", nm_node_name(n));
-		rc = NM_EXIT_OK;
-	} else if (n) {
-		rc = list(t, n, path[0] == '/' ? path : "/", &o);
-	}
+	else
+		rc = nm_cli_each_child(t, n, path[0] == '/' ? path : "/", list_one, &o);
 	nm_tree_free(t);
 	return rc;
 }

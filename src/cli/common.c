@@ -30,11 +30,15 @@ nm_tree *nm_cli_open(const char *file, const nm_options *opt)
 	return t;
 }
 
-nm_node *nm_cli_resolve(nm_tree *t, const char *file, const char *path)
+nm_node *nm_cli_open_path(const char *file, const char *path, const nm_options *opt,
+			  nm_tree **t)
 {
 	nm_node *n;
 	nm_error err;
-	nm_status s = nm_resolve(t, path, &n, &err);
+	*t = nm_cli_open(file, opt);
+	if (!*t)
+		return NULL;
+	nm_status s = nm_resolve(*t, path, &n, &err);
 	if (s == NM_OK)
 		return n;
 	/* A missing path's message names the path only; a failed directory's names the
@@ -43,26 +47,36 @@ nm_node *nm_cli_resolve(nm_tree *t, const char *file, const char *path)
 		nm_cli_error("%s: %s", file, err.msg);
 	else
 		nm_cli_error("%s", err.msg);
+	nm_tree_free(*t);
+	*t = NULL;
 	return NULL;
 }
 
-int nm_cli_children(nm_tree *t, nm_node *dir, nm_node ***kids, size_t *n)
+int nm_cli_each_child(nm_tree *t, nm_node *dir, const char *path, nm_cli_child_fn fn,
+		      void *ctx)
 {
+	nm_node **kids;
+	size_t n;
 	nm_error err;
-	if (nm_children(t, dir, kids, n, &err) == NM_OK)
-		return NM_EXIT_OK;
-	nm_cli_error("%s", err.msg);
-	return NM_EXIT_FAIL;
-}
-
-int nm_cli_join(char *buf, size_t cap, const char *dir, const char *name)
-{
-	int w = snprintf(buf, cap, "%s%s%s", dir, strcmp(dir, "/") ? "/" : "", name);
-	if (w >= 0 && (size_t)w < cap)
-		return 0;
-	/* Never go on with a cut name: it would be another file's. */
-	nm_cli_error("%s/%s: path too long", dir, name);
-	return -1;
+	int rc = NM_EXIT_OK;
+	if (nm_children(t, dir, &kids, &n, &err) != NM_OK) {
+		nm_cli_error("%s", err.msg);
+		rc = NM_EXIT_FAIL;
+	}
+	for (size_t i = 0; i < n; i++) {
+		char child[4096];
+		const char *name = nm_node_name(kids[i]);
+		int w = snprintf(child, sizeof child, "%s%s%s", path, strcmp(path, "/") ? "/" : "",
+				 name);
+		/* Never go on with a cut path: it would be another file's. */
+		if (w < 0 || (size_t)w >= sizeof child) {
+			nm_cli_error("%s/%s: path too long", path, name);
+			rc = NM_EXIT_FAIL;
+		} else if (fn(t, kids[i], child, ctx) != NM_EXIT_OK) {
+			rc = NM_EXIT_FAIL;
+		}
+	}
+	return rc;
 }
 
 int nm_cli_copy(nm_tree *t, nm_node *n, int fd, const char *shown)

@@ -11,14 +11,17 @@ void nm_cli_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 
 /* Open FILE under opt, or print one line and return NULL. */
 nm_tree *nm_cli_open(const char *file, const nm_options *opt);
-/* PATH in FILE's tree, or print one line naming both and return NULL. */
-nm_node *nm_cli_resolve(nm_tree *t, const char *file, const char *path);
-/* The children of dir. A directory that failed to populate is still listed (its
- * error.txt says why): its failure is printed and NM_EXIT_FAIL returned, with *kids and
- * *n set all the same. */
-int nm_cli_children(nm_tree *t, nm_node *dir, nm_node ***kids, size_t *n);
-/* dir/name into buf (dir "/" gives "/name"), or print why not and return -1. */
-int nm_cli_join(char *buf, size_t cap, const char *dir, const char *name);
+/* FILE's tree (*t) and the node at PATH in it; or NULL after one line naming both, with
+ * nothing left to free. */
+nm_node *nm_cli_open_path(const char *file, const char *path, const nm_options *opt,
+			  nm_tree **t);
+/* fn for each child of dir, with the child's path (path/name; "/name" under "/"), going
+ * on after a failure. A directory that failed to populate still has its children (its
+ * error.txt says why): its failure is printed. Returns NM_EXIT_FAIL when that or any
+ * call failed. */
+typedef int (*nm_cli_child_fn)(nm_tree *t, nm_node *child, const char *path, void *ctx);
+int nm_cli_each_child(nm_tree *t, nm_node *dir, const char *path, nm_cli_child_fn fn,
+		      void *ctx);
 /* Write a file node to fd; errors are printed, naming the file as shown. */
 int nm_cli_copy(nm_tree *t, nm_node *n, int fd, const char *shown);
 /* mkdir: a directory that exists already is fine. 0, or -1 after printing why not. */

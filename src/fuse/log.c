@@ -89,6 +89,13 @@ static void libfuse_line(const char *text)
 		held[n] = '\0';
 }
 
+/* The line being written so far, as a whole line (under lock). */
+static void flush_partial(void)
+{
+	libfuse_line(partial);
+	partial[0] = '\0';
+}
+
 static void from_libfuse(enum fuse_log_level level, const char *fmt, va_list ap)
 {
 	/* -d's request traces are not errors: they stay as libfuse prints them. */
@@ -105,10 +112,8 @@ static void from_libfuse(enum fuse_log_level level, const char *fmt, va_list ap)
 		libfuse_line(partial);
 		memmove(partial, nl + 1, strlen(nl + 1) + 1);
 	}
-	if (strlen(partial) == sizeof partial - 1) { /* no newline in sight: keep what fits */
-		libfuse_line(partial);
-		partial[0] = '\0';
-	}
+	if (strlen(partial) == sizeof partial - 1) /* no newline in sight: keep what fits */
+		flush_partial();
 	pthread_mutex_unlock(&lock);
 }
 
@@ -121,10 +126,7 @@ void nm_fuse_log_init(void)
 const char *nm_fuse_log_held(void)
 {
 	pthread_mutex_lock(&lock);
-	if (partial[0]) {
-		libfuse_line(partial);
-		partial[0] = '\0';
-	}
+	flush_partial(); /* a line libfuse did not end before it failed */
 	pthread_mutex_unlock(&lock);
 	return held;
 }
@@ -138,6 +140,13 @@ void nm_fuse_log_release(void)
 		emit(text);
 	held[0] = '\0';
 	pthread_mutex_unlock(&lock);
+}
+
+/* Appended to by every daemon that logs there; readable by others, who may want to know
+ * why a file of the mount fails. */
+static int open_log(const char *path)
+{
+	return open(path, O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC | O_NOCTTY, 0644);
 }
 
 static bool syslog_present(void)
@@ -178,14 +187,14 @@ static int open_default(char *path, size_t cap)
 	}
 	mkdir(path, 0700);
 	strcat(path, "/mount.nmodel.log");
-	return open(path, O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC | O_NOCTTY, 0644);
+	return open_log(path);
 }
 
 int nm_fuse_log_open(const char *file, bool foreground)
 {
 	char path[PATH_MAX];
 	if (file) {
-		log_fd = open(file, O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC | O_NOCTTY, 0644);
+		log_fd = open_log(file);
 		if (log_fd < 0) {
 			nm_fuse_say("%s: cannot open the log file: %s", file, strerror(errno));
 			return -1;

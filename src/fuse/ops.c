@@ -151,7 +151,7 @@ static void fs_open(fuse_req_t req, fuse_ino_t ino, struct fuse_file_info *fi)
 }
 
 static void fs_read(fuse_req_t req, fuse_ino_t ino, size_t size, off_t off,
-		       struct fuse_file_info *fi)
+		    struct fuse_file_info *fi)
 {
 	nm_fuse_fs *fs = fs_of(req);
 	nm_error err;
