@@ -47,6 +47,12 @@ refused "libfuse refuses an option value: its words in our line (fuse_parse_cmdl
 refused "... (fuse_session_new)" \
 	"mount.nmodel: cannot start a FUSE session: invalid parameter in option \`max_read=x'" \
 	"$S" "$m0" -o max_read=x
+# The kernel refuses an SELinux context it does not know (or any, without SELinux).
+err=$("$MOUNT" "$S" "$m0" -o context=nmodel_bogus 2>&1); rc=$?
+echo "$err" >> "$WORK/errors"
+check "a refused mount (fuse_session_mount): exit 1, one line of ours quoting libfuse" \
+	test $rc -eq 1 -a "$(echo "$err" | wc -l)" = 1 -a "${err#"mount.nmodel: $m0: cannot mount: "}" != "$err"
+check "... and mounts nothing" bash -c "! mountpoint -q '$m0'"
 check "every error line starts with mount.nmodel:" all_errors_start_with "mount.nmodel: "
 
 # Accepted: what mount(8), fstab and gvfs pass, when mount.nmodel is run directly.
