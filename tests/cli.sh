@@ -19,14 +19,47 @@ done < <("$NMODEL" ls -l -R "$S")
 check "ls -l sizes equal the extracted sizes" test $sizes_ok = 1
 check "ls of a subdirectory" test "$("$NMODEL" ls "$S" /meshes/0/primitives | wc -l)" = 5
 
+check "extract creates DIR's missing parents" \
+	bash -c "'$NMODEL' extract '$S' '$WORK/new/parents/x' && diff -r '$WORK/x' '$WORK/new/parents/x'"
+check "info.txt's source: is the base name, however the file was named" \
+	test "$(cd "$WORK" && "$NMODEL" info sample.cmod)" = "$("$NMODEL" info "$WORK/sample.cmod")" -a \
+	-n "$("$NMODEL" info "$WORK/sample.cmod" | grep -x 'source: sample.cmod')"
+
+# Errors: exit status and the exact line (fails, lib.sh).
 printf 'not a model at all' > "$WORK/junk.bin"
-err=$("$NMODEL" info "$WORK/junk.bin" 2>&1 >/dev/null); rc=$?
-check "a non-model exits 1" test $rc -eq 1
-check "with one line naming the file" test "$(echo "$err" | wc -l)" = 1 -a -n "$(echo "$err" | grep 'junk.bin')"
-"$NMODEL" cat "$S" /no/such 2>/dev/null
-check "a missing path exits 1" test $? -eq 1
-"$NMODEL" frobnicate 2>/dev/null
-check "a bad command exits 2" test $? -eq 2
+: > "$WORK/empty.bin"
+check "a non-model: exit 1, one line naming the full path" \
+	fails 1 "nmodel: $WORK/junk.bin: at 0x0: not a model this tool reads (starts with \"not a mo\"; $(expected_formats))" \
+	"$NMODEL" info "$WORK/junk.bin"
+check "an empty file says it is empty" \
+	fails 1 "nmodel: $WORK/empty.bin: empty file, not a model ($(expected_formats))" "$NMODEL" info "$WORK/empty.bin"
+check "/dev/null is named /dev/null" \
+	fails 1 "nmodel: /dev/null: not a regular file" "$NMODEL" info /dev/null
+check "a missing file" \
+	fails 1 "nmodel: $WORK/none.cmod: cannot open: No such file or directory" "$NMODEL" info "$WORK/none.cmod"
+check "a missing path exits 1, naming the model and the path" \
+	fails 1 "nmodel: $S: /no/such: no such file or directory" "$NMODEL" cat "$S" /no/such
+check "cat of a directory" \
+	fails 1 "nmodel: $S: /meshes: is a directory" "$NMODEL" cat "$S" /meshes
+check "ls of a missing path" \
+	fails 1 "nmodel: $S: /nope: no such file or directory" "$NMODEL" ls "$S" /nope
+check "extract below a regular file: exit 1, naming it" \
+	fails 1 "nmodel: $WORK/junk.bin: cannot create directory: Not a directory" \
+	"$NMODEL" extract "$S" "$WORK/junk.bin/x"
+check "an unknown command exits 2 and says so" \
+	fails 2 "nmodel: frobnicate: unknown command (see nmodel --help)" "$NMODEL" frobnicate "$S"
+check "no command" fails 2 "nmodel: no command given (see nmodel --help)" "$NMODEL"
+check "an unknown option" \
+	fails 2 "nmodel: --bogus=1: unknown option (see nmodel --help)" "$NMODEL" info "$S" --bogus=1
+check "an unknown option as the command word" \
+	fails 2 "nmodel: --bogus: unknown option (see nmodel --help)" "$NMODEL" --bogus info "$S"
+check "an unknown ls flag" \
+	fails 2 "nmodel: ls: unknown option -x (usage: nmodel [OPTIONS] ls [-l] [-R] FILE [PATH])" \
+	"$NMODEL" ls -x "$S"
+check "a command with the wrong number of arguments" \
+	fails 2 "nmodel: cat: wrong number of arguments (usage: nmodel [OPTIONS] cat FILE PATH)" \
+	"$NMODEL" cat "$S"
+check "every error line starts with nmodel:" all_errors_start_with "nmodel: "
 "$NMODEL" --version | grep -q nmodelfs
 check "--version" test $? -eq 0
 finish

@@ -6,6 +6,8 @@ NMODEL=$top_builddir/nmodel
 MOUNT=$top_builddir/mount.nmodel
 CORPUS=$top_srcdir/../shared/corpus
 WORK=$(mktemp -d "${TMPDIR:-/tmp}/nmodelfs-test.XXXXXX")
+# Where a daemon without syslog logs (mount.nmodel(8)): here, not in the user's home.
+export XDG_STATE_HOME=$WORK/state
 MOUNTS=""
 passed=0
 failed=0
@@ -31,6 +33,30 @@ finish() {
 	exit $?
 }
 skip_all() { echo "SKIP: $*"; exit 77; }
+
+# fails STATUS EXPECTED COMMAND...: COMMAND exits STATUS and prints EXPECTED (one line,
+# exactly) on stderr and nothing on stdout. What it prints is also added to $WORK/errors,
+# for all_errors_start_with.
+fails() {
+	local want_rc=$1 want=$2 out err rc
+	shift 2
+	out=$("$@" 2>"$WORK/err"); rc=$?
+	err=$(cat "$WORK/err")
+	cat "$WORK/err" >> "$WORK/errors"
+	[ "$rc" -eq "$want_rc" ] && [ "$err" = "$want" ] && [ -z "$out" ] && return 0
+	echo "  exit $rc, stderr: $err"
+	return 1
+}
+# all_errors_start_with PREFIX: every line fails saw starts with PREFIX (and there were some).
+all_errors_start_with() {
+	[ -s "$WORK/errors" ] && ! grep -v "^$1" "$WORK/errors"
+}
+
+# What a file that no driver reads is told to be instead: the drivers' descriptions, as
+# `nmodel formats` lists them.
+expected_formats() {
+	"$NMODEL" formats | awk '{ sub(/^[^ ]+ +/, ""); printf "%s%s", (NR > 1 ? ", " : "expected "), $0 }'
+}
 
 # The sample model the project writes itself.
 sample() {

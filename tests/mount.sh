@@ -5,15 +5,60 @@
 . "$(dirname "$0")/lib.sh"
 fuse_usable || skip_all "no /dev/fuse or fusermount3 here: mount tests cannot run"
 
-# A file that is not a model: one line, non-zero exit, nothing mounted.
+# Refusals: exit 1, exactly one line of ours (fails, lib.sh), nothing mounted. Checked
+# before libfuse sees them, or libfuse's words quoted in our line.
+S=$(sample)
+m0=$WORK/m0
+mkdir -p "$m0"
 printf 'hello' > "$WORK/junk.bin"
-mkdir -p "$WORK/m0"
-err=$("$MOUNT" "$WORK/junk.bin" "$WORK/m0" 2>&1); rc=$?
-check "non-model: non-zero exit" test $rc -ne 0
-check "non-model: one line on stderr" test "$(printf '%s\n' "$err" | wc -l)" = 1
-check "non-model: nothing mounted" bash -c "! mountpoint -q '$WORK/m0'"
-"$MOUNT" "$WORK/missing.cmod" "$WORK/m0" 2>/dev/null
-check "missing source: non-zero exit" test $? -ne 0
+: > "$WORK/empty.bin"
+refused() { # refused DESCRIPTION EXPECTED ARG...: mount.nmodel ARG... is refused so
+	check "$1" fails 1 "$2" "$MOUNT" "${@:3}"
+	check "... and mounts nothing" bash -c "! mountpoint -q '$m0'"
+}
+refused "a non-model, named by its full path" \
+	"mount.nmodel: $WORK/junk.bin: at 0x0: not a model this tool reads (starts with \"hello\"; $(expected_formats))" \
+	"$WORK/junk.bin" "$m0"
+refused "an empty file says it is empty" \
+	"mount.nmodel: $WORK/empty.bin: empty file, not a model ($(expected_formats))" "$WORK/empty.bin" "$m0"
+refused "/dev/null is named /dev/null" "mount.nmodel: /dev/null: not a regular file" /dev/null "$m0"
+refused "a missing source" \
+	"mount.nmodel: $WORK/missing.cmod: cannot open: No such file or directory" "$WORK/missing.cmod" "$m0"
+refused "a missing mount point (not libfuse's 'fuse: bad mount point')" \
+	"mount.nmodel: $WORK/nowhere: mount point does not exist" "$S" "$WORK/nowhere"
+refused "no mount point" \
+	"mount.nmodel: no mount point given (usage: mount.nmodel SOURCE MOUNTPOINT; see --help)" "$S"
+refused "an argument too many" \
+	"mount.nmodel: extra: unexpected argument (usage: mount.nmodel SOURCE MOUNTPOINT [-o OPTIONS])" \
+	"$S" "$m0" extra
+refused "an unknown -o option (not libfuse's 'fuse: unknown option(s)')" \
+	"mount.nmodel: -o bogus: unknown option (see mount.nmodel --help)" "$S" "$m0" -o ro,bogus
+refused "an unknown flag" "mount.nmodel: -x: unknown option (see mount.nmodel --help)" "$S" "$m0" -x
+refused "a bad max_threads" \
+	"mount.nmodel: max_threads: must be a whole number from 1 to 100000, not \"-1\"" \
+	"$S" "$m0" -o max_threads=-1
+refused "log= without a file" "mount.nmodel: log: needs a file name (-o log=FILE)" "$S" "$m0" -o log=
+refused "a log file that cannot be opened" \
+	"mount.nmodel: $WORK/no/dir/x.log: cannot open the log file: No such file or directory" \
+	"$S" "$m0" -o "log=$WORK/no/dir/x.log"
+refused "libfuse refuses an option value: its words in our line (fuse_parse_cmdline)" \
+	"mount.nmodel: bad options: invalid parameter in option \`max_idle_threads=x'" \
+	"$S" "$m0" -o max_idle_threads=x
+refused "... (fuse_session_new)" \
+	"mount.nmodel: cannot start a FUSE session: invalid parameter in option \`max_read=x'" \
+	"$S" "$m0" -o max_read=x
+# The kernel refuses an SELinux context it does not know (or any, without SELinux).
+err=$("$MOUNT" "$S" "$m0" -o context=nmodel_bogus 2>&1); rc=$?
+echo "$err" >> "$WORK/errors"
+check "a refused mount (fuse_session_mount): exit 1, one line of ours quoting libfuse" \
+	test $rc -eq 1 -a "$(echo "$err" | wc -l)" = 1 -a "${err#"mount.nmodel: $m0: cannot mount: "}" != "$err"
+check "... and mounts nothing" bash -c "! mountpoint -q '$m0'"
+check "every error line starts with mount.nmodel:" all_errors_start_with "mount.nmodel: "
+
+# Accepted: what mount(8), fstab and gvfs pass, when mount.nmodel is run directly.
+check "x-*, comment=, noauto, nofail are accepted" \
+	mount_model "$S" "$m0" -o x-gvfs-show,x-systemd.automount,comment=x,noauto,nofail
+unmount_model "$m0"
 
 n=0
 for model in $(sample) $(corpus_files); do
@@ -53,4 +98,66 @@ for model in $(sample) $(corpus_files); do
 	check "$name: unmounts" bash -c "! mountpoint -q '$mnt'"
 	check "$name: source unchanged" test "$before" = "$(sha1sum < "$model")"
 done
+
+# -o max_threads=N bounds the loop's worker threads. The daemon's peak thread count
+# (the main thread and its workers) while 8 readers read every file.
+big=$(ls -S "$CORPUS"/cmod/*.cmod 2>/dev/null | head -1)
+big=${big:-$S}
+peak_threads() { # peak_threads MOUNTPOINT
+	local pid peak=0 t load
+	pid=$(pgrep -n -f "mount.nmodel $big $1") || { echo 0; return; }
+	(for _ in 1 2 3 4 5 6 7 8; do (find "$1" -type f -exec cat {} + >/dev/null) & done; wait) &
+	load=$!
+	while kill -0 $load 2>/dev/null; do
+		t=$(awk '/^Threads:/ { print $2 }' "/proc/$pid/status" 2>/dev/null)
+		[ "${t:-0}" -gt $peak ] && peak=$t
+		sleep 0.01
+	done
+	echo $peak
+}
+mount_model "$big" "$WORK/t1" -o max_threads=1
+peak=$(peak_threads "$WORK/t1")
+check "-o max_threads=1: one worker under 8 readers (peak $peak threads)" test "$peak" -le 2
+unmount_model "$WORK/t1"
+mount_model "$big" "$WORK/t8" -o max_threads=8
+peak=$(peak_threads "$WORK/t8")
+check "-o max_threads=8: more workers under the same load (peak $peak threads)" \
+	test "$peak" -gt 2 -a "$peak" -le 9
+unmount_model "$WORK/t8"
+
+# Where a running daemon's errors go. A copy of the sample is truncated under the mount,
+# so that reading a file fails with EIO and the daemon reports why.
+fails_under_mount() { # fails_under_mount MODEL MOUNTPOINT: after mount_model
+	truncate -s 100 "$1"
+	! cat "$2/meshes/0/vertices.csv" >/dev/null 2>&1
+}
+cp "$S" "$WORK/f.cmod"
+mkdir -p "$WORK/mf"
+"$MOUNT" "$WORK/f.cmod" "$WORK/mf" -f 2>"$WORK/f.err" &
+for _ in $(seq 50); do mountpoint -q "$WORK/mf" && break; sleep 0.1; done
+MOUNTS="$MOUNTS $WORK/mf"
+fails_under_mount "$WORK/f.cmod" "$WORK/mf"
+unmount_model "$WORK/mf"
+wait
+check "-f: the error on stderr, naming the model by its path, and nothing else (no libfuse warning)" \
+	test -s "$WORK/f.err" -a -z "$(grep -v "^mount.nmodel: $WORK/f.cmod: vertices at 0x[0-9a-f]*: " "$WORK/f.err")"
+
+cp "$S" "$WORK/l.cmod"
+mount_model "$WORK/l.cmod" "$WORK/ml" -o "log=$WORK/my.log"
+fails_under_mount "$WORK/l.cmod" "$WORK/ml"
+unmount_model "$WORK/ml"
+check "-o log=FILE: the daemon's errors are in FILE" \
+	grep -q " mount.nmodel: $WORK/l.cmod: vertices at 0x" "$WORK/my.log"
+check "... which others can read" test "$(stat -c %a "$WORK/my.log")" = 644
+
+if [ -S /dev/log ]; then
+	echo "syslog is here: the case without it is not tested"
+else
+	cp "$S" "$WORK/d.cmod"
+	mount_model "$WORK/d.cmod" "$WORK/md"
+	fails_under_mount "$WORK/d.cmod" "$WORK/md"
+	unmount_model "$WORK/md"
+	check "no syslog: the errors go to \$XDG_STATE_HOME/nmodelfs/mount.nmodel.log" \
+		grep -q " mount.nmodel: $WORK/d.cmod: vertices at 0x" "$XDG_STATE_HOME/nmodelfs/mount.nmodel.log"
+fi
 finish

@@ -30,18 +30,21 @@ nm_status nm_driver_find(nm_reader *r, const nm_driver **out, nm_error *err)
 			*out = nm_drivers[i];
 			return NM_OK;
 		}
-	char shown[4 * 8 + 1];
+	char names[256];
 	size_t o = 0;
+	for (size_t i = 0; nm_drivers[i]; i++)
+		o += (size_t)snprintf(names + o, sizeof names - o, "%s%s", i ? ", " : "",
+				      nm_drivers[i]->description);
+	if (len == 0)
+		return nm_fail(err, NM_E_UNSUPPORTED, nm_reader_name(r), NULL, NM_NO_OFFSET,
+			       "empty file, not a model (expected %s)", names);
+	char shown[4 * 8 + 1];
+	o = 0;
 	for (size_t i = 0; i < len && i < 8; i++)
 		o += (size_t)snprintf(shown + o, sizeof shown - o,
 				      isprint(head[i]) && head[i] != '\\' ? "%c" : "\\x%02x",
 				      head[i]);
 	shown[o] = '\0';
-	char names[256];
-	o = 0;
-	for (size_t i = 0; nm_drivers[i]; i++)
-		o += (size_t)snprintf(names + o, sizeof names - o, "%s%s", i ? ", " : "",
-				      nm_drivers[i]->description);
 	return nm_fail(err, NM_E_UNSUPPORTED, nm_reader_name(r), NULL, 0,
 		       "not a model this tool reads (starts with \"%s\"; expected %s)",
 		       shown, names);
@@ -101,6 +104,9 @@ nm_status nm_open_model(const char *path, const nm_options *opt, nm_tree **out, 
 void nm_info_begin(nm_out *o, const nm_driver *d, nm_reader *r)
 {
 	nm_kv(o, "format", "%s", d->description);
-	nm_kv_str(o, "source", nm_reader_name(r));
+	/* The base name: a tree's content does not depend on where its file lies or how
+	 * the front end was given it (messages name the whole path). */
+	const char *name = nm_reader_name(r), *slash = strrchr(name, '/');
+	nm_kv_str(o, "source", slash && slash[1] ? slash + 1 : name);
 	nm_kv(o, "source_size", "%llu", (unsigned long long)nm_reader_size(r));
 }

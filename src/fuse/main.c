@@ -1,47 +1,54 @@
 /* mount.nmodel SOURCE MOUNTPOINT [-o opts]: parse the model in the foreground, so a bad
  * file fails with one line and a non-zero exit before anything is mounted; then mount,
  * go to the background (unless -f) and serve the tree with a multithreaded loop. */
+#include <limits.h>
 #include <malloc.h>
 #include <stdio.h>
 #include <stdlib.h>
-#include <string.h>
-#include <sys/stat.h>
-#include <syslog.h>
 #include "config.h"
 #include "formats/driver.h"
+#include "fuse/log.h"
+#include "fuse/mountpoint.h"
 #include "fuse/ops.h"
 
-/* libfuse's own messages for these are cryptic; say plainly what is wrong, before any
- * work. A directory something is already mounted on counts as busy. */
-static int check_mountpoint(const char *dir)
+/* A libfuse call failed: one line of ours, quoting what libfuse said about it (held by
+ * fuse/log.c rather than printed as its own "fuse: ..." line). */
+static void failed(const char *what)
 {
-	struct stat st, parent;
-	char up[4096];
-	if (stat(dir, &st) != 0) {
-		fprintf(stderr, "mount.nmodel: %s: mount point does not exist\n", dir);
+	const char *why = nm_fuse_log_held();
+	nm_fuse_say("%s%s%s", what, *why ? ": " : "", why);
+}
+
+/* The loop's threads: libfuse's default unless -o max_threads, -o max_idle_threads or
+ * -o clone_fd says otherwise (an unset max_idle_threads is UINT_MAX, which libfuse's
+ * setter would refuse with a warning). */
+static int serve(struct fuse_session *se, const struct fuse_cmdline_opts *cmd,
+		 const nm_fuse_options *opts)
+{
+	if (cmd->singlethread)
+		return fuse_session_loop(se);
+	struct fuse_loop_config *cfg = fuse_loop_cfg_create();
+	if (!cfg)
 		return -1;
-	}
-	if (!S_ISDIR(st.st_mode)) {
-		fprintf(stderr, "mount.nmodel: %s: mount point is not a directory\n", dir);
-		return -1;
-	}
-	snprintf(up, sizeof up, "%s/..", dir);
-	if (stat(up, &parent) == 0 && (parent.st_dev != st.st_dev || parent.st_ino == st.st_ino)) {
-		fprintf(stderr, "mount.nmodel: %s: mount point is busy (something is mounted there)\n",
-			dir);
-		return -1;
-	}
-	return 0;
+	fuse_loop_cfg_set_clone_fd(cfg, (unsigned)cmd->clone_fd);
+	fuse_loop_cfg_set_max_threads(cfg, opts->max_threads ? opts->max_threads
+							     : cmd->max_threads);
+	if (cmd->max_idle_threads != UINT_MAX)
+		fuse_loop_cfg_set_idle_threads(cfg, cmd->max_idle_threads);
+	int rc = fuse_session_loop_mt(se, cfg);
+	fuse_loop_cfg_destroy(cfg);
+	return rc;
 }
 
 int main(int argc, char *argv[])
 {
 	struct fuse_args args = FUSE_ARGS_INIT(argc, argv);
 	struct fuse_cmdline_opts cmd = { 0 };
-	nm_mount_options opts = { 0 };
-	nm_fs fs = { 0 };
+	nm_fuse_options opts = { 0 };
+	nm_fuse_fs fs = { 0 };
 	nm_error err;
 	struct fuse_session *se = NULL;
+	char *mountpoint = NULL;
 	int rc = 1;
 
 	/* Decoded files are large, short-lived blocks freed by other threads than the one
@@ -50,63 +57,70 @@ int main(int argc, char *argv[])
 	 * grows far past -o cache_size (101 MiB for one 6 MB mesh.obj under 8 readers). A
 	 * fixed threshold gives every large block back to the kernel when it is freed. */
 	mallopt(M_MMAP_THRESHOLD, 256 * 1024);
+	nm_fuse_log_init();
 
-	if (nm_mount_parse_options(&args, &opts) != 0)
+	if (nm_fuse_parse_options(&args, &opts) != 0) {
+		if (*nm_fuse_log_held())
+			failed("bad options");
 		goto out;
-	if (fuse_parse_cmdline(&args, &cmd) != 0)
-		goto out;
-	if (opts.show_help || cmd.show_help) {
-		nm_mount_usage(argv[0]);
-		fuse_cmdline_help();
-		fuse_lowlevel_help();
+	}
+	if (opts.show_help) {
+		nm_fuse_usage(argv[0]);
 		rc = 0;
 		goto out;
 	}
-	if (opts.show_version || cmd.show_version) {
+	if (opts.show_version) {
 		printf("mount.nmodel (%s) %s\n", PACKAGE_NAME, PACKAGE_VERSION);
+		fflush(stdout); /* before the fusermount3 that fuse_lowlevel_version runs */
 		fuse_lowlevel_version();
 		rc = 0;
 		goto out;
 	}
-	if (!cmd.mountpoint) {
-		fprintf(stderr, "mount.nmodel: no mount point given (try --help)\n");
+	if (fuse_parse_cmdline(&args, &cmd) != 0) {
+		failed("bad options");
 		goto out;
 	}
-	if (check_mountpoint(cmd.mountpoint) != 0)
+	mountpoint = nm_fuse_check_mountpoint(opts.mountpoint);
+	if (!mountpoint)
 		goto out;
 	if (nm_open_model(opts.source, &opts.model, &fs.tree, &err) != NM_OK) {
-		fprintf(stderr, "mount.nmodel: %s\n", err.msg);
+		nm_fuse_say("%s", err.msg);
 		goto out;
 	}
 	stat(opts.source, &fs.source);
-	fs.foreground = cmd.foreground;
+	if (nm_fuse_log_open(opts.log_file, cmd.foreground) != 0)
+		goto out;
 
 	se = fuse_session_new(&args, &nm_fuse_ops, sizeof nm_fuse_ops, &fs);
-	if (!se)
+	if (!se) {
+		failed("cannot start a FUSE session");
 		goto out;
-	if (fuse_set_signal_handlers(se) != 0)
-		goto out;
-	if (fuse_session_mount(se, cmd.mountpoint) != 0)
-		goto out_signals;
-	if (!cmd.foreground)
-		openlog("mount.nmodel", LOG_PID, LOG_USER);
-	fuse_daemonize(cmd.foreground);
-	if (cmd.singlethread) {
-		rc = fuse_session_loop(se) != 0;
-	} else {
-		struct fuse_loop_config cfg = { .clone_fd = cmd.clone_fd,
-						.max_idle_threads = cmd.max_idle_threads };
-		rc = fuse_session_loop_mt(se, &cfg) != 0;
 	}
+	if (fuse_set_signal_handlers(se) != 0) {
+		failed("cannot set signal handlers");
+		goto out;
+	}
+	if (fuse_session_mount(se, mountpoint) != 0) {
+		char what[PATH_MAX + 32];
+		snprintf(what, sizeof what, "%s: cannot mount", opts.mountpoint);
+		failed(what);
+		goto out_signals;
+	}
+	nm_fuse_log_release();
+	fuse_daemonize(cmd.foreground);
+	nm_fuse_log_detach();
+	rc = serve(se, &cmd, &opts) != 0;
 	fuse_session_unmount(se);
 out_signals:
 	fuse_remove_signal_handlers(se);
 out:
 	if (se)
 		fuse_session_destroy(se);
+	nm_fuse_log_close();
 	nm_tree_free(fs.tree);
+	free(mountpoint);
 	free(cmd.mountpoint);
-	free(opts.source);
+	nm_fuse_options_free(&opts);
 	fuse_opt_free_args(&args);
 	return rc;
 }

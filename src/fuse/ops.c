@@ -3,37 +3,30 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <syslog.h>
+#include "fuse/log.h"
 #include "fuse/ops.h"
 
 /* The content never changes while mounted: let the kernel cache names and attributes. */
 #define FOREVER 86400.0
 
-static nm_fs *fs_of(fuse_req_t req) { return fuse_req_userdata(req); }
+static nm_fuse_fs *fs_of(fuse_req_t req) { return fuse_req_userdata(req); }
 
-static nm_node *node_of(nm_fs *fs, fuse_ino_t ino)
+static nm_node *node_of(nm_fuse_fs *fs, fuse_ino_t ino)
 {
 	return ino == FUSE_ROOT_ID ? nm_tree_root(fs->tree) : (nm_node *)(uintptr_t)ino;
 }
 
-static fuse_ino_t ino_of(nm_fs *fs, nm_node *n)
+static fuse_ino_t ino_of(nm_fuse_fs *fs, nm_node *n)
 {
 	return n == nm_tree_root(fs->tree) ? FUSE_ROOT_ID : (fuse_ino_t)(uintptr_t)n;
 }
 
-static void report(nm_fs *fs, const nm_error *err)
-{
-	fprintf(stderr, "mount.nmodel: %s\n", err->msg);
-	if (!fs->foreground)
-		syslog(LOG_ERR, "%s", err->msg);
-}
-
-static int fill_stat(nm_fs *fs, nm_node *n, struct stat *st)
+static int fill_stat(nm_fuse_fs *fs, nm_node *n, struct stat *st)
 {
 	nm_error err;
 	uint64_t size;
 	if (nm_size(fs->tree, n, &size, &err) != NM_OK) {
-		report(fs, &err);
+		nm_fuse_say("%s", err.msg);
 		return nm_status_errno(err.code);
 	}
 	memset(st, 0, sizeof *st);
@@ -56,16 +49,16 @@ static int fill_stat(nm_fs *fs, nm_node *n, struct stat *st)
 	return 0;
 }
 
-static void nm_init(void *data, struct fuse_conn_info *conn)
+static void fs_init(void *data, struct fuse_conn_info *conn)
 {
 	(void)data;
 	/* No writeback, no locks: a read-only tree that the page cache can keep. */
 	conn->want &= ~(unsigned)FUSE_CAP_WRITEBACK_CACHE;
 }
 
-static void nm_lookup_op(fuse_req_t req, fuse_ino_t parent, const char *name)
+static void fs_lookup(fuse_req_t req, fuse_ino_t parent, const char *name)
 {
-	nm_fs *fs = fs_of(req);
+	nm_fuse_fs *fs = fs_of(req);
 	nm_error err;
 	nm_node *n;
 	nm_status s = nm_lookup(fs->tree, node_of(fs, parent), name, &n, &err);
@@ -82,9 +75,9 @@ static void nm_lookup_op(fuse_req_t req, fuse_ino_t parent, const char *name)
 		fuse_reply_entry(req, &e);
 }
 
-static void nm_getattr(fuse_req_t req, fuse_ino_t ino, struct fuse_file_info *fi)
+static void fs_getattr(fuse_req_t req, fuse_ino_t ino, struct fuse_file_info *fi)
 {
-	nm_fs *fs = fs_of(req);
+	nm_fuse_fs *fs = fs_of(req);
 	struct stat st;
 	(void)fi;
 	int rc = fill_stat(fs, node_of(fs, ino), &st);
@@ -94,10 +87,10 @@ static void nm_getattr(fuse_req_t req, fuse_ino_t ino, struct fuse_file_info *fi
 		fuse_reply_attr(req, &st, FOREVER);
 }
 
-static void nm_readdir(fuse_req_t req, fuse_ino_t ino, size_t size, off_t off,
+static void fs_readdir(fuse_req_t req, fuse_ino_t ino, size_t size, off_t off,
 		       struct fuse_file_info *fi)
 {
-	nm_fs *fs = fs_of(req);
+	nm_fuse_fs *fs = fs_of(req);
 	nm_node *dir = node_of(fs, ino), **kids;
 	size_t count;
 	nm_error err;
@@ -142,9 +135,9 @@ static void nm_readdir(fuse_req_t req, fuse_ino_t ino, size_t size, off_t off,
 	free(buf);
 }
 
-static void nm_open(fuse_req_t req, fuse_ino_t ino, struct fuse_file_info *fi)
+static void fs_open(fuse_req_t req, fuse_ino_t ino, struct fuse_file_info *fi)
 {
-	nm_fs *fs = fs_of(req);
+	nm_fuse_fs *fs = fs_of(req);
 	if ((fi->flags & O_ACCMODE) != O_RDONLY || (fi->flags & O_TRUNC)) {
 		fuse_reply_err(req, EROFS);
 		return;
@@ -157,10 +150,10 @@ static void nm_open(fuse_req_t req, fuse_ino_t ino, struct fuse_file_info *fi)
 	fuse_reply_open(req, fi);
 }
 
-static void nm_read_op(fuse_req_t req, fuse_ino_t ino, size_t size, off_t off,
-		       struct fuse_file_info *fi)
+static void fs_read(fuse_req_t req, fuse_ino_t ino, size_t size, off_t off,
+		    struct fuse_file_info *fi)
 {
-	nm_fs *fs = fs_of(req);
+	nm_fuse_fs *fs = fs_of(req);
 	nm_error err;
 	size_t got;
 	(void)fi;
@@ -171,7 +164,7 @@ static void nm_read_op(fuse_req_t req, fuse_ino_t ino, size_t size, off_t off,
 	}
 	nm_status s = nm_read(fs->tree, node_of(fs, ino), (uint64_t)off, buf, size, &got, &err);
 	if (s != NM_OK) {
-		report(fs, &err);
+		nm_fuse_say("%s", err.msg);
 		fuse_reply_err(req, nm_status_errno(s));
 	} else {
 		fuse_reply_buf(req, buf, got);
@@ -179,7 +172,7 @@ static void nm_read_op(fuse_req_t req, fuse_ino_t ino, size_t size, off_t off,
 	free(buf);
 }
 
-static void nm_statfs(fuse_req_t req, fuse_ino_t ino)
+static void fs_statfs(fuse_req_t req, fuse_ino_t ino)
 {
 	struct statvfs sv = { .f_bsize = 4096, .f_frsize = 4096, .f_namemax = 255,
 			      .f_flag = ST_RDONLY };
@@ -187,51 +180,51 @@ static void nm_statfs(fuse_req_t req, fuse_ino_t ino)
 	fuse_reply_statfs(req, &sv);
 }
 
-/* Every way of changing the tree is refused the same way. */
-static void rofs_setattr(fuse_req_t req, fuse_ino_t i, struct stat *a, int s, struct fuse_file_info *f)
+/* Every way of changing the tree is refused the same way: EROFS. */
+static void fs_setattr(fuse_req_t req, fuse_ino_t i, struct stat *a, int s, struct fuse_file_info *f)
 { (void)i; (void)a; (void)s; (void)f; fuse_reply_err(req, EROFS); }
-static void rofs_mknod(fuse_req_t req, fuse_ino_t p, const char *n, mode_t m, dev_t d)
+static void fs_mknod(fuse_req_t req, fuse_ino_t p, const char *n, mode_t m, dev_t d)
 { (void)p; (void)n; (void)m; (void)d; fuse_reply_err(req, EROFS); }
-static void rofs_mkdir(fuse_req_t req, fuse_ino_t p, const char *n, mode_t m)
+static void fs_mkdir(fuse_req_t req, fuse_ino_t p, const char *n, mode_t m)
 { (void)p; (void)n; (void)m; fuse_reply_err(req, EROFS); }
-static void rofs_unlink(fuse_req_t req, fuse_ino_t p, const char *n)
+static void fs_unlink(fuse_req_t req, fuse_ino_t p, const char *n)
 { (void)p; (void)n; fuse_reply_err(req, EROFS); }
-static void rofs_symlink(fuse_req_t req, const char *l, fuse_ino_t p, const char *n)
+static void fs_symlink(fuse_req_t req, const char *l, fuse_ino_t p, const char *n)
 { (void)l; (void)p; (void)n; fuse_reply_err(req, EROFS); }
-static void rofs_rename(fuse_req_t req, fuse_ino_t p, const char *n, fuse_ino_t np, const char *nn, unsigned f)
+static void fs_rename(fuse_req_t req, fuse_ino_t p, const char *n, fuse_ino_t np, const char *nn, unsigned f)
 { (void)p; (void)n; (void)np; (void)nn; (void)f; fuse_reply_err(req, EROFS); }
-static void rofs_link(fuse_req_t req, fuse_ino_t i, fuse_ino_t np, const char *nn)
+static void fs_link(fuse_req_t req, fuse_ino_t i, fuse_ino_t np, const char *nn)
 { (void)i; (void)np; (void)nn; fuse_reply_err(req, EROFS); }
-static void rofs_write(fuse_req_t req, fuse_ino_t i, const char *b, size_t s, off_t o, struct fuse_file_info *f)
+static void fs_write(fuse_req_t req, fuse_ino_t i, const char *b, size_t s, off_t o, struct fuse_file_info *f)
 { (void)i; (void)b; (void)s; (void)o; (void)f; fuse_reply_err(req, EROFS); }
-static void rofs_create(fuse_req_t req, fuse_ino_t p, const char *n, mode_t m, struct fuse_file_info *f)
+static void fs_create(fuse_req_t req, fuse_ino_t p, const char *n, mode_t m, struct fuse_file_info *f)
 { (void)p; (void)n; (void)m; (void)f; fuse_reply_err(req, EROFS); }
-static void rofs_setxattr(fuse_req_t req, fuse_ino_t i, const char *n, const char *v, size_t s, int f)
+static void fs_setxattr(fuse_req_t req, fuse_ino_t i, const char *n, const char *v, size_t s, int f)
 { (void)i; (void)n; (void)v; (void)s; (void)f; fuse_reply_err(req, EROFS); }
-static void rofs_removexattr(fuse_req_t req, fuse_ino_t i, const char *n)
+static void fs_removexattr(fuse_req_t req, fuse_ino_t i, const char *n)
 { (void)i; (void)n; fuse_reply_err(req, EROFS); }
-static void rofs_fallocate(fuse_req_t req, fuse_ino_t i, int m, off_t o, off_t l, struct fuse_file_info *f)
+static void fs_fallocate(fuse_req_t req, fuse_ino_t i, int m, off_t o, off_t l, struct fuse_file_info *f)
 { (void)i; (void)m; (void)o; (void)l; (void)f; fuse_reply_err(req, EROFS); }
 
 const struct fuse_lowlevel_ops nm_fuse_ops = {
-	.init = nm_init,
-	.lookup = nm_lookup_op,
-	.getattr = nm_getattr,
-	.readdir = nm_readdir,
-	.open = nm_open,
-	.read = nm_read_op,
-	.statfs = nm_statfs,
-	.setattr = rofs_setattr,
-	.mknod = rofs_mknod,
-	.mkdir = rofs_mkdir,
-	.unlink = rofs_unlink,
-	.rmdir = rofs_unlink,
-	.symlink = rofs_symlink,
-	.rename = rofs_rename,
-	.link = rofs_link,
-	.write = rofs_write,
-	.create = rofs_create,
-	.setxattr = rofs_setxattr,
-	.removexattr = rofs_removexattr,
-	.fallocate = rofs_fallocate,
+	.init = fs_init,
+	.lookup = fs_lookup,
+	.getattr = fs_getattr,
+	.readdir = fs_readdir,
+	.open = fs_open,
+	.read = fs_read,
+	.statfs = fs_statfs,
+	.setattr = fs_setattr,
+	.mknod = fs_mknod,
+	.mkdir = fs_mkdir,
+	.unlink = fs_unlink,
+	.rmdir = fs_unlink,
+	.symlink = fs_symlink,
+	.rename = fs_rename,
+	.link = fs_link,
+	.write = fs_write,
+	.create = fs_create,
+	.setxattr = fs_setxattr,
+	.removexattr = fs_removexattr,
+	.fallocate = fs_fallocate,
 };

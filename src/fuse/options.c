@@ -2,18 +2,27 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include "fuse/log.h"
 #include "fuse/options.h"
 
-enum { KEY_HELP, KEY_VERSION, KEY_DISCARD };
+/* libfuse refuses more threads than this (FUSE_LOOP_MT_MAX_THREADS, for idle threads). */
+#define MAX_THREADS 100000
 
-/* Our -o options are not in this table: every -o item libfuse does not match reaches
- * on_option, which gives it to nm_options_parse first (one table, lib/options.c). */
+enum { KEY_HELP, KEY_VERSION, KEY_DISCARD, KEY_LOG, KEY_MAX_THREADS, KEY_FSNAME };
+
+/* Every option mount.nmodel takes. Our limits (cache_size=, ...) are not here: an -o item
+ * that matches nothing reaches on_option, which gives it to nm_options_parse (one table
+ * for both front ends, lib/options.c) and refuses it when that does not know it either. */
 static const struct fuse_opt option_spec[] = {
 	FUSE_OPT_KEY("-h", KEY_HELP),
 	FUSE_OPT_KEY("--help", KEY_HELP),
 	FUSE_OPT_KEY("-V", KEY_VERSION),
 	FUSE_OPT_KEY("--version", KEY_VERSION),
-	/* mount(8) and /etc/fstab pass these; they mean nothing to a FUSE session. */
+	FUSE_OPT_KEY("log=", KEY_LOG),
+	FUSE_OPT_KEY("max_threads=", KEY_MAX_THREADS),
+	FUSE_OPT_KEY("fsname=", KEY_FSNAME),
+	/* mount(8), /etc/fstab and gvfs pass these; they mean nothing to a FUSE session.
+	 * x-* too (on_option: a fuse_opt template cannot end in a wildcard). */
 	FUSE_OPT_KEY("rw", KEY_DISCARD),
 	FUSE_OPT_KEY("ro", KEY_DISCARD),
 	FUSE_OPT_KEY("defaults", KEY_DISCARD),
@@ -24,92 +33,215 @@ static const struct fuse_opt option_spec[] = {
 	FUSE_OPT_KEY("users", KEY_DISCARD),
 	FUSE_OPT_KEY("_netdev", KEY_DISCARD),
 	FUSE_OPT_KEY("nofail", KEY_DISCARD),
-	FUSE_OPT_KEY("x-", KEY_DISCARD),
 	FUSE_OPT_KEY("comment=", KEY_DISCARD),
+	/* libfuse's, passed on as they are: fuse_parse_cmdline's ... */
+	FUSE_OPT_KEY("-f", FUSE_OPT_KEY_KEEP),
+	FUSE_OPT_KEY("-d", FUSE_OPT_KEY_KEEP),
+	FUSE_OPT_KEY("-s", FUSE_OPT_KEY_KEEP),
+	FUSE_OPT_KEY("debug", FUSE_OPT_KEY_KEEP),
+	FUSE_OPT_KEY("clone_fd", FUSE_OPT_KEY_KEEP),
+	FUSE_OPT_KEY("max_idle_threads=", FUSE_OPT_KEY_KEEP),
+	/* ... and fuse_session_new's (the session and the kernel's mount options). */
+	FUSE_OPT_KEY("allow_other", FUSE_OPT_KEY_KEEP),
+	FUSE_OPT_KEY("allow_root", FUSE_OPT_KEY_KEEP),
+	FUSE_OPT_KEY("auto_unmount", FUSE_OPT_KEY_KEEP),
+	FUSE_OPT_KEY("default_permissions", FUSE_OPT_KEY_KEEP),
+	FUSE_OPT_KEY("max_read=", FUSE_OPT_KEY_KEEP),
+	FUSE_OPT_KEY("context=", FUSE_OPT_KEY_KEEP),
+	FUSE_OPT_KEY("fscontext=", FUSE_OPT_KEY_KEEP),
+	FUSE_OPT_KEY("defcontext=", FUSE_OPT_KEY_KEEP),
+	FUSE_OPT_KEY("rootcontext=", FUSE_OPT_KEY_KEEP),
+	FUSE_OPT_KEY("user=", FUSE_OPT_KEY_KEEP),
+	FUSE_OPT_KEY("-n", FUSE_OPT_KEY_KEEP),
+	FUSE_OPT_KEY("suid", FUSE_OPT_KEY_KEEP),
+	FUSE_OPT_KEY("nosuid", FUSE_OPT_KEY_KEEP),
+	FUSE_OPT_KEY("dev", FUSE_OPT_KEY_KEEP),
+	FUSE_OPT_KEY("nodev", FUSE_OPT_KEY_KEEP),
+	FUSE_OPT_KEY("exec", FUSE_OPT_KEY_KEEP),
+	FUSE_OPT_KEY("noexec", FUSE_OPT_KEY_KEEP),
+	FUSE_OPT_KEY("async", FUSE_OPT_KEY_KEEP),
+	FUSE_OPT_KEY("sync", FUSE_OPT_KEY_KEEP),
+	FUSE_OPT_KEY("dirsync", FUSE_OPT_KEY_KEEP),
+	FUSE_OPT_KEY("atime", FUSE_OPT_KEY_KEEP),
+	FUSE_OPT_KEY("noatime", FUSE_OPT_KEY_KEEP),
 	FUSE_OPT_END
 };
 
+/* What on_option needs besides the options: whether the user named the fsname. */
+struct parse {
+	nm_fuse_options *opts;
+	int own_fsname;
+};
+
+/* "max_threads=N" with the words nm_options_parse uses for a bad value. */
+static int take_max_threads(nm_fuse_options *opts, const char *arg)
+{
+	const char *v = strchr(arg, '=') + 1;
+	char *end = NULL;
+	unsigned long n = 0;
+	if (*v >= '0' && *v <= '9')
+		n = strtoul(v, &end, 10);
+	if (!end || *end || n < 1 || n > MAX_THREADS) {
+		nm_fuse_say("max_threads: must be a whole number from 1 to %d, not \"%s\"",
+			    MAX_THREADS, v);
+		return -1;
+	}
+	opts->max_threads = (unsigned)n;
+	return 0;
+}
+
+static int take_log(nm_fuse_options *opts, const char *arg)
+{
+	const char *file = strchr(arg, '=') + 1;
+	if (!*file) {
+		nm_fuse_say("log: needs a file name (-o log=FILE)");
+		return -1;
+	}
+	free(opts->log_file);
+	opts->log_file = strdup(file);
+	return opts->log_file ? 0 : -1;
+}
+
+/* SOURCE, then MOUNTPOINT, both kept as given; nothing after them. */
+static int take_operand(nm_fuse_options *opts, const char *arg)
+{
+	char **slot = !opts->source ? &opts->source : !opts->mountpoint ? &opts->mountpoint : NULL;
+	if (!slot) {
+		nm_fuse_say("%s: unexpected argument (usage: mount.nmodel SOURCE MOUNTPOINT "
+			    "[-o OPTIONS])", arg);
+		return -1;
+	}
+	*slot = strdup(arg);
+	return *slot ? 0 : -1;
+}
+
+/* An -o item or a dash option that the table does not know: one of our limits, x-*,
+ * or a mistake. */
+static int take_other(nm_fuse_options *opts, const char *arg)
+{
+	nm_error err;
+	if (arg[0] == '-') {
+		nm_fuse_say("%s: unknown option (see mount.nmodel --help)", arg);
+		return -1;
+	}
+	if (strncmp(arg, "x-", 2) == 0)
+		return 0;
+	switch (nm_options_parse(&opts->model, arg, &err)) {
+	case NM_OK:
+		return 0;
+	case NM_E_NOENT:
+		nm_fuse_say("-o %s: unknown option (see mount.nmodel --help)", arg);
+		return -1;
+	default:
+		nm_fuse_say("%s", err.msg);
+		return -1;
+	}
+}
+
 static int on_option(void *data, const char *arg, int key, struct fuse_args *out)
 {
-	nm_mount_options *opts = data;
-	nm_error err;
+	struct parse *p = data;
 	(void)out;
 	switch (key) {
 	case KEY_HELP:
-		opts->show_help = 1;
-		return 1;   /* libfuse prints its part of the help too */
+		p->opts->show_help = 1;
+		return 0;
 	case KEY_VERSION:
-		opts->show_version = 1;
-		return 1;
+		p->opts->show_version = 1;
+		return 0;
 	case KEY_DISCARD:
 		return 0;
-	case FUSE_OPT_KEY_NONOPT:
-		if (!opts->source) {
-			opts->source = realpath(arg, NULL);
-			if (!opts->source)
-				opts->source = strdup(arg); /* the open will report it */
-			return 0;
-		}
-		return 1;   /* the mount point, for fuse_parse_cmdline */
-	case FUSE_OPT_KEY_OPT:
-		switch (nm_options_parse(&opts->model, arg, &err)) {
-		case NM_OK:
-			return 0;
-		case NM_E_NOENT:
-			return 1;   /* libfuse's (allow_other, max_read, ...) */
-		default:
-			fprintf(stderr, "mount.nmodel: %s\n", err.msg);
-			return -1;
-		}
-	default:
+	case KEY_LOG:
+		return take_log(p->opts, arg);
+	case KEY_MAX_THREADS:
+		return take_max_threads(p->opts, arg);
+	case KEY_FSNAME:
+		p->own_fsname = 1;
 		return 1;
+	case FUSE_OPT_KEY_NONOPT:
+		return take_operand(p->opts, arg);
+	default:
+		return take_other(p->opts, arg);
 	}
 }
 
-/* fsname is shown by mount(8) and df; commas and backslashes must be escaped there. */
-static char *escaped_fsname(const char *src)
+/* fsname is shown by mount(8) and df; commas and backslashes must be escaped there. An
+ * absolute path, so that it means the same from anywhere. */
+static char *fsname_option(const char *source)
 {
+	char *abs = realpath(source, NULL);
+	const char *src = abs ? abs : source;
 	size_t n = strlen(src);
 	char *s = malloc(n * 2 + sizeof "-ofsname=");
-	char *p;
-	if (!s)
-		return NULL;
-	p = s + sprintf(s, "-ofsname=");
-	for (; *src; src++) {
-		if (*src == ',' || *src == '\\')
-			*p++ = '\\';
-		*p++ = *src;
+	if (s) {
+		char *p = s + sprintf(s, "-ofsname=");
+		for (; *src; src++) {
+			if (*src == ',' || *src == '\\')
+				*p++ = '\\';
+			*p++ = *src;
+		}
+		*p = '\0';
 	}
-	*p = '\0';
+	free(abs);
 	return s;
 }
 
-int nm_mount_parse_options(struct fuse_args *args, nm_mount_options *opts)
+int nm_fuse_parse_options(struct fuse_args *args, nm_fuse_options *opts)
 {
+	struct parse p = { .opts = opts };
 	nm_options_init(&opts->model);
-	if (fuse_opt_parse(args, opts, option_spec, on_option) != 0)
+	if (fuse_opt_parse(args, &p, option_spec, on_option) != 0)
 		return -1;
 	if (opts->show_help || opts->show_version)
 		return 0;
 	if (!opts->source) {
-		fprintf(stderr, "mount.nmodel: no model file given (try --help)\n");
+		nm_fuse_say("no model file given (usage: mount.nmodel SOURCE MOUNTPOINT; "
+			    "see --help)");
 		return -1;
 	}
-	char *fsname = escaped_fsname(opts->source);
-	int rc = !fsname || fuse_opt_add_arg(args, fsname) != 0 ||
+	if (!opts->mountpoint) {
+		nm_fuse_say("no mount point given (usage: mount.nmodel SOURCE MOUNTPOINT; "
+			    "see --help)");
+		return -1;
+	}
+	char *fsname = p.own_fsname ? NULL : fsname_option(opts->source);
+	int rc = (!p.own_fsname && (!fsname || fuse_opt_add_arg(args, fsname) != 0)) ||
 		 fuse_opt_add_arg(args, "-oro,subtype=nmodel,default_permissions") != 0;
 	free(fsname);
 	return rc ? -1 : 0;
 }
 
-void nm_mount_usage(const char *prog)
+void nm_fuse_options_free(nm_fuse_options *opts)
 {
-	printf("usage: %s SOURCE MOUNTPOINT [options]\n\n"
+	free(opts->source);
+	free(opts->mountpoint);
+	free(opts->log_file);
+}
+
+void nm_fuse_usage(const char *prog)
+{
+	printf("usage: %s SOURCE MOUNTPOINT [-f] [-d] [-s] [-o OPTION[,OPTION...]]\n\n"
 	       "Shows the 3D model SOURCE (CMB, BMD/BDL, CMOD, Tropical Freeze models and PAKs)\n"
 	       "as a read-only directory tree at MOUNTPOINT.\n\n"
-	       "nmodelfs options:\n",
+	       "limits (nmodel takes them as --NAME=VALUE):\n",
 	       prog);
 	nm_options_usage(stdout, NM_OPTION_MOUNT);
-	printf("    -h, --help               this help\n"
-	       "    -V, --version            version\n\n");
+	printf("\nmount options:\n"
+	       "    -o log=FILE              where errors go in the background; default syslog,\n"
+	       "                             without syslog ~/.local/state/nmodelfs/mount.nmodel.log\n"
+	       "    -o max_threads=N         threads serving requests at most; default 10\n"
+	       "    -f                       stay in the foreground, errors on stderr\n"
+	       "    -d                       debug: foreground, every request printed\n"
+	       "    -s                       one thread\n"
+	       "    -o allow_other           let other users see the tree (see fuse(8))\n"
+	       "    -o allow_root            let root see the tree\n"
+	       "    -o auto_unmount          unmount when mount.nmodel ends\n"
+	       "    -o fsname=NAME           what mount(8) and df show; default SOURCE's path\n"
+	       "    -o clone_fd, max_idle_threads=N, max_read=BYTES, nosuid, nodev, noexec,\n"
+	       "       noatime, ...          passed to libfuse and the kernel\n"
+	       "    -o rw, ro, defaults, auto, noauto, user, nouser, users, _netdev, nofail,\n"
+	       "       comment=..., x-*      accepted and ignored (mount(8), fstab, gvfs);\n"
+	       "                             the tree is always read-only\n"
+	       "    -h, --help               this help\n"
+	       "    -V, --version            version\n");
 }
