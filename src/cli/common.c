@@ -19,12 +19,27 @@ void nm_cli_error(const char *fmt, ...)
 	va_end(ap);
 }
 
+/* The model this run opened: its messages name it as the user gave it. */
+static const char *model_path;
+
+/* A library message, naming the model by the path the user gave. */
+static void say(const char *prefix, const nm_error *err)
+{
+	char msg[sizeof err->msg + 4096];
+	nm_error_named(err, model_path, msg, sizeof msg);
+	if (prefix)
+		nm_cli_error("%s: %s", prefix, msg);
+	else
+		nm_cli_error("%s", msg);
+}
+
 nm_tree *nm_cli_open(const char *file, const nm_options *opt)
 {
 	nm_tree *t;
 	nm_error err;
+	model_path = file;
 	if (nm_open_model(file, opt, &t, &err) != NM_OK) {
-		nm_cli_error("%s", err.msg);
+		say(NULL, &err);
 		return NULL;
 	}
 	return t;
@@ -46,7 +61,7 @@ nm_node *nm_cli_open_path(const char *file, const char *path, const nm_options *
 	if (s == NM_E_NOENT || s == NM_E_NOTDIR)
 		nm_cli_error("%s: %s", file, err.msg);
 	else
-		nm_cli_error("%s", err.msg);
+		say(NULL, &err);
 	nm_tree_free(*t);
 	*t = NULL;
 	return NULL;
@@ -60,7 +75,7 @@ int nm_cli_each_child(nm_tree *t, nm_node *dir, const char *path, nm_cli_child_f
 	nm_error err;
 	int rc = NM_EXIT_OK;
 	if (nm_children(t, dir, &kids, &n, &err) != NM_OK) {
-		nm_cli_error("%s", err.msg);
+		say(NULL, &err);
 		rc = NM_EXIT_FAIL;
 	}
 	for (size_t i = 0; i < n; i++) {
@@ -87,7 +102,7 @@ int nm_cli_copy(nm_tree *t, nm_node *n, int fd, const char *shown)
 	for (;;) {
 		size_t got;
 		if (nm_read(t, n, off, buf, sizeof buf, &got, &err) != NM_OK) {
-			nm_cli_error("%s: %s", shown, err.msg);
+			say(shown, &err);
 			return NM_EXIT_FAIL;
 		}
 		if (got == 0)

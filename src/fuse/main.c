@@ -83,8 +83,9 @@ int main(int argc, char *argv[])
 	mountpoint = nm_fuse_check_mountpoint(opts.mountpoint);
 	if (!mountpoint)
 		goto out;
+	fs.path = opts.source;
 	if (nm_open_model(opts.source, &opts.model, &fs.tree, &err) != NM_OK) {
-		nm_fuse_say("%s", err.msg);
+		nm_fuse_say_error(&fs, &err);
 		goto out;
 	}
 	stat(opts.source, &fs.source);

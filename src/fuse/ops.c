@@ -6,6 +6,12 @@
 #include "fuse/log.h"
 #include "fuse/ops.h"
 
+void nm_fuse_say_error(const nm_fuse_fs *fs, const nm_error *err)
+{
+	char msg[sizeof err->msg + 4096];
+	nm_fuse_say("%s", nm_error_named(err, fs->path, msg, sizeof msg));
+}
+
 /* The content never changes while mounted: let the kernel cache names and attributes. */
 #define FOREVER 86400.0
 
@@ -26,7 +32,7 @@ static int fill_stat(nm_fuse_fs *fs, nm_node *n, struct stat *st)
 	nm_error err;
 	uint64_t size;
 	if (nm_size(fs->tree, n, &size, &err) != NM_OK) {
-		nm_fuse_say("%s", err.msg);
+		nm_fuse_say_error(fs, &err);
 		return nm_status_errno(err.code);
 	}
 	memset(st, 0, sizeof *st);
@@ -164,7 +170,7 @@ static void fs_read(fuse_req_t req, fuse_ino_t ino, size_t size, off_t off,
 	}
 	nm_status s = nm_read(fs->tree, node_of(fs, ino), (uint64_t)off, buf, size, &got, &err);
 	if (s != NM_OK) {
-		nm_fuse_say("%s", err.msg);
+		nm_fuse_say_error(fs, &err);
 		fuse_reply_err(req, nm_status_errno(s));
 	} else {
 		fuse_reply_buf(req, buf, got);

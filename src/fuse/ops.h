@@ -11,7 +11,11 @@
 typedef struct nm_fuse_fs {
 	nm_tree *tree;
 	struct stat source;     /* owner and times shown on every node */
+	const char *path;       /* the model as the user gave it, for messages */
 } nm_fuse_fs;
+
+/* Log a library message, naming the model by the path the user gave. */
+void nm_fuse_say_error(const nm_fuse_fs *fs, const nm_error *err);
 
 extern const struct fuse_lowlevel_ops nm_fuse_ops;
 

@@ -39,3 +39,14 @@ nm_status nm_fail(nm_error *err, nm_status code, const char *file, const char *c
 	}
 	return code;
 }
+
+const char *nm_error_named(const nm_error *e, const char *path, char *buf, size_t len)
+{
+	const char *base = path ? strrchr(path, '/') : NULL;
+	size_t n = base ? strlen(base + 1) : 0;
+	if (base && n && strncmp(e->msg, base + 1, n) == 0 && e->msg[n] == ':')
+		snprintf(buf, len, "%s%s", path, e->msg + n);
+	else
+		snprintf(buf, len, "%s", e->msg);
+	return buf;
+}

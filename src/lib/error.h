@@ -3,6 +3,7 @@
 #ifndef NM_ERROR_H
 #define NM_ERROR_H
 
+#include <stddef.h>
 #include <stdint.h>
 #include "lib/status.h"
 
@@ -21,5 +22,10 @@ nm_status nm_fail(nm_error *err, nm_status code, const char *file, const char *c
 
 /* Reset to NM_OK with an empty message. */
 void nm_error_clear(nm_error *err);
+
+/* The message of e as a front end shows it: a leading "BASE:" (the reader's name, the
+ * base name of path) becomes "PATH:" (the path as the user gave it). Written into buf
+ * (len bytes); returns buf. */
+const char *nm_error_named(const nm_error *e, const char *path, char *buf, size_t len);
 
 #endif

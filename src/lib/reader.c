@@ -38,10 +38,14 @@ static nm_reader *reader_alloc(enum reader_kind kind, const char *name, uint64_t
 	return r;
 }
 
-/* Messages name the file as the front end was given it: a base name alone can be
- * ambiguous ("null" for /dev/null) and does not say where to look. */
+/* The reader is named by the file's base name: messages land in the tree (error.txt,
+ * info.txt), whose bytes must not depend on how the path was spelled. Front ends put
+ * the path as given back in front of the messages they print (nm_error_named). A
+ * failure to open never reaches a tree: it names the path itself. */
 nm_status nm_reader_open_file(const char *path, nm_reader **out, nm_error *err)
 {
+	const char *base = strrchr(path, '/');
+	base = base && base[1] ? base + 1 : path;
 	int fd = open(path, O_RDONLY | O_CLOEXEC);
 	if (fd < 0)
 		return nm_fail(err, errno == ENOENT ? NM_E_NOENT : NM_E_IO, path, NULL,
@@ -52,7 +56,7 @@ nm_status nm_reader_open_file(const char *path, nm_reader **out, nm_error *err)
 		return nm_fail(err, S_ISDIR(st.st_mode) ? NM_E_ISDIR : NM_E_INVAL, path, NULL,
 			       NM_NO_OFFSET, "not a regular file");
 	}
-	nm_reader *r = reader_alloc(READER_FILE, path, (uint64_t)st.st_size);
+	nm_reader *r = reader_alloc(READER_FILE, base, (uint64_t)st.st_size);
 	if (!r) {
 		close(fd);
 		return nm_fail(err, NM_E_NOMEM, path, NULL, NM_NO_OFFSET, "out of memory");

@@ -21,7 +21,8 @@ nm_status nm_reader_new_window(nm_reader *parent, const char *name, uint64_t off
 void nm_reader_close(nm_reader *r);
 
 uint64_t nm_reader_size(const nm_reader *r);
-/* The name errors use: the path or the name given when it was made. */
+/* The name errors use: the file's base name (front ends put the path back:
+ * nm_error_named), or the name given when it was made. */
 const char *nm_reader_name(const nm_reader *r);
 
 /* Exactly len bytes at off, or an error naming chunk (may be NULL) and the offset.
