@@ -52,15 +52,13 @@ static bool layout_for(uint32_t version, cmb_layout *L)
 void cmb_chunk_fail(cmb_model *m, int kind, uint64_t off, const char *fmt, ...)
 {
 	cmb_chunk *c = &m->chunk[kind];
-	char msg[400];
-	va_list ap;
-	va_start(ap, fmt);
-	vsnprintf(msg, sizeof msg, fmt, ap);
-	va_end(ap);
 	if (c->failed)
 		return; /* keep the first reason */
 	c->failed = true;
-	nm_fail(&c->err, NM_E_FORMAT, m->file, c->name, c->offset + off, "%s", msg);
+	va_list ap;
+	va_start(ap, fmt);
+	nm_failv(&c->err, NM_E_FORMAT, m->file, c->name, c->offset + off, fmt, ap);
+	va_end(ap);
 }
 
 static void load_chunk(cmb_model *m, int kind, uint32_t offset)

@@ -55,12 +55,11 @@ static void model_free(void *p)
 nm_status j3d_chunk_fail(const j3d_chunk *c, const j3d_model *m, nm_error *err, uint64_t rel,
 			 const char *fmt, ...)
 {
-	char what[384];
 	va_list ap;
 	va_start(ap, fmt);
-	vsnprintf(what, sizeof what, fmt, ap);
+	nm_failv(err, NM_E_FORMAT, m->file, c->magic, c->off + rel, fmt, ap);
 	va_end(ap);
-	return nm_fail(err, NM_E_FORMAT, m->file, c->magic, c->off + rel, "%s", what);
+	return NM_E_FORMAT;
 }
 
 nm_status j3d_load(j3d_model *m, const j3d_chunk *c, uint64_t off, uint64_t len,

@@ -30,13 +30,12 @@ static void shape_fail(j3d_model *m, const j3d_chunk *c, j3d_shape *s, uint64_t 
 static void shape_fail(j3d_model *m, const j3d_chunk *c, j3d_shape *s, uint64_t rel,
 		       const char *fmt, ...)
 {
-	char msg[256];
+	s->ok = false;
+	j3d_chunk_fail(c, m, &s->err, rel, "shape %u: ", s->index);
 	va_list ap;
 	va_start(ap, fmt);
-	vsnprintf(msg, sizeof msg, fmt, ap);
+	nm_error_appendv(&s->err, fmt, ap);
 	va_end(ap);
-	s->ok = false;
-	j3d_chunk_fail(c, m, &s->err, rel, "shape %u: %s", s->index, msg);
 }
 
 static void read_attrs(j3d_model *m, const j3d_chunk *c, const j3d_shp1 *h, nm_view *av,
