@@ -323,6 +323,13 @@ nm_status j3d_vtx_load(j3d_model *m, const j3d_varray *arr, uint8_t **out, nm_er
 /* Bytes of one direct (inline) value of attribute attr in a display list; 0 if unknown. */
 uint32_t j3d_direct_size(const j3d_model *m, uint32_t attr);
 
+/* ---- GX command lengths (gx_command.c), for display lists and MDL3 ---- */
+/* Bytes of opcode op's fixed part (an XF write's 5-byte header), 0 if unknown. */
+size_t j3d_gx_header_length(uint8_t op);
+/* Bytes of the whole command at p (an XF write with its words, once its header is in
+ * the left bytes), 0 if unknown; the caller checks that it fits. */
+size_t j3d_gx_command_length(const uint8_t *p, size_t left);
+
 /* ---- display lists (displaylist.c) ---- */
 enum j3d_prim_class { J3D_PC_TRIANGLES, J3D_PC_LINES, J3D_PC_POINTS };
 
