@@ -10,7 +10,7 @@ libnmodel_a_SOURCES += \
 
 check_PROGRAMS += tests/test_cmb
 TESTS += tests/test_cmb
-tests_test_cmb_SOURCES = tests/test_cmb.c tests/fixtures/cmb_writer.h tests/fixtures/cmb_writer.c
+tests_test_cmb_SOURCES = tests/test_cmb.c tests/walk.h tests/walk.c tests/fixtures/cmb_writer.h tests/fixtures/cmb_writer.c
 tests_test_cmb_CFLAGS = $(AM_CFLAGS) $(CHECK_CFLAGS)
 tests_test_cmb_LDADD = $(LDADD_COMMON) $(CHECK_LIBS) -lm
 

@@ -12,7 +12,7 @@ libnmodel_a_SOURCES += \
 
 check_PROGRAMS += tests/test_j3d
 TESTS += tests/test_j3d
-tests_test_j3d_SOURCES = tests/test_j3d.c tests/fixtures/j3d_writer.h tests/fixtures/j3d_writer.c
+tests_test_j3d_SOURCES = tests/test_j3d.c tests/walk.h tests/walk.c tests/fixtures/j3d_writer.h tests/fixtures/j3d_writer.c
 tests_test_j3d_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)/tests
 tests_test_j3d_CFLAGS = $(AM_CFLAGS) $(CHECK_CFLAGS)
 tests_test_j3d_LDADD = $(LDADD_COMMON) $(CHECK_LIBS)
