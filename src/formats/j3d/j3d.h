@@ -259,8 +259,7 @@ typedef struct j3d_model {
 	j3d_mdl3 *mdl3;
 	j3d_tex1 *tex1;
 
-	void **allocs;            /* everything j3d_alloc gave out */
-	size_t nallocs, capallocs;
+	nm_tree *t;               /* the parsed tables live in its arena (nm_tree_alloc) */
 } j3d_model;
 
 /* Bytes of display lists (or MDL3 packets) a mount-time walk reads for a chunk of this
@@ -269,8 +268,7 @@ typedef struct j3d_model {
  * quadratic, and the lists past this budget are reported instead of walked. */
 #define J3D_WALK_BUDGET(chunk_size) (4 * (uint64_t)(chunk_size) + ((uint64_t)1 << 20))
 
-/* Zeroed memory freed with the model; NULL on failure. count*size is overflow-checked. */
-void *j3d_alloc(j3d_model *m, size_t count, size_t size);
+/* A NUL-terminated copy of len bytes, freed with the tree. */
 char *j3d_strdup(j3d_model *m, const char *s, size_t len);
 
 /* A view of [off, off+len) of chunk c (chunk-relative), checked against the chunk;

@@ -283,7 +283,7 @@ static nm_status shape_dir(nm_tree *t, nm_node *parent, j3d_model *m, j3d_shape 
 		/* Triangles always; lines and points only when the shape has some. */
 		if (c != J3D_PC_TRIANGLES && !s->count[c])
 			continue;
-		struct prim_file *f = j3d_alloc(m, 1, sizeof *f);
+		struct prim_file *f = nm_tree_alloc_array(m->t, 1, sizeof *f);
 		if (!f)
 			return NM_E_NOMEM;
 		f->m = m;

@@ -134,7 +134,7 @@ nm_status j3d_tree_vtx1(nm_tree *t, j3d_model *m, const j3d_chunk *c)
 		const j3d_varray *a = &x->arrays[k];
 		if (!a->present || a->problem)
 			continue;
-		struct array_ref *ref = j3d_alloc(m, 1, sizeof *ref);
+		struct array_ref *ref = nm_tree_alloc_array(m->t, 1, sizeof *ref);
 		if (!ref)
 			return NM_E_NOMEM;
 		ref->m = m;
