@@ -135,3 +135,13 @@ nm_status nm_view_fail(nm_view *v, nm_error *err, const char *fmt, ...)
 			v->chunk ? "chunk" : "data", v->size);
 	return NM_E_FORMAT;
 }
+
+bool nm_view_table(nm_view *v, size_t off, uint64_t count, size_t stride, const char *what,
+		   nm_error *err)
+{
+	if (nm_view_array(v, off, count, stride))
+		return true;
+	nm_view_fail(v, err, "a table of %llu %s of 0x%zx bytes", (unsigned long long)count, what,
+		     stride);
+	return false;
+}

@@ -227,6 +227,13 @@ void cmb_keep_error(char **dst, const nm_error *e);
 /* A chunk fails: its error, at an offset within it. */
 void cmb_chunk_fail(cmb_model *m, int kind, uint64_t off, const char *fmt, ...)
 	__attribute__((format(printf, 4, 5)));
+/* A chunk fails with the reason already in c->err (nm_view_table wrote it); NM_OK, so a
+ * parser can `return cmb_chunk_failed(c)` and the build goes on. */
+static inline nm_status cmb_chunk_failed(cmb_chunk *c)
+{
+	c->failed = true;
+	return NM_OK;
+}
 
 /* Bone world matrices (tree_skl.c). */
 void cmb_compute_world(cmb_model *m);

@@ -22,12 +22,8 @@ nm_status cmb_parse_mats(cmb_model *m)
 		return NM_OK;
 	nm_view *v = &c->v;
 	uint32_t n = nm_u32(v, 0x08);
-	if (!nm_view_array(v, 0x0C, n, m->L.mat_size)) {
-		cmb_chunk_fail(m, CMB_MATS, v->bad_off, "a table of %u materials of 0x%x bytes "
-			       "runs past the end of the chunk (0x%llx bytes)", n, m->L.mat_size,
-			       (unsigned long long)c->len);
-		return NM_OK;
-	}
+	if (!nm_view_table(v, 0x0C, n, m->L.mat_size, "materials", &c->err))
+		return cmb_chunk_failed(c);
 	m->mats = calloc(n ? n : 1, sizeof *m->mats);
 	if (!m->mats)
 		return NM_E_NOMEM;

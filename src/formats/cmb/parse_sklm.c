@@ -63,11 +63,8 @@ static nm_status parse_mshs(cmb_model *m, nm_view *sklm)
 	uint32_t n = nm_u32(&v, 0x08);
 	m->opaque_count = nm_u16(&v, 0x0C);
 	m->id_count = nm_u16(&v, 0x0E);
-	if (!nm_view_array(&v, 0x10, n, m->L.mesh_stride)) {
-		nm_view_fail(&v, &m->mshs_err, "a table of %u meshes of 0x%x bytes", n,
-			     m->L.mesh_stride);
+	if (!nm_view_table(&v, 0x10, n, m->L.mesh_stride, "meshes", &m->mshs_err))
 		return NM_OK;
-	}
 	uint64_t table = 0x10 + (uint64_t)n * m->L.mesh_stride;
 	m->mshs_size = (uint32_t)(table > head.size ? table : head.size);
 	m->meshes = calloc(n ? n : 1, sizeof *m->meshes);
