@@ -42,7 +42,7 @@ nm_status cmb_record_errors(nm_tree *t, nm_node *dir, nm_out *lines)
 void cmb_chunk_header(nm_out *o, const cmb_chunk *c)
 {
 	nm_kv(o, "magic", "%s", c->magic);
-	nm_kv(o, "offset", "0x%x", c->offset);
+	nm_kv(o, "offset", "0x%llx", (unsigned long long)c->off);
 	nm_kv(o, "size", "0x%x", c->size);
 	if (c->present && c->len < c->size)
 		nm_kv(o, "truncated", "the file ends 0x%llx bytes into the chunk",
@@ -61,7 +61,7 @@ nm_node *cmb_chunk_dir(nm_tree *t, nm_node *root, cmb_model *m, int kind)
 	nm_node *dir = nm_dir(t, root, c->name);
 	if (!dir)
 		return NULL;
-	uint64_t off = c->offset < m->file_size ? c->offset : m->file_size;
+	uint64_t off = c->off < m->file_size ? c->off : m->file_size;
 	uint64_t len = c->len;
 	if (kind == CMB_MATS && m->mats_len > len)
 		len = m->mats_len; /* the combiner table the size field leaves out */

@@ -12,6 +12,7 @@
 #include <stddef.h>
 #include <stdint.h>
 #include "codec/pica.h"
+#include "lib/chunk.h"
 #include "lib/error.h"
 #include "lib/reader.h"
 #include "lib/tree.h"
@@ -49,17 +50,9 @@ typedef struct cmb_layout {
 	bool luts_short;        /* v10+: u16 LUT header fields */
 } cmb_layout;
 
-typedef struct cmb_chunk {
-	const char *name;       /* directory name */
-	const char *magic;
-	bool present;           /* the header gives an offset */
-	uint32_t offset;        /* absolute */
-	uint32_t size;          /* as declared */
-	uint64_t len;           /* bytes shown: the declared size, clipped to the file */
-	nm_view v;              /* those bytes, while building */
-	bool failed;            /* err says why; derived files are left out */
-	nm_error err;
-} cmb_chunk;
+/* A slot of the header's chunk table (src/lib/chunk.h): name is the directory name,
+ * present says the header gives an offset, len is the declared size clipped to the file. */
+typedef nm_chunk cmb_chunk;
 
 typedef struct cmb_bone {
 	uint16_t raw_id;        /* low 12 bits: id; the rest: flags */

@@ -51,13 +51,9 @@ static bool layout_for(uint32_t version, cmb_layout *L)
 
 void cmb_chunk_fail(cmb_model *m, int kind, uint64_t off, const char *fmt, ...)
 {
-	cmb_chunk *c = &m->chunk[kind];
-	if (c->failed)
-		return; /* keep the first reason */
-	c->failed = true;
 	va_list ap;
 	va_start(ap, fmt);
-	nm_failv(&c->err, NM_E_FORMAT, m->file, c->name, c->offset + off, fmt, ap);
+	nm_chunk_failv(&m->chunk[kind], m->file, off, fmt, ap);
 	va_end(ap);
 }
 
@@ -65,7 +61,7 @@ static void load_chunk(cmb_model *m, int kind, uint32_t offset)
 {
 	cmb_chunk *c = &m->chunk[kind];
 	uint8_t head[8];
-	c->offset = offset;
+	c->off = offset;
 	c->present = offset != 0;
 	if (!c->present)
 		return;
@@ -93,8 +89,7 @@ static void load_chunk(cmb_model *m, int kind, uint32_t offset)
 	c->len = c->size;
 	if (c->len > m->file_size - offset)
 		c->len = m->file_size - offset;
-	if (nm_view_load(m->r, offset, (size_t)c->len, c->name, NM_LITTLE, &c->v, &c->err) != NM_OK)
-		c->failed = true;
+	nm_chunk_load(c, m->r, NM_LITTLE);
 }
 
 nm_status cmb_parse_header(cmb_model *m, nm_error *err)
@@ -106,7 +101,7 @@ nm_status cmb_parse_header(cmb_model *m, nm_error *err)
 		return s;
 	for (int k = 0; k < CMB_NCHUNKS; k++) {
 		m->chunk[k].name = chunk_ids[k].name;
-		m->chunk[k].magic = chunk_ids[k].magic;
+		memcpy(m->chunk[k].magic, chunk_ids[k].magic, 4);
 	}
 	m->size_field = nm_u32(&v, 0x04);
 	m->version = nm_u32(&v, 0x08);

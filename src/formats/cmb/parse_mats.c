@@ -50,14 +50,14 @@ nm_status cmb_parse_mats(cmb_model *m)
 	uint64_t need = (uint64_t)m->combiner_table + (uint64_t)used * COMBINER_SIZE;
 	m->mats_len = need > c->len ? need : c->len;
 	if (need > c->len) {
-		if (need > m->file_size - c->offset) {
+		if (need > m->file_size - c->off) {
 			cmb_chunk_fail(m, CMB_MATS, m->combiner_table, "the materials use %u combiners, "
 				       "and a table of that many runs past the end of the file", used);
 			m->mats_len = c->len;
 			return NM_OK;
 		}
 		nm_view_free(v);
-		if (nm_view_load(m->r, c->offset, (size_t)need, c->name, NM_LITTLE, v, &c->err)
+		if (nm_view_load(m->r, c->off, (size_t)need, c->name, NM_LITTLE, v, &c->err)
 		    != NM_OK) {
 			c->failed = true;
 			return NM_OK;

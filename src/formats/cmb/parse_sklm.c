@@ -328,7 +328,7 @@ static void check_attrs(cmb_model *m, cmb_sepd *s)
 					     "(0x%x bytes)", s->nverts, a->comps * a->type_size,
 					     a->start, cmb_attr_name(k), m->slice_size[k]);
 			else
-				a->data_off = (uint64_t)m->chunk[CMB_VATR].offset + m->slice_off[k] +
+				a->data_off = (uint64_t)m->chunk[CMB_VATR].off + m->slice_off[k] +
 					      a->start;
 		}
 	}

@@ -58,7 +58,7 @@ static nm_status produce_keys(void *ctx, void *arg, nm_out *o, nm_error *err)
 {
 	const struct lut_ref *ref = arg;
 	const cmb_chunk *c = &ref->m->chunk[CMB_LUTS];
-	uint64_t at = (uint64_t)c->offset + ref->l->offset + 0x10;
+	uint64_t at = (uint64_t)c->off + ref->l->offset + 0x10;
 	uint8_t *raw;
 	(void)ctx;
 	nm_status s = nm_reader_load(ref->m->r, at, (size_t)ref->l->count * 16, "luts", &raw, err);
@@ -160,7 +160,7 @@ nm_status cmb_tree_vatr(nm_tree *t, nm_node *root, cmb_model *m)
 			else
 				nm_kv(&o, key, "0x%x bytes at 0x%x (absolute 0x%llx)%s",
 				      m->slice_size[k], m->slice_off[k],
-				      (unsigned long long)c->offset + m->slice_off[k],
+				      (unsigned long long)c->off + m->slice_off[k],
 				      m->slice_ok[k] ? "" : ", outside the chunk");
 		}
 	}

@@ -105,7 +105,7 @@ static void prms_header(nm_out *o, const cmb_model *m, const cmb_prms *p, uint16
 	nm_kv(o, "index", "%u", i);
 	nm_kv(o, "offset", "0x%x", p->offset);
 	nm_kv(o, "offset_absolute", "0x%llx",
-	      (unsigned long long)m->chunk[CMB_SKLM].offset + p->offset);
+	      (unsigned long long)m->chunk[CMB_SKLM].off + p->offset);
 	nm_kv(o, "prm_count", "%u", p->prm_count);
 	nm_kv_enum(o, "skinning_mode", cmb_enum_name(CMB_E_SKINNING, p->skinning), p->skinning);
 	nm_kv(o, "bone_table_count", "%u", p->nbones);
@@ -203,7 +203,7 @@ static nm_status add_prms(nm_tree *t, nm_node *dir, cmb_model *m, const cmb_sepd
 
 static void sepd_header(nm_out *o, const cmb_model *m, const cmb_sepd *s, uint32_t i)
 {
-	uint64_t abs = (uint64_t)m->chunk[CMB_SKLM].offset + s->offset;
+	uint64_t abs = (uint64_t)m->chunk[CMB_SKLM].off + s->offset;
 	nm_kv(o, "index", "%u", i);
 	nm_kv(o, "offset", "0x%x", s->offset);
 	nm_kv(o, "offset_absolute", "0x%llx", (unsigned long long)abs);
@@ -271,7 +271,7 @@ static nm_status add_sepd(nm_tree *t, nm_node *top, cmb_model *m, cmb_sepd *s, u
 	sepd_header(&o, m, s, i);
 	if (!cmb_text(t, dir, "header.txt", &o))
 		return NM_E_NOMEM;
-	uint64_t abs = (uint64_t)m->chunk[CMB_SKLM].offset + s->offset;
+	uint64_t abs = (uint64_t)m->chunk[CMB_SKLM].off + s->offset;
 	if (abs > m->file_size)
 		abs = m->file_size;
 	if (!nm_slice(t, dir, "raw.bin", m->r, abs, s->ok ? s->size : 0))

@@ -13,6 +13,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 #include "export/triangulate.h"
+#include "lib/chunk.h"
 #include "lib/error.h"
 #include "lib/out.h"
 #include "lib/reader.h"
@@ -39,15 +40,8 @@ enum j3d_index_type { J3D_IDX_NONE = 0, J3D_IDX_DIRECT, J3D_IDX_8, J3D_IDX_16 };
 enum j3d_node_type { J3D_N_END = 0x00, J3D_N_OPEN = 0x01, J3D_N_CLOSE = 0x02,
 		     J3D_N_JOINT = 0x10, J3D_N_MATERIAL = 0x11, J3D_N_SHAPE = 0x12 };
 
-typedef struct j3d_chunk {
-	char magic[5];            /* printable copy of the FourCC ('?' for other bytes) */
-	uint32_t fourcc;
-	uint64_t off;             /* absolute offset of the chunk header */
-	uint32_t size;            /* including the 8-byte header */
-	nm_node *dir;
-	bool failed;              /* parse failed: err says why (error.txt) */
-	nm_error err;
-} j3d_chunk;
+/* A chunk of the file (src/lib/chunk.h): magic, fourcc, off, size, dir, failed, err. */
+typedef nm_chunk j3d_chunk;
 
 /* ---- INF1 ---- */
 typedef struct j3d_hnode {

@@ -177,11 +177,11 @@ static nm_status walk_chunks(j3d_model *m, nm_error *err)
 		if (s != NM_OK)
 			return s;
 		j3d_chunk *c = &m->chunks[m->nchunks];
-		for (int k = 0; k < 4; k++)
-			c->magic[k] = h[k] >= 0x20 && h[k] < 0x7f ? (char)h[k] : '?';
-		c->fourcc = nm_be32(h);
+		nm_chunk_magic(c, h);
+		c->present = true;
 		c->off = off;
 		c->size = nm_be32(h + 4);
+		c->len = c->size;
 		if (c->size < 8) {
 			m->walk_failed = true;
 			nm_fail(&m->walk_err, NM_E_FORMAT, m->file, c->magic, off,
@@ -190,11 +190,11 @@ static nm_status walk_chunks(j3d_model *m, nm_error *err)
 		}
 		m->nchunks++;
 		if (c->size > fsize - off) {
-			c->failed = true;
-			nm_fail(&c->err, NM_E_FORMAT, m->file, c->magic, off,
-				"chunk of 0x%x bytes runs past the end of the file (0x%llx bytes left)",
-				c->size, (unsigned long long)(fsize - off));
+			nm_chunk_fail(c, m->file, 0, "chunk of 0x%x bytes runs past the end of the "
+				      "file (0x%llx bytes left)", c->size,
+				      (unsigned long long)(fsize - off));
 			c->size = (uint32_t)(fsize - off);
+			c->len = c->size;
 			m->walk_failed = true;
 			m->walk_err = c->err;
 			break;
