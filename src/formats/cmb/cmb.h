@@ -159,6 +159,7 @@ typedef struct cmb_lut {
 } cmb_lut;
 
 typedef struct cmb_model {
+	nm_tree *t;             /* the parsed tables live in its arena (nm_tree_alloc) */
 	nm_reader *r;
 	const char *file;
 	uint64_t file_size;
@@ -215,8 +216,9 @@ nm_status cmb_parse_vatr(cmb_model *m);
 nm_status cmb_parse_sklm(cmb_model *m);
 nm_status cmb_parse_luts(cmb_model *m);
 void cmb_model_free(cmb_model *m);
-/* A record's error message, kept as a malloc'd string (records are many; nm_error is big). */
-void cmb_keep_error(char **dst, const nm_error *e);
+/* A record's error message, kept as a string in the tree's arena (records are many; nm_error
+ * is big). */
+void cmb_keep_error(cmb_model *m, char **dst, const nm_error *e);
 /* A chunk fails: its error, at an offset within it. */
 void cmb_chunk_fail(cmb_model *m, int kind, uint64_t off, const char *fmt, ...)
 	__attribute__((format(printf, 4, 5)));

@@ -151,10 +151,9 @@ nm_status cmb_parse_header(cmb_model *m, nm_error *err)
 	return NM_OK;
 }
 
-void cmb_keep_error(char **dst, const nm_error *e)
+void cmb_keep_error(cmb_model *m, char **dst, const nm_error *e)
 {
-	free(*dst);
-	*dst = strdup(e->msg[0] ? e->msg : "unknown error");
+	*dst = nm_tree_printf(m->t, "%s", e->msg[0] ? e->msg : "unknown error");
 }
 
 void cmb_model_free(cmb_model *m)
@@ -163,22 +162,4 @@ void cmb_model_free(cmb_model *m)
 		return;
 	for (int k = 0; k < CMB_NCHUNKS; k++)
 		nm_view_free(&m->chunk[k].v);
-	free(m->bones);
-	free(m->mats);
-	for (uint32_t i = 0; m->tex && i < m->ntex; i++)
-		free(m->tex[i].stem);
-	free(m->tex);
-	free(m->meshes);
-	for (uint32_t i = 0; m->sepds && i < m->nsepds; i++) {
-		for (uint32_t j = 0; m->sepds[i].prms && j < m->sepds[i].nprms; j++) {
-			free(m->sepds[i].prms[j].bones);
-			free(m->sepds[i].prms[j].error);
-		}
-		free(m->sepds[i].prms);
-		free(m->sepds[i].error);
-	}
-	free(m->sepds);
-	for (uint32_t i = 0; m->luts && i < m->nluts; i++)
-		free(m->luts[i].error);
-	free(m->luts);
 }

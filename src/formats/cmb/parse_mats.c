@@ -24,7 +24,7 @@ nm_status cmb_parse_mats(cmb_model *m)
 	uint32_t n = nm_u32(v, 0x08);
 	if (!nm_view_table(v, 0x0C, n, m->L.mat_size, "materials", &c->err))
 		return cmb_chunk_failed(c);
-	m->mats = calloc(n ? n : 1, sizeof *m->mats);
+	m->mats = nm_tree_alloc_array(m->t, n, sizeof *m->mats);
 	if (!m->mats)
 		return NM_E_NOMEM;
 	m->nmats = n;

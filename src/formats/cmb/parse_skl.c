@@ -12,7 +12,7 @@ nm_status cmb_parse_skl(cmb_model *m)
 	m->skl_unknown = nm_u32(v, 0x0C);
 	if (!nm_view_table(v, 0x10, n, m->L.bone_stride, "bones", &c->err))
 		return cmb_chunk_failed(c);
-	m->bones = calloc(n ? n : 1, sizeof *m->bones);
+	m->bones = nm_tree_alloc_array(m->t, n, sizeof *m->bones);
 	if (!m->bones)
 		return NM_E_NOMEM;
 	m->nbones = n;
