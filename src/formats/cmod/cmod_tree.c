@@ -4,6 +4,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include "export/csv.h"
 #include "export/text.h"
 #include "formats/cmod/cmod.h"
 #include "formats/driver.h"
@@ -107,50 +108,39 @@ void cmod_material_text(nm_out *o, const cmod_model *m, size_t i)
 
 /* --- vertices.csv --------------------------------------------------------------- */
 
-static unsigned value_width(int format)
-{
-	return format == CMOD_UB4 ? 3 : NM_CSV_FLOAT_WIDTH;
-}
-
 /* Column names: semantic_component; an attribute that appears again (Celestia keeps
- * both) is semantic~2, ~3... so that every column name is unique. */
-static size_t vertex_columns(const cmod_mesh *mesh, char names[][32])
+ * both) is semantic~2, ~3... so that every column name is unique. UB4 colours are
+ * 3-wide integers (cmod_write_vertex writes the rows), everything else floats. */
+static void vertex_columns(const cmod_mesh *mesh, nm_csv *csv)
 {
-	size_t n = 0;
+	csv->ncols = 0;
 	for (unsigned a = 0; a < mesh->nattrs; a++) {
 		const cmod_attr *at = &mesh->attrs[a];
 		unsigned comps = cmod_format_components(at->format), seen = 1;
-		char label[24];
+		nm_csv_kind kind = at->format == CMOD_UB4 ? NM_CSV_UINT : NM_CSV_FLOAT;
+		char label[24], name[NM_CSV_NAME_MAX];
 		for (unsigned b = 0; b < a; b++)
 			seen += mesh->attrs[b].semantic == at->semantic;
 		if (seen > 1)
 			snprintf(label, sizeof label, "%s~%u", cmod_semantic_label(at->semantic), seen);
 		else
 			snprintf(label, sizeof label, "%s", cmod_semantic_label(at->semantic));
-		for (unsigned c = 0; c < comps; c++, n++) {
+		for (unsigned c = 0; c < comps; c++) {
 			if (comps == 1)
-				snprintf(names[n], 32, "%s", label);
+				snprintf(name, sizeof name, "%s", label);
 			else
-				snprintf(names[n], 32, "%s_%s", label,
+				snprintf(name, sizeof name, "%s_%s", label,
 					 component_suffix(at->semantic, c));
+			nm_csv_col_add(csv, name, kind, 3);
 		}
 	}
-	return n;
 }
 
 static uint64_t vertices_csv_size(const cmod_mesh *mesh)
 {
-	char names[CMOD_MAX_ATTRS * 4][32];
-	const char *ptrs[CMOD_MAX_ATTRS * 4];
-	size_t n = vertex_columns(mesh, names), row = 0;
-	for (size_t i = 0; i < n; i++)
-		ptrs[i] = names[i];
-	for (unsigned a = 0; a < mesh->nattrs; a++)
-		row += (size_t)cmod_format_components(mesh->attrs[a].format) *
-		       (value_width(mesh->attrs[a].format) + 1);
-	if (row == 0)
-		row = 1; /* no attributes: an empty line per vertex */
-	return nm_csv_header_len(ptrs, n) + (uint64_t)mesh->nverts * row;
+	nm_csv csv;
+	vertex_columns(mesh, &csv);
+	return nm_csv_size(&csv, mesh->nverts);
 }
 
 void cmod_write_vertex(nm_out *o, const cmod_mesh *mesh, const uint8_t *verts, uint32_t v,
@@ -184,17 +174,14 @@ static nm_status produce_vertices(void *ctx, void *arg, nm_out *o, nm_error *err
 {
 	struct mesh_ref *ref = arg;
 	const cmod_mesh *mesh = ref->mesh;
-	char names[CMOD_MAX_ATTRS * 4][32];
-	const char *ptrs[CMOD_MAX_ATTRS * 4];
-	size_t n = vertex_columns(mesh, names);
+	nm_csv csv;
 	uint8_t *verts;
 	(void)ctx;
-	for (size_t i = 0; i < n; i++)
-		ptrs[i] = names[i];
 	nm_status s = cmod_load_vertices(ref->m, mesh, &verts, err);
 	if (s != NM_OK)
 		return s;
-	nm_csv_header(o, ptrs, n);
+	vertex_columns(mesh, &csv);
+	nm_csv_begin(o, &csv);
 	for (uint32_t v = 0; v < mesh->nverts && !o->failed; v++)
 		cmod_write_vertex(o, mesh, verts, v, ',', false);
 	free(verts);
