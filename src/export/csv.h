@@ -10,7 +10,7 @@
 #include <stdint.h>
 #include "lib/out.h"
 
-#define NM_CSV_MAX_COLS 64
+#define NM_CSV_MAX_COLS 128   /* J3D triangles: packet + 3 corners x 32 attributes */
 #define NM_CSV_NAME_MAX 32
 
 typedef enum nm_csv_kind { NM_CSV_FLOAT, NM_CSV_UINT, NM_CSV_INT } nm_csv_kind;
