@@ -2,7 +2,7 @@
  * v12, Luigi's Mansion 3D v15); FORMATS.md section 4. Little-endian throughout.
  *
  * The build parses the file header and every chunk's record tables into a cmb_model
- * (parse_*.c), then turns it into nodes (tree_*.c, cmb_obj.c). Vertex, index and texture
+ * (parse_*.c), then turns it into nodes (tree_*.c, obj.c). Vertex, index and texture
  * bytes are never read at build: their ranges are checked against the file and read by
  * the producers on the first read(). */
 #ifndef NM_CMB_H
@@ -244,7 +244,7 @@ nm_status cmb_tree_luts(nm_tree *t, nm_node *root, cmb_model *m);
 nm_status cmb_tree_vatr(nm_tree *t, nm_node *root, cmb_model *m);
 nm_status cmb_add_obj(nm_tree *t, nm_node *root, cmb_model *m);
 
-/* Shared by tree_sepd.c and cmb_obj.c: values of an attribute for vertices
+/* Shared by tree_sepd.c and obj.c: values of an attribute for vertices
  * [0, nverts), comps floats per vertex (scale applied, constants expanded). */
 nm_status cmb_load_attr(cmb_model *m, const cmb_sepd *s, int kind, float **out,
 			nm_error *err);
