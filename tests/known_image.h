@@ -28,7 +28,7 @@ typedef struct known_image {
 	size_t len;             /* source bytes: zero but for set */
 	ki_set set[16];
 	size_t nset;
-	ki_px want[16];
+	ki_px want[24];
 	size_t nwant;
 } known_image;
 

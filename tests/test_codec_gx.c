@@ -196,14 +196,20 @@ static const known_image direct[] = {
 		  KI_PX(7, 3, 0x03, 0x04, 0x05, 0x02), KI_PX(1, 0, 0, 0, 0, 0)) },
 };
 
-START_TEST(test_direct)
+/* A row of a table of formats without a palette (direct colour, CMPR). */
+static void decode_row(const known_image *k)
 {
-	const known_image *k = &direct[_i];
 	uint8_t src[128], out[16 * 8 * 4];
 
+	ck_assert(k->len <= sizeof src && (size_t)k->w * k->h * 4 <= sizeof out);
 	ki_source(k, src);
 	decode_ok(k->format, src, k->len, k->w, k->h, NULL, 0, 0, out);
 	ki_check(k, out);
+}
+
+START_TEST(test_direct)
+{
+	decode_row(&direct[_i]);
 }
 END_TEST
 
@@ -382,89 +388,60 @@ static void cmpr_sub(uint8_t *p, unsigned c0, unsigned c1, uint8_t r0, uint8_t r
 	p[7] = r3;
 }
 
-START_TEST(test_cmpr_four_colour)
-{
-	uint8_t src[32] = { 0 }, out[8 * 8 * 4];
+/* The same as table entries: one 4x4 sub-block at at: two big-endian RGB565 endpoints, then four rows of 2-bit
+ * indices. Three table entries. */
+#define CMPR_SUB(at, c0, c1, r0, r1, r2, r3) \
+	KI_SET16(at, c0), KI_SET16((at) + 2, c1), KI_SET((at) + 4, r0, r1, r2, r3)
 
+static const known_image cmpr[] = {
 	/* TL: red > blue. 0x1B = 00 01 10 11 left to right; 0xE4 the reverse.
-	 * c2 = (5*255)>>3 = 159 / (3*255)>>3 = 95 (rounding would give 96). */
-	cmpr_sub(src + 0, 0xF800, 0x001F, 0x1B, 0xE4, 0x00, 0xFF);
-	/* TR: (132,130,132) > (8,8,8): c2 = (684>>3, 674>>3) = (85,84),
-	 * c3 = (436>>3, 430>>3) = (54,53); all four truncate differently from rounding. */
-	cmpr_sub(src + 8, 0x8410, 0x0841, 0x1B, 0x00, 0x00, 0x00);
-	decode_ok(NM_GX_CMPR, src, sizeof src, 8, 8, NULL, 0, 0, out);
-	CK_PX(out, 8, 0, 0, 255, 0, 0, 255);
-	CK_PX(out, 8, 1, 0, 0, 0, 255, 255);
-	CK_PX(out, 8, 2, 0, 159, 0, 95, 255);
-	CK_PX(out, 8, 3, 0, 95, 0, 159, 255);
-	CK_PX(out, 8, 0, 1, 95, 0, 159, 255);
-	CK_PX(out, 8, 1, 1, 159, 0, 95, 255);
-	CK_PX(out, 8, 2, 1, 0, 0, 255, 255);
-	CK_PX(out, 8, 3, 1, 255, 0, 0, 255);
-	CK_PX(out, 8, 2, 2, 255, 0, 0, 255);
-	CK_PX(out, 8, 0, 3, 95, 0, 159, 255);
-	CK_PX(out, 8, 3, 3, 95, 0, 159, 255);
-	CK_PX(out, 8, 4, 0, 132, 130, 132, 255);
-	CK_PX(out, 8, 5, 0, 8, 8, 8, 255);
-	CK_PX(out, 8, 6, 0, 85, 84, 85, 255);
-	CK_PX(out, 8, 7, 0, 54, 53, 54, 255);
-	CK_PX(out, 8, 7, 3, 132, 130, 132, 255);
-	/* BL/BR are all-zero: c0 == c1 == 0, index 0 -> opaque black. */
-	CK_PX(out, 8, 0, 4, 0, 0, 0, 255);
-	CK_PX(out, 8, 7, 7, 0, 0, 0, 255);
-}
-END_TEST
+	 * c2 = (5*255)>>3 = 159 / (3*255)>>3 = 95 (rounding would give 96).
+	 * TR: (132,130,132) > (8,8,8): c2 = (684>>3, 674>>3) = (85,84),
+	 * c3 = (436>>3, 430>>3) = (54,53); all four truncate differently from rounding.
+	 * BL/BR are all-zero: c0 == c1 == 0, index 0 -> opaque black. */
+	{ "four colour", NM_GX_CMPR, 8, 8, 32,
+	  KI_SETS(CMPR_SUB(0, 0xF800, 0x001F, 0x1B, 0xE4, 0x00, 0xFF),
+		  CMPR_SUB(8, 0x8410, 0x0841, 0x1B, 0x00, 0x00, 0x00)),
+	  KI_WANT(KI_PX(0, 0, 255, 0, 0, 255), KI_PX(1, 0, 0, 0, 255, 255),
+		  KI_PX(2, 0, 159, 0, 95, 255), KI_PX(3, 0, 95, 0, 159, 255),
+		  KI_PX(0, 1, 95, 0, 159, 255), KI_PX(1, 1, 159, 0, 95, 255),
+		  KI_PX(2, 1, 0, 0, 255, 255), KI_PX(3, 1, 255, 0, 0, 255),
+		  KI_PX(2, 2, 255, 0, 0, 255), KI_PX(0, 3, 95, 0, 159, 255),
+		  KI_PX(3, 3, 95, 0, 159, 255), KI_PX(4, 0, 132, 130, 132, 255),
+		  KI_PX(5, 0, 8, 8, 8, 255), KI_PX(6, 0, 85, 84, 85, 255),
+		  KI_PX(7, 0, 54, 53, 54, 255), KI_PX(7, 3, 132, 130, 132, 255),
+		  KI_PX(0, 4, 0, 0, 0, 255), KI_PX(7, 7, 0, 0, 0, 255)) },
+	/* TL: blue < red -> c2 = (255/2, 0, 255/2) = (127,0,127), c3 transparent.
+	 * TR: (8,8,8) < (132,130,132): midpoint (70,69,70) truncated.
+	 * BL: equal endpoints also select three-colour mode; 0xB1 = 10 11 00 01. */
+	{ "three colour", NM_GX_CMPR, 8, 8, 32,
+	  KI_SETS(CMPR_SUB(0, 0x001F, 0xF800, 0x1B, 0x00, 0x00, 0x00),
+		  CMPR_SUB(8, 0x0841, 0x8410, 0xAA, 0xFF, 0x00, 0x00),
+		  CMPR_SUB(16, 0x07E0, 0x07E0, 0xB1, 0x00, 0x00, 0x00)),
+	  KI_WANT(KI_PX(0, 0, 0, 0, 255, 255), KI_PX(1, 0, 255, 0, 0, 255),
+		  KI_PX(2, 0, 127, 0, 127, 255), KI_PX(3, 0, 0, 0, 0, 0),
+		  KI_PX(4, 0, 70, 69, 70, 255), KI_PX(7, 0, 70, 69, 70, 255),
+		  KI_PX(4, 1, 0, 0, 0, 0), KI_PX(7, 1, 0, 0, 0, 0),
+		  KI_PX(4, 2, 8, 8, 8, 255), KI_PX(0, 4, 0, 255, 0, 255),
+		  KI_PX(1, 4, 0, 0, 0, 0), KI_PX(2, 4, 0, 255, 0, 255),
+		  KI_PX(3, 4, 0, 255, 0, 255)) },
+	/* Solid sub-blocks (index 0 = c0), c1 = 0 keeps four-colour mode: TL red, TR green,
+	 * BL blue, BR white, then the next block's TL yellow. */
+	{ "sub-block order", NM_GX_CMPR, 16, 8, 64,
+	  KI_SETS(CMPR_SUB(0, 0xF800, 0, 0, 0, 0, 0), CMPR_SUB(8, 0x07E0, 0, 0, 0, 0, 0),
+		  CMPR_SUB(16, 0x001F, 0, 0, 0, 0, 0), CMPR_SUB(24, 0xFFFF, 0, 0, 0, 0, 0),
+		  CMPR_SUB(32, 0xFFE0, 0, 0, 0, 0, 0)),
+	  KI_WANT(KI_PX(0, 0, 255, 0, 0, 255), KI_PX(3, 3, 255, 0, 0, 255),
+		  KI_PX(4, 0, 0, 255, 0, 255), KI_PX(7, 3, 0, 255, 0, 255),
+		  KI_PX(0, 4, 0, 0, 255, 255), KI_PX(3, 7, 0, 0, 255, 255),
+		  KI_PX(4, 4, 255, 255, 255, 255), KI_PX(7, 7, 255, 255, 255, 255),
+		  KI_PX(8, 0, 255, 255, 0, 255), KI_PX(11, 3, 255, 255, 0, 255),
+		  KI_PX(12, 0, 0, 0, 0, 255), KI_PX(15, 7, 0, 0, 0, 255)) },
+};
 
-START_TEST(test_cmpr_three_colour)
+START_TEST(test_cmpr)
 {
-	uint8_t src[32] = { 0 }, out[8 * 8 * 4];
-
-	/* TL: blue < red -> c2 = (255/2, 0, 255/2) = (127,0,127), c3 transparent. */
-	cmpr_sub(src + 0, 0x001F, 0xF800, 0x1B, 0x00, 0x00, 0x00);
-	/* TR: (8,8,8) < (132,130,132): midpoint (70,69,70) truncated. */
-	cmpr_sub(src + 8, 0x0841, 0x8410, 0xAA, 0xFF, 0x00, 0x00);
-	/* BL: equal endpoints also select three-colour mode; 0xB1 = 10 11 00 01. */
-	cmpr_sub(src + 16, 0x07E0, 0x07E0, 0xB1, 0x00, 0x00, 0x00);
-	decode_ok(NM_GX_CMPR, src, sizeof src, 8, 8, NULL, 0, 0, out);
-	CK_PX(out, 8, 0, 0, 0, 0, 255, 255);
-	CK_PX(out, 8, 1, 0, 255, 0, 0, 255);
-	CK_PX(out, 8, 2, 0, 127, 0, 127, 255);
-	CK_PX(out, 8, 3, 0, 0, 0, 0, 0);
-	CK_PX(out, 8, 4, 0, 70, 69, 70, 255);
-	CK_PX(out, 8, 7, 0, 70, 69, 70, 255);
-	CK_PX(out, 8, 4, 1, 0, 0, 0, 0);
-	CK_PX(out, 8, 7, 1, 0, 0, 0, 0);
-	CK_PX(out, 8, 4, 2, 8, 8, 8, 255);
-	CK_PX(out, 8, 0, 4, 0, 255, 0, 255);
-	CK_PX(out, 8, 1, 4, 0, 0, 0, 0);
-	CK_PX(out, 8, 2, 4, 0, 255, 0, 255);
-	CK_PX(out, 8, 3, 4, 0, 255, 0, 255);
-}
-END_TEST
-
-START_TEST(test_cmpr_sub_block_order)
-{
-	uint8_t src[64] = { 0 }, out[16 * 8 * 4];
-
-	/* Solid sub-blocks (index 0 = c0), c1 = 0 keeps four-colour mode. */
-	cmpr_sub(src + 0, 0xF800, 0, 0, 0, 0, 0);    /* TL red */
-	cmpr_sub(src + 8, 0x07E0, 0, 0, 0, 0, 0);    /* TR green */
-	cmpr_sub(src + 16, 0x001F, 0, 0, 0, 0, 0);   /* BL blue */
-	cmpr_sub(src + 24, 0xFFFF, 0, 0, 0, 0, 0);   /* BR white */
-	cmpr_sub(src + 32, 0xFFE0, 0, 0, 0, 0, 0);   /* next block's TL yellow */
-	decode_ok(NM_GX_CMPR, src, sizeof src, 16, 8, NULL, 0, 0, out);
-	CK_PX(out, 16, 0, 0, 255, 0, 0, 255);
-	CK_PX(out, 16, 3, 3, 255, 0, 0, 255);
-	CK_PX(out, 16, 4, 0, 0, 255, 0, 255);
-	CK_PX(out, 16, 7, 3, 0, 255, 0, 255);
-	CK_PX(out, 16, 0, 4, 0, 0, 255, 255);
-	CK_PX(out, 16, 3, 7, 0, 0, 255, 255);
-	CK_PX(out, 16, 4, 4, 255, 255, 255, 255);
-	CK_PX(out, 16, 7, 7, 255, 255, 255, 255);
-	CK_PX(out, 16, 8, 0, 255, 255, 0, 255);
-	CK_PX(out, 16, 11, 3, 255, 255, 0, 255);
-	CK_PX(out, 16, 12, 0, 0, 0, 0, 255);
-	CK_PX(out, 16, 15, 7, 0, 0, 0, 255);
+	decode_row(&cmpr[_i]);
 }
 END_TEST
 
@@ -615,9 +592,7 @@ static Suite *gx_suite(void)
 	tcase_add_test(tc, test_c14x2);
 	tcase_add_test(tc, test_c14x2_full_palette);
 	tcase_add_test(tc, test_palette_formats);
-	tcase_add_test(tc, test_cmpr_four_colour);
-	tcase_add_test(tc, test_cmpr_three_colour);
-	tcase_add_test(tc, test_cmpr_sub_block_order);
+	tcase_add_loop_test(tc, test_cmpr, 0, sizeof cmpr / sizeof cmpr[0]);
 	tcase_add_test(tc, test_odd_rgb565_5x3);
 	tcase_add_test(tc, test_odd_i4_12x4);
 	tcase_add_test(tc, test_odd_cmpr_12x12);
