@@ -15,6 +15,7 @@
 #include "formats/driver.h"
 #include "lib/reader.h"
 #include "lib/tree.h"
+#include "tests/walk.h"
 
 #define PI_F 3.14159265358979f
 
@@ -130,11 +131,13 @@ static bool png_decode(const char *data, size_t len, png_pic *out)
 	return true;
 }
 
-typedef struct walk_stats {
+/* What test_cmb asks of tests/walk.c: every listing works; with strict every file
+ * reads; with check_png every PNG reads back at the size tex/NAME.txt gives. */
+typedef struct cmb_walk {
 	unsigned files, pngs, failed_reads;
-	bool strict;        /* every read must succeed (valid input) */
-	bool check_png;     /* PNGs must read back at the size tex/NAME.txt gives */
-} walk_stats;
+	bool strict;
+	bool check_png;
+} cmb_walk;
 
 /* Expected size of tex/STEM[.faceF][.mipK].png from STEM.txt. */
 static void png_expect(nm_tree *t, const char *path, unsigned *w, unsigned *h)
@@ -160,57 +163,40 @@ static void png_expect(nm_tree *t, const char *path, unsigned *w, unsigned *h)
 	free(text);
 }
 
-static void walk(nm_tree *t, nm_node *dir, const char *path, walk_stats *st)
+static void walk_failure(void *ctx, walk_step step, const char *path, nm_status s,
+			 const nm_error *err)
 {
-	nm_node **kids;
-	size_t n;
-	nm_error err;
-	ck_assert_int_eq(nm_children(t, dir, &kids, &n, &err), NM_OK);
-	for (size_t i = 0; i < n; i++) {
-		char p[2048];
-		snprintf(p, sizeof p, "%s/%s", path, nm_node_name(kids[i]));
-		if (nm_node_type(kids[i]) == NM_NODE_DIR) {
-			walk(t, kids[i], p, st);
-			continue;
-		}
-		uint64_t size;
-		if (nm_size(t, kids[i], &size, &err) != NM_OK) {
-			ck_assert_msg(!st->strict, "%s: %s", p, err.msg);
-			st->failed_reads++;
-			continue;
-		}
-		char *buf = malloc(size + 1);
-		ck_assert_ptr_nonnull(buf);
-		size_t got = 0;
-		nm_status s = nm_read(t, kids[i], 0, buf, size, &got, &err);
-		st->files++;
-		if (s != NM_OK) {
-			ck_assert_msg(!st->strict, "%s: %s", p, err.msg);
-			st->failed_reads++;
-		} else {
-			ck_assert_msg(got == size, "%s: st_size %llu but %zu bytes", p,
-				      (unsigned long long)size, got);
-			size_t l = strlen(p);
-			if (st->check_png && l > 4 && strcmp(p + l - 4, ".png") == 0) {
-				png_pic pi;
-				unsigned w, h;
-				ck_assert_msg(png_decode(buf, got, &pi), "%s does not read back", p);
-				png_expect(t, p, &w, &h);
-				ck_assert_msg(pi.w == w && pi.h == h, "%s is %ux%u, want %ux%u", p,
-					      pi.w, pi.h, w, h);
-				free(pi.px);
-				st->pngs++;
-			}
-		}
-		free(buf);
-	}
+	const cmb_walk *w = ctx;
+	(void)s;
+	ck_assert_msg(step != WALK_LIST && !w->strict, "%s: %s", path, err->msg);
 }
 
-static walk_stats walk_all(nm_tree *t, bool strict)
+static void walk_file(void *ctx, nm_tree *t, const char *path, const uint8_t *data, size_t len)
 {
-	walk_stats st = { .strict = strict, .check_png = strict };
-	walk(t, nm_tree_root(t), "", &st);
-	return st;
+	cmb_walk *w = ctx;
+	size_t l = strlen(path);
+	if (!w->check_png || l <= 4 || strcmp(path + l - 4, ".png") != 0)
+		return;
+	png_pic pi;
+	unsigned pw, ph;
+	ck_assert_msg(png_decode((const char *)data, len, &pi), "%s does not read back", path);
+	png_expect(t, path, &pw, &ph);
+	ck_assert_msg(pi.w == pw && pi.h == ph, "%s is %ux%u, want %ux%u", path, pi.w, pi.h, pw,
+		      ph);
+	free(pi.px);
+	w->pngs++;
+}
+
+static cmb_walk walk_all(nm_tree *t, bool strict)
+{
+	cmb_walk w = { .strict = strict, .check_png = strict };
+	walk_opts o = { .on_failure = walk_failure, .on_file = walk_file, .ctx = &w };
+	walk_stats st;
+	walk_tree_opts(t, &o, &st);
+	ck_assert_uint_eq(st.size_mismatches, 0);
+	w.files = (unsigned)st.files;
+	w.failed_reads = (unsigned)st.failed;
+	return w;
 }
 
 /* ---- the fixture model -------------------------------------------------------------- */
@@ -406,7 +392,7 @@ START_TEST(test_info_and_walk)
 	assert_line(info, "name: fixture");
 	/* Laziness: building and stat'ing every file decodes nothing. */
 	ck_assert_uint_eq(nm_tree_productions(t), 0);
-	walk_stats st = walk_all(t, true);
+	cmb_walk st = walk_all(t, true);
 	ck_assert_uint_eq(st.failed_reads, 0);
 	ck_assert_uint_eq(st.pngs, 2 + NFORMATS + 6 + 3);
 	ck_assert(exists(t, "qtrs/0.txt") == (v >= 10));
@@ -422,7 +408,6 @@ START_TEST(test_stat_is_lazy)
 	size_t len;
 	uint8_t *d = fixture(10, &len, NULL);
 	nm_tree *t = build_ok(d, len);
-	walk_stats st = { .strict = true };
 	/* Sizes only: nm_size on every file must not produce anything. */
 	nm_node *n;
 	nm_error err;
@@ -436,7 +421,6 @@ START_TEST(test_stat_is_lazy)
 		ck_assert_uint_gt(size, 0);
 	}
 	ck_assert_uint_eq(nm_tree_productions(t), 0);
-	(void)st;
 	nm_tree_free(t);
 	free(d);
 }
@@ -968,7 +952,7 @@ START_TEST(test_unknown_version)
 	ck_assert(exists(t, "qtrs/0.txt"));
 	ck_assert(!exists(t, "mesh.obj"));
 	ck_assert(!exists(t, "skl/bones"));
-	walk_stats st = walk_all(t, true);
+	cmb_walk st = walk_all(t, true);
 	ck_assert_uint_gt(st.pngs, 0);
 	free(info);
 	nm_tree_free(t);
@@ -1181,7 +1165,7 @@ static long max_index(const char *prms)
 static void corpus_one(const char *name, const uint8_t *data, size_t len)
 {
 	nm_tree *t = build_ok(data, len);
-	walk_stats st = walk_all(t, true);
+	cmb_walk st = walk_all(t, true);
 	ck_assert_msg(st.pngs > 0, "%s: no textures", name);
 	char *info = must_cat(t, "info.txt");
 	ck_assert_msg(int_of(info, "errors") == 0, "%s:\n%s", name, info);

@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "codec/gx.h"
+#include "tests/known_image.h"
 
 #define GUARD 0xA5
 
@@ -111,169 +112,104 @@ START_TEST(test_level_sizes)
 }
 END_TEST
 
-/* ---- direct-colour formats: each image is two blocks wide ---- */
+/* ---- direct-colour formats: each image is two blocks wide (tests/known_image.h) ---- */
 
-START_TEST(test_i4)
+static const known_image direct[] = {
+	{ "I4", NM_GX_I4, 16, 8, 64,
+	  KI_SETS(KI_SET(0, 0x1F),     /* (0,0) (1,0): high nibble is the left texel */
+		  KI_SET(3, 0x80),     /* (6,0) (7,0) */
+		  KI_SET(4, 0x2A),     /* row 1 starts at byte 4 */
+		  KI_SET(31, 0x3C),    /* (6,7) (7,7) */
+		  KI_SET(32, 0x5E),    /* second block: (8,0) (9,0) */
+		  KI_SET(63, 0x70)),   /* (14,7) (15,7) */
+	  KI_WANT(KI_GREY(0, 0, 0x11, 0x11), KI_GREY(1, 0, 0xFF, 0xFF), KI_GREY(2, 0, 0x00, 0x00),
+		  KI_GREY(6, 0, 0x88, 0x88), KI_GREY(7, 0, 0x00, 0x00), KI_GREY(0, 1, 0x22, 0x22),
+		  KI_GREY(1, 1, 0xAA, 0xAA), KI_GREY(6, 7, 0x33, 0x33), KI_GREY(7, 7, 0xCC, 0xCC),
+		  KI_GREY(8, 0, 0x55, 0x55), KI_GREY(9, 0, 0xEE, 0xEE), KI_GREY(14, 7, 0x77, 0x77),
+		  KI_GREY(15, 7, 0x00, 0x00)) },
+	{ "I8", NM_GX_I8, 16, 4, 64,
+	  KI_SETS(KI_SET(0, 0x12, 0x34), KI_SET(7, 0x56),
+		  KI_SET(8, 0x78),     /* row 1 of an 8-wide block */
+		  KI_SET(31, 0x9A),
+		  KI_SET(32, 0xBC),    /* second block */
+		  KI_SET(63, 0xDE)),
+	  KI_WANT(KI_GREY(0, 0, 0x12, 0x12), KI_GREY(1, 0, 0x34, 0x34), KI_GREY(7, 0, 0x56, 0x56),
+		  KI_GREY(0, 1, 0x78, 0x78), KI_GREY(7, 3, 0x9A, 0x9A), KI_GREY(8, 0, 0xBC, 0xBC),
+		  KI_GREY(15, 3, 0xDE, 0xDE), KI_GREY(2, 0, 0x00, 0x00)) },
+	{ "IA4", NM_GX_IA4, 16, 4, 64,
+	  KI_SETS(KI_SET(0, 0x3C),     /* A=3, I=C */
+		  KI_SET(9, 0xF0),     /* (1,1): opaque black */
+		  KI_SET(32, 0x0F),    /* (8,0): transparent white */
+		  KI_SET(63, 0x81)),   /* (15,3) */
+	  KI_WANT(KI_GREY(0, 0, 0xCC, 0x33), KI_GREY(1, 1, 0x00, 0xFF), KI_GREY(8, 0, 0xFF, 0x00),
+		  KI_GREY(15, 3, 0x11, 0x88), KI_GREY(1, 0, 0x00, 0x00)) },
+	{ "IA8", NM_GX_IA8, 8, 4, 64,
+	  KI_SETS(KI_SET(0, 0x40, 0xC0),     /* (0,0): byte0 = alpha */
+		  KI_SET(2, 0xFF, 0x00),     /* (1,0) */
+		  KI_SET(8, 0x12, 0x34),     /* (0,1): rows are 4 texels = 8 bytes */
+		  KI_SET(30, 0x56, 0x78),    /* (3,3) */
+		  KI_SET(32, 0x9A, 0xBC),    /* (4,0): second block */
+		  KI_SET(62, 0xDE, 0xF0)),   /* (7,3) */
+	  KI_WANT(KI_GREY(0, 0, 0xC0, 0x40), KI_GREY(1, 0, 0x00, 0xFF), KI_GREY(0, 1, 0x34, 0x12),
+		  KI_GREY(3, 3, 0x78, 0x56), KI_GREY(4, 0, 0xBC, 0x9A), KI_GREY(7, 3, 0xF0, 0xDE)) },
+	{ "RGB565", NM_GX_RGB565, 8, 4, 64,
+	  KI_SETS(KI_SET16(0, 0xF800), KI_SET16(2, 0x07E0),
+		  KI_SET16(4, 0x001F),    /* little-endian reading would give a red-ish value */
+		  KI_SET16(6, 0x8410),    /* r=16 g=32 b=16: 5-bit and 6-bit expansion differ */
+		  KI_SET16(8, 0x1234),    /* (0,1): r=2 g=17 b=20 */
+		  KI_SET16(32, 0x7C0A),   /* (4,0): r=15 g=32 b=10 */
+		  KI_SET16(62, 0xFFFF)),  /* (7,3) */
+	  KI_WANT(KI_PX(0, 0, 255, 0, 0, 255), KI_PX(1, 0, 0, 255, 0, 255),
+		  KI_PX(2, 0, 0, 0, 255, 255), KI_PX(3, 0, 132, 130, 132, 255),
+		  KI_PX(0, 1, 16, 69, 165, 255), KI_PX(4, 0, 123, 130, 82, 255),
+		  KI_PX(7, 3, 255, 255, 255, 255), KI_PX(1, 1, 0, 0, 0, 255)) },
+	{ "RGB5A3", NM_GX_RGB5A3, 8, 4, 64,
+	  KI_SETS(KI_SET16(0, 0xFC00),    /* opaque branch: 1 11111 00000 00000 */
+		  KI_SET16(2, 0x8421),    /* opaque, each channel 1 -> 8 */
+		  KI_SET16(4, 0x7ABC),    /* a=7 r=A g=B b=C */
+		  KI_SET16(6, 0x3123),    /* a=3 -> 109 */
+		  KI_SET16(8, 0x4000),    /* (0,1) a=4 -> 146 */
+		  KI_SET16(10, 0x1FFF),   /* (1,1) a=1 -> 36 */
+		  KI_SET16(12, 0x0FFF),   /* (2,1) a=0 */
+		  KI_SET16(14, 0x6F00),   /* (3,1) a=6 -> 219 */
+		  KI_SET16(16, 0x2F0F),   /* (0,2) a=2 -> 73 */
+		  KI_SET16(32, 0x801F),   /* (4,0): second block */
+		  KI_SET16(62, 0x555A)),  /* (7,3) a=5 -> 182 */
+	  KI_WANT(KI_PX(0, 0, 255, 0, 0, 255), KI_PX(1, 0, 8, 8, 8, 255),
+		  KI_PX(2, 0, 0xAA, 0xBB, 0xCC, 255), KI_PX(3, 0, 0x11, 0x22, 0x33, 109),
+		  KI_PX(0, 1, 0, 0, 0, 146), KI_PX(1, 1, 255, 255, 255, 36),
+		  KI_PX(2, 1, 255, 255, 255, 0), KI_PX(3, 1, 255, 0, 0, 219),
+		  KI_PX(0, 2, 255, 0, 255, 73), KI_PX(4, 0, 0, 0, 255, 255),
+		  KI_PX(7, 3, 0x55, 0x55, 0xAA, 182), KI_PX(1, 2, 0, 0, 0, 0)) },
+	{ "RGBA8", NM_GX_RGBA8, 8, 4, 128,
+	  KI_SETS(/* block 0, texel 0: AR at 0, GB at 32 */
+		  KI_SET(0, 0x11, 0x22), KI_SET(32, 0x33, 0x44),
+		  /* texel 5 = (1,1) */
+		  KI_SET(10, 0x55, 0x66), KI_SET(42, 0x77, 0x88),
+		  /* texel 15 = (3,3) */
+		  KI_SET(30, 0x99, 0xAA), KI_SET(62, 0xBB, 0xCC),
+		  /* block 1 (64 bytes on): texel 0 = (4,0), texel 15 = (7,3) */
+		  KI_SET(64, 0xDD, 0xEE), KI_SET(96, 0xFF, 0x01),
+		  KI_SET(94, 0x02, 0x03), KI_SET(126, 0x04, 0x05)),
+	  KI_WANT(KI_PX(0, 0, 0x22, 0x33, 0x44, 0x11), KI_PX(1, 1, 0x66, 0x77, 0x88, 0x55),
+		  KI_PX(3, 3, 0xAA, 0xBB, 0xCC, 0x99), KI_PX(4, 0, 0xEE, 0xFF, 0x01, 0xDD),
+		  KI_PX(7, 3, 0x03, 0x04, 0x05, 0x02), KI_PX(1, 0, 0, 0, 0, 0)) },
+};
+
+/* A row of a table of formats without a palette (direct colour, CMPR). */
+static void decode_row(const known_image *k)
 {
-	uint8_t src[64] = { 0 }, out[16 * 8 * 4];
+	uint8_t src[128], out[16 * 8 * 4];
 
-	src[0] = 0x1F;   /* (0,0) (1,0): high nibble is the left texel */
-	src[3] = 0x80;   /* (6,0) (7,0) */
-	src[4] = 0x2A;   /* row 1 starts at byte 4 */
-	src[31] = 0x3C;  /* (6,7) (7,7) */
-	src[32] = 0x5E;  /* second block: (8,0) (9,0) */
-	src[63] = 0x70;  /* (14,7) (15,7) */
-	decode_ok(NM_GX_I4, src, sizeof src, 16, 8, NULL, 0, 0, out);
-	CK_GREY(out, 16, 0, 0, 0x11, 0x11);
-	CK_GREY(out, 16, 1, 0, 0xFF, 0xFF);
-	CK_GREY(out, 16, 2, 0, 0x00, 0x00);
-	CK_GREY(out, 16, 6, 0, 0x88, 0x88);
-	CK_GREY(out, 16, 7, 0, 0x00, 0x00);
-	CK_GREY(out, 16, 0, 1, 0x22, 0x22);
-	CK_GREY(out, 16, 1, 1, 0xAA, 0xAA);
-	CK_GREY(out, 16, 6, 7, 0x33, 0x33);
-	CK_GREY(out, 16, 7, 7, 0xCC, 0xCC);
-	CK_GREY(out, 16, 8, 0, 0x55, 0x55);
-	CK_GREY(out, 16, 9, 0, 0xEE, 0xEE);
-	CK_GREY(out, 16, 14, 7, 0x77, 0x77);
-	CK_GREY(out, 16, 15, 7, 0x00, 0x00);
+	ck_assert(k->len <= sizeof src && (size_t)k->w * k->h * 4 <= sizeof out);
+	ki_source(k, src);
+	decode_ok(k->format, src, k->len, k->w, k->h, NULL, 0, 0, out);
+	ki_check(k, out);
 }
-END_TEST
 
-START_TEST(test_i8)
+START_TEST(test_direct)
 {
-	uint8_t src[64] = { 0 }, out[16 * 4 * 4];
-
-	src[0] = 0x12;
-	src[1] = 0x34;
-	src[7] = 0x56;
-	src[8] = 0x78;   /* row 1 of an 8-wide block */
-	src[31] = 0x9A;
-	src[32] = 0xBC;  /* second block */
-	src[63] = 0xDE;
-	decode_ok(NM_GX_I8, src, sizeof src, 16, 4, NULL, 0, 0, out);
-	CK_GREY(out, 16, 0, 0, 0x12, 0x12);
-	CK_GREY(out, 16, 1, 0, 0x34, 0x34);
-	CK_GREY(out, 16, 7, 0, 0x56, 0x56);
-	CK_GREY(out, 16, 0, 1, 0x78, 0x78);
-	CK_GREY(out, 16, 7, 3, 0x9A, 0x9A);
-	CK_GREY(out, 16, 8, 0, 0xBC, 0xBC);
-	CK_GREY(out, 16, 15, 3, 0xDE, 0xDE);
-	CK_GREY(out, 16, 2, 0, 0x00, 0x00);
-}
-END_TEST
-
-START_TEST(test_ia4)
-{
-	uint8_t src[64] = { 0 }, out[16 * 4 * 4];
-
-	src[0] = 0x3C;   /* A=3, I=C */
-	src[9] = 0xF0;   /* (1,1): opaque black */
-	src[32] = 0x0F;  /* (8,0): transparent white */
-	src[63] = 0x81;  /* (15,3) */
-	decode_ok(NM_GX_IA4, src, sizeof src, 16, 4, NULL, 0, 0, out);
-	CK_GREY(out, 16, 0, 0, 0xCC, 0x33);
-	CK_GREY(out, 16, 1, 1, 0x00, 0xFF);
-	CK_GREY(out, 16, 8, 0, 0xFF, 0x00);
-	CK_GREY(out, 16, 15, 3, 0x11, 0x88);
-	CK_GREY(out, 16, 1, 0, 0x00, 0x00);
-}
-END_TEST
-
-START_TEST(test_ia8)
-{
-	uint8_t src[64] = { 0 }, out[8 * 4 * 4];
-
-	src[0] = 0x40; src[1] = 0xC0;    /* (0,0): byte0 = alpha */
-	src[2] = 0xFF; src[3] = 0x00;    /* (1,0) */
-	src[8] = 0x12; src[9] = 0x34;    /* (0,1): rows are 4 texels = 8 bytes */
-	src[30] = 0x56; src[31] = 0x78;  /* (3,3) */
-	src[32] = 0x9A; src[33] = 0xBC;  /* (4,0): second block */
-	src[62] = 0xDE; src[63] = 0xF0;  /* (7,3) */
-	decode_ok(NM_GX_IA8, src, sizeof src, 8, 4, NULL, 0, 0, out);
-	CK_GREY(out, 8, 0, 0, 0xC0, 0x40);
-	CK_GREY(out, 8, 1, 0, 0x00, 0xFF);
-	CK_GREY(out, 8, 0, 1, 0x34, 0x12);
-	CK_GREY(out, 8, 3, 3, 0x78, 0x56);
-	CK_GREY(out, 8, 4, 0, 0xBC, 0x9A);
-	CK_GREY(out, 8, 7, 3, 0xF0, 0xDE);
-}
-END_TEST
-
-START_TEST(test_rgb565)
-{
-	uint8_t src[64] = { 0 }, out[8 * 4 * 4];
-
-	put16(src + 0, 0xF800);
-	put16(src + 2, 0x07E0);
-	put16(src + 4, 0x001F);   /* little-endian reading would give a red-ish value */
-	put16(src + 6, 0x8410);   /* r=16 g=32 b=16: 5-bit and 6-bit expansion differ */
-	put16(src + 8, 0x1234);   /* (0,1): r=2 g=17 b=20 */
-	put16(src + 32, 0x7C0A);  /* (4,0): r=15 g=32 b=10 */
-	put16(src + 62, 0xFFFF);  /* (7,3) */
-	decode_ok(NM_GX_RGB565, src, sizeof src, 8, 4, NULL, 0, 0, out);
-	CK_PX(out, 8, 0, 0, 255, 0, 0, 255);
-	CK_PX(out, 8, 1, 0, 0, 255, 0, 255);
-	CK_PX(out, 8, 2, 0, 0, 0, 255, 255);
-	CK_PX(out, 8, 3, 0, 132, 130, 132, 255);
-	CK_PX(out, 8, 0, 1, 16, 69, 165, 255);
-	CK_PX(out, 8, 4, 0, 123, 130, 82, 255);
-	CK_PX(out, 8, 7, 3, 255, 255, 255, 255);
-	CK_PX(out, 8, 1, 1, 0, 0, 0, 255);
-}
-END_TEST
-
-START_TEST(test_rgb5a3)
-{
-	uint8_t src[64] = { 0 }, out[8 * 4 * 4];
-
-	put16(src + 0, 0xFC00);   /* opaque branch: 1 11111 00000 00000 */
-	put16(src + 2, 0x8421);   /* opaque, each channel 1 -> 8 */
-	put16(src + 4, 0x7ABC);   /* a=7 r=A g=B b=C */
-	put16(src + 6, 0x3123);   /* a=3 -> 109 */
-	put16(src + 8, 0x4000);   /* (0,1) a=4 -> 146 */
-	put16(src + 10, 0x1FFF);  /* (1,1) a=1 -> 36 */
-	put16(src + 12, 0x0FFF);  /* (2,1) a=0 */
-	put16(src + 14, 0x6F00);  /* (3,1) a=6 -> 219 */
-	put16(src + 16, 0x2F0F);  /* (0,2) a=2 -> 73 */
-	put16(src + 32, 0x801F);  /* (4,0): second block */
-	put16(src + 62, 0x555A);  /* (7,3) a=5 -> 182 */
-	decode_ok(NM_GX_RGB5A3, src, sizeof src, 8, 4, NULL, 0, 0, out);
-	CK_PX(out, 8, 0, 0, 255, 0, 0, 255);
-	CK_PX(out, 8, 1, 0, 8, 8, 8, 255);
-	CK_PX(out, 8, 2, 0, 0xAA, 0xBB, 0xCC, 255);
-	CK_PX(out, 8, 3, 0, 0x11, 0x22, 0x33, 109);
-	CK_PX(out, 8, 0, 1, 0, 0, 0, 146);
-	CK_PX(out, 8, 1, 1, 255, 255, 255, 36);
-	CK_PX(out, 8, 2, 1, 255, 255, 255, 0);
-	CK_PX(out, 8, 3, 1, 255, 0, 0, 219);
-	CK_PX(out, 8, 0, 2, 255, 0, 255, 73);
-	CK_PX(out, 8, 4, 0, 0, 0, 255, 255);
-	CK_PX(out, 8, 7, 3, 0x55, 0x55, 0xAA, 182);
-	CK_PX(out, 8, 1, 2, 0, 0, 0, 0);
-}
-END_TEST
-
-START_TEST(test_rgba8)
-{
-	uint8_t src[128] = { 0 }, out[8 * 4 * 4];
-
-	/* block 0, texel 0: AR at 0, GB at 32 */
-	src[0] = 0x11; src[1] = 0x22; src[32] = 0x33; src[33] = 0x44;
-	/* texel 5 = (1,1) */
-	src[10] = 0x55; src[11] = 0x66; src[42] = 0x77; src[43] = 0x88;
-	/* texel 15 = (3,3) */
-	src[30] = 0x99; src[31] = 0xAA; src[62] = 0xBB; src[63] = 0xCC;
-	/* block 1 (64 bytes on): texel 0 = (4,0), texel 15 = (7,3) */
-	src[64] = 0xDD; src[65] = 0xEE; src[96] = 0xFF; src[97] = 0x01;
-	src[94] = 0x02; src[95] = 0x03; src[126] = 0x04; src[127] = 0x05;
-	decode_ok(NM_GX_RGBA8, src, sizeof src, 8, 4, NULL, 0, 0, out);
-	CK_PX(out, 8, 0, 0, 0x22, 0x33, 0x44, 0x11);
-	CK_PX(out, 8, 1, 1, 0x66, 0x77, 0x88, 0x55);
-	CK_PX(out, 8, 3, 3, 0xAA, 0xBB, 0xCC, 0x99);
-	CK_PX(out, 8, 4, 0, 0xEE, 0xFF, 0x01, 0xDD);
-	CK_PX(out, 8, 7, 3, 0x03, 0x04, 0x05, 0x02);
-	CK_PX(out, 8, 1, 0, 0, 0, 0, 0);
+	decode_row(&direct[_i]);
 }
 END_TEST
 
@@ -452,89 +388,60 @@ static void cmpr_sub(uint8_t *p, unsigned c0, unsigned c1, uint8_t r0, uint8_t r
 	p[7] = r3;
 }
 
-START_TEST(test_cmpr_four_colour)
-{
-	uint8_t src[32] = { 0 }, out[8 * 8 * 4];
+/* The same as table entries: one 4x4 sub-block at at: two big-endian RGB565 endpoints, then four rows of 2-bit
+ * indices. Three table entries. */
+#define CMPR_SUB(at, c0, c1, r0, r1, r2, r3) \
+	KI_SET16(at, c0), KI_SET16((at) + 2, c1), KI_SET((at) + 4, r0, r1, r2, r3)
 
+static const known_image cmpr[] = {
 	/* TL: red > blue. 0x1B = 00 01 10 11 left to right; 0xE4 the reverse.
-	 * c2 = (5*255)>>3 = 159 / (3*255)>>3 = 95 (rounding would give 96). */
-	cmpr_sub(src + 0, 0xF800, 0x001F, 0x1B, 0xE4, 0x00, 0xFF);
-	/* TR: (132,130,132) > (8,8,8): c2 = (684>>3, 674>>3) = (85,84),
-	 * c3 = (436>>3, 430>>3) = (54,53); all four truncate differently from rounding. */
-	cmpr_sub(src + 8, 0x8410, 0x0841, 0x1B, 0x00, 0x00, 0x00);
-	decode_ok(NM_GX_CMPR, src, sizeof src, 8, 8, NULL, 0, 0, out);
-	CK_PX(out, 8, 0, 0, 255, 0, 0, 255);
-	CK_PX(out, 8, 1, 0, 0, 0, 255, 255);
-	CK_PX(out, 8, 2, 0, 159, 0, 95, 255);
-	CK_PX(out, 8, 3, 0, 95, 0, 159, 255);
-	CK_PX(out, 8, 0, 1, 95, 0, 159, 255);
-	CK_PX(out, 8, 1, 1, 159, 0, 95, 255);
-	CK_PX(out, 8, 2, 1, 0, 0, 255, 255);
-	CK_PX(out, 8, 3, 1, 255, 0, 0, 255);
-	CK_PX(out, 8, 2, 2, 255, 0, 0, 255);
-	CK_PX(out, 8, 0, 3, 95, 0, 159, 255);
-	CK_PX(out, 8, 3, 3, 95, 0, 159, 255);
-	CK_PX(out, 8, 4, 0, 132, 130, 132, 255);
-	CK_PX(out, 8, 5, 0, 8, 8, 8, 255);
-	CK_PX(out, 8, 6, 0, 85, 84, 85, 255);
-	CK_PX(out, 8, 7, 0, 54, 53, 54, 255);
-	CK_PX(out, 8, 7, 3, 132, 130, 132, 255);
-	/* BL/BR are all-zero: c0 == c1 == 0, index 0 -> opaque black. */
-	CK_PX(out, 8, 0, 4, 0, 0, 0, 255);
-	CK_PX(out, 8, 7, 7, 0, 0, 0, 255);
-}
-END_TEST
+	 * c2 = (5*255)>>3 = 159 / (3*255)>>3 = 95 (rounding would give 96).
+	 * TR: (132,130,132) > (8,8,8): c2 = (684>>3, 674>>3) = (85,84),
+	 * c3 = (436>>3, 430>>3) = (54,53); all four truncate differently from rounding.
+	 * BL/BR are all-zero: c0 == c1 == 0, index 0 -> opaque black. */
+	{ "four colour", NM_GX_CMPR, 8, 8, 32,
+	  KI_SETS(CMPR_SUB(0, 0xF800, 0x001F, 0x1B, 0xE4, 0x00, 0xFF),
+		  CMPR_SUB(8, 0x8410, 0x0841, 0x1B, 0x00, 0x00, 0x00)),
+	  KI_WANT(KI_PX(0, 0, 255, 0, 0, 255), KI_PX(1, 0, 0, 0, 255, 255),
+		  KI_PX(2, 0, 159, 0, 95, 255), KI_PX(3, 0, 95, 0, 159, 255),
+		  KI_PX(0, 1, 95, 0, 159, 255), KI_PX(1, 1, 159, 0, 95, 255),
+		  KI_PX(2, 1, 0, 0, 255, 255), KI_PX(3, 1, 255, 0, 0, 255),
+		  KI_PX(2, 2, 255, 0, 0, 255), KI_PX(0, 3, 95, 0, 159, 255),
+		  KI_PX(3, 3, 95, 0, 159, 255), KI_PX(4, 0, 132, 130, 132, 255),
+		  KI_PX(5, 0, 8, 8, 8, 255), KI_PX(6, 0, 85, 84, 85, 255),
+		  KI_PX(7, 0, 54, 53, 54, 255), KI_PX(7, 3, 132, 130, 132, 255),
+		  KI_PX(0, 4, 0, 0, 0, 255), KI_PX(7, 7, 0, 0, 0, 255)) },
+	/* TL: blue < red -> c2 = (255/2, 0, 255/2) = (127,0,127), c3 transparent.
+	 * TR: (8,8,8) < (132,130,132): midpoint (70,69,70) truncated.
+	 * BL: equal endpoints also select three-colour mode; 0xB1 = 10 11 00 01. */
+	{ "three colour", NM_GX_CMPR, 8, 8, 32,
+	  KI_SETS(CMPR_SUB(0, 0x001F, 0xF800, 0x1B, 0x00, 0x00, 0x00),
+		  CMPR_SUB(8, 0x0841, 0x8410, 0xAA, 0xFF, 0x00, 0x00),
+		  CMPR_SUB(16, 0x07E0, 0x07E0, 0xB1, 0x00, 0x00, 0x00)),
+	  KI_WANT(KI_PX(0, 0, 0, 0, 255, 255), KI_PX(1, 0, 255, 0, 0, 255),
+		  KI_PX(2, 0, 127, 0, 127, 255), KI_PX(3, 0, 0, 0, 0, 0),
+		  KI_PX(4, 0, 70, 69, 70, 255), KI_PX(7, 0, 70, 69, 70, 255),
+		  KI_PX(4, 1, 0, 0, 0, 0), KI_PX(7, 1, 0, 0, 0, 0),
+		  KI_PX(4, 2, 8, 8, 8, 255), KI_PX(0, 4, 0, 255, 0, 255),
+		  KI_PX(1, 4, 0, 0, 0, 0), KI_PX(2, 4, 0, 255, 0, 255),
+		  KI_PX(3, 4, 0, 255, 0, 255)) },
+	/* Solid sub-blocks (index 0 = c0), c1 = 0 keeps four-colour mode: TL red, TR green,
+	 * BL blue, BR white, then the next block's TL yellow. */
+	{ "sub-block order", NM_GX_CMPR, 16, 8, 64,
+	  KI_SETS(CMPR_SUB(0, 0xF800, 0, 0, 0, 0, 0), CMPR_SUB(8, 0x07E0, 0, 0, 0, 0, 0),
+		  CMPR_SUB(16, 0x001F, 0, 0, 0, 0, 0), CMPR_SUB(24, 0xFFFF, 0, 0, 0, 0, 0),
+		  CMPR_SUB(32, 0xFFE0, 0, 0, 0, 0, 0)),
+	  KI_WANT(KI_PX(0, 0, 255, 0, 0, 255), KI_PX(3, 3, 255, 0, 0, 255),
+		  KI_PX(4, 0, 0, 255, 0, 255), KI_PX(7, 3, 0, 255, 0, 255),
+		  KI_PX(0, 4, 0, 0, 255, 255), KI_PX(3, 7, 0, 0, 255, 255),
+		  KI_PX(4, 4, 255, 255, 255, 255), KI_PX(7, 7, 255, 255, 255, 255),
+		  KI_PX(8, 0, 255, 255, 0, 255), KI_PX(11, 3, 255, 255, 0, 255),
+		  KI_PX(12, 0, 0, 0, 0, 255), KI_PX(15, 7, 0, 0, 0, 255)) },
+};
 
-START_TEST(test_cmpr_three_colour)
+START_TEST(test_cmpr)
 {
-	uint8_t src[32] = { 0 }, out[8 * 8 * 4];
-
-	/* TL: blue < red -> c2 = (255/2, 0, 255/2) = (127,0,127), c3 transparent. */
-	cmpr_sub(src + 0, 0x001F, 0xF800, 0x1B, 0x00, 0x00, 0x00);
-	/* TR: (8,8,8) < (132,130,132): midpoint (70,69,70) truncated. */
-	cmpr_sub(src + 8, 0x0841, 0x8410, 0xAA, 0xFF, 0x00, 0x00);
-	/* BL: equal endpoints also select three-colour mode; 0xB1 = 10 11 00 01. */
-	cmpr_sub(src + 16, 0x07E0, 0x07E0, 0xB1, 0x00, 0x00, 0x00);
-	decode_ok(NM_GX_CMPR, src, sizeof src, 8, 8, NULL, 0, 0, out);
-	CK_PX(out, 8, 0, 0, 0, 0, 255, 255);
-	CK_PX(out, 8, 1, 0, 255, 0, 0, 255);
-	CK_PX(out, 8, 2, 0, 127, 0, 127, 255);
-	CK_PX(out, 8, 3, 0, 0, 0, 0, 0);
-	CK_PX(out, 8, 4, 0, 70, 69, 70, 255);
-	CK_PX(out, 8, 7, 0, 70, 69, 70, 255);
-	CK_PX(out, 8, 4, 1, 0, 0, 0, 0);
-	CK_PX(out, 8, 7, 1, 0, 0, 0, 0);
-	CK_PX(out, 8, 4, 2, 8, 8, 8, 255);
-	CK_PX(out, 8, 0, 4, 0, 255, 0, 255);
-	CK_PX(out, 8, 1, 4, 0, 0, 0, 0);
-	CK_PX(out, 8, 2, 4, 0, 255, 0, 255);
-	CK_PX(out, 8, 3, 4, 0, 255, 0, 255);
-}
-END_TEST
-
-START_TEST(test_cmpr_sub_block_order)
-{
-	uint8_t src[64] = { 0 }, out[16 * 8 * 4];
-
-	/* Solid sub-blocks (index 0 = c0), c1 = 0 keeps four-colour mode. */
-	cmpr_sub(src + 0, 0xF800, 0, 0, 0, 0, 0);    /* TL red */
-	cmpr_sub(src + 8, 0x07E0, 0, 0, 0, 0, 0);    /* TR green */
-	cmpr_sub(src + 16, 0x001F, 0, 0, 0, 0, 0);   /* BL blue */
-	cmpr_sub(src + 24, 0xFFFF, 0, 0, 0, 0, 0);   /* BR white */
-	cmpr_sub(src + 32, 0xFFE0, 0, 0, 0, 0, 0);   /* next block's TL yellow */
-	decode_ok(NM_GX_CMPR, src, sizeof src, 16, 8, NULL, 0, 0, out);
-	CK_PX(out, 16, 0, 0, 255, 0, 0, 255);
-	CK_PX(out, 16, 3, 3, 255, 0, 0, 255);
-	CK_PX(out, 16, 4, 0, 0, 255, 0, 255);
-	CK_PX(out, 16, 7, 3, 0, 255, 0, 255);
-	CK_PX(out, 16, 0, 4, 0, 0, 255, 255);
-	CK_PX(out, 16, 3, 7, 0, 0, 255, 255);
-	CK_PX(out, 16, 4, 4, 255, 255, 255, 255);
-	CK_PX(out, 16, 7, 7, 255, 255, 255, 255);
-	CK_PX(out, 16, 8, 0, 255, 255, 0, 255);
-	CK_PX(out, 16, 11, 3, 255, 255, 0, 255);
-	CK_PX(out, 16, 12, 0, 0, 0, 0, 255);
-	CK_PX(out, 16, 15, 7, 0, 0, 0, 255);
+	decode_row(&cmpr[_i]);
 }
 END_TEST
 
@@ -679,21 +586,13 @@ static Suite *gx_suite(void)
 
 	tcase_add_test(tc, test_names);
 	tcase_add_test(tc, test_level_sizes);
-	tcase_add_test(tc, test_i4);
-	tcase_add_test(tc, test_i8);
-	tcase_add_test(tc, test_ia4);
-	tcase_add_test(tc, test_ia8);
-	tcase_add_test(tc, test_rgb565);
-	tcase_add_test(tc, test_rgb5a3);
-	tcase_add_test(tc, test_rgba8);
+	tcase_add_loop_test(tc, test_direct, 0, sizeof direct / sizeof direct[0]);
 	tcase_add_test(tc, test_c4);
 	tcase_add_test(tc, test_c8);
 	tcase_add_test(tc, test_c14x2);
 	tcase_add_test(tc, test_c14x2_full_palette);
 	tcase_add_test(tc, test_palette_formats);
-	tcase_add_test(tc, test_cmpr_four_colour);
-	tcase_add_test(tc, test_cmpr_three_colour);
-	tcase_add_test(tc, test_cmpr_sub_block_order);
+	tcase_add_loop_test(tc, test_cmpr, 0, sizeof cmpr / sizeof cmpr[0]);
 	tcase_add_test(tc, test_odd_rgb565_5x3);
 	tcase_add_test(tc, test_odd_i4_12x4);
 	tcase_add_test(tc, test_odd_cmpr_12x12);

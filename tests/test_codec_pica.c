@@ -7,6 +7,7 @@
 
 #include "codec/etc1.h"
 #include "codec/pica.h"
+#include "tests/known_image.h"
 
 /* Storage index of the texel at [y][x] inside one 8x8 tile: bits of the index,
  * LSB first, are x0 y0 x1 y1 x2 y2. */
@@ -102,139 +103,64 @@ START_TEST(test_tiles_non_square)
 }
 END_TEST
 
-/* ---- byte formats ---- */
+/* ---- byte formats: one 8x8 tile each (tests/known_image.h) ---- */
 
-START_TEST(test_rgba8)
-{
-	uint8_t src[256] = { 0 }, out[8 * 8 * 4];
-	static const uint8_t t0[4] = { 0x11, 0x22, 0x33, 0x44 };
-	static const uint8_t t3[4] = { 0xA0, 0xB0, 0xC0, 0xD0 };
-	static const uint8_t t63[4] = { 1, 2, 3, 4 };
-
-	memcpy(src + 0, t0, 4);
-	memcpy(src + 12, t3, 4);
-	memcpy(src + 252, t63, 4);
-	decode_ok(NM_PICA_RGBA8, src, sizeof src, 8, 8, out);
+static const known_image tiles[] = {
 	/* Memory order A, B, G, R. */
-	CK_PX(out, 8, 0, 0, 0x44, 0x33, 0x22, 0x11);
-	CK_PX(out, 8, 1, 1, 0xD0, 0xC0, 0xB0, 0xA0);
-	CK_PX(out, 8, 7, 7, 4, 3, 2, 1);
-	CK_PX(out, 8, 1, 0, 0, 0, 0, 0);
-}
-END_TEST
-
-START_TEST(test_rgb8)
-{
-	uint8_t src[192] = { 0 }, out[8 * 8 * 4];
-	static const uint8_t t0[3] = { 0x01, 0x02, 0x03 };
-	static const uint8_t t2[3] = { 0x10, 0x20, 0x30 };
-	static const uint8_t t21[3] = { 0xAA, 0xBB, 0xCC };
-
-	memcpy(src + 0, t0, 3);
-	memcpy(src + 6, t2, 3);
-	memcpy(src + 63, t21, 3);
-	decode_ok(NM_PICA_RGB8, src, sizeof src, 8, 8, out);
+	{ "RGBA8", NM_PICA_RGBA8, 8, 8, 256,
+	  KI_SETS(KI_SET(0, 0x11, 0x22, 0x33, 0x44), KI_SET(12, 0xA0, 0xB0, 0xC0, 0xD0),
+		  KI_SET(252, 1, 2, 3, 4)),
+	  KI_WANT(KI_PX(0, 0, 0x44, 0x33, 0x22, 0x11), KI_PX(1, 1, 0xD0, 0xC0, 0xB0, 0xA0),
+		  KI_PX(7, 7, 4, 3, 2, 1), KI_PX(1, 0, 0, 0, 0, 0)) },
 	/* Memory order B, G, R. */
-	CK_PX(out, 8, 0, 0, 3, 2, 1, 255);
-	CK_PX(out, 8, 0, 1, 0x30, 0x20, 0x10, 255);
-	CK_PX(out, 8, 7, 0, 0xCC, 0xBB, 0xAA, 255);
-	CK_PX(out, 8, 1, 0, 0, 0, 0, 255);
-}
-END_TEST
-
-START_TEST(test_rgba5551)
-{
-	uint8_t src[128] = { 0 }, out[8 * 8 * 4];
-
-	/* 0xF821: R 31, G 0, B 16, A 1. */
-	src[0] = 0x21;
-	src[1] = 0xF8;
-	/* 0xAA86: R 21, G 10, B 3, A 0. */
-	src[2] = 0x86;
-	src[3] = 0xAA;
-	decode_ok(NM_PICA_RGBA5551, src, sizeof src, 8, 8, out);
-	CK_PX(out, 8, 0, 0, 255, 0, 132, 255);
-	CK_PX(out, 8, 1, 0, 173, 82, 24, 0);
-	CK_PX(out, 8, 0, 1, 0, 0, 0, 0);
-}
-END_TEST
-
-START_TEST(test_rgb565)
-{
-	uint8_t src[128] = { 0 }, out[8 * 8 * 4];
-
-	/* 0x001F: only blue. */
-	src[0] = 0x1F;
-	src[1] = 0x00;
-	/* Texel 4 = 0xAD49: R 21, G 42, B 9. */
-	src[8] = 0x49;
-	src[9] = 0xAD;
-	decode_ok(NM_PICA_RGB565, src, sizeof src, 8, 8, out);
-	CK_PX(out, 8, 0, 0, 0, 0, 255, 255);
-	CK_PX(out, 8, 2, 0, 173, 170, 74, 255);
-	CK_PX(out, 8, 1, 0, 0, 0, 0, 255);
-}
-END_TEST
-
-START_TEST(test_rgba4)
-{
-	uint8_t src[128] = { 0 }, out[8 * 8 * 4];
-
+	{ "RGB8", NM_PICA_RGB8, 8, 8, 192,
+	  KI_SETS(KI_SET(0, 0x01, 0x02, 0x03), KI_SET(6, 0x10, 0x20, 0x30),
+		  KI_SET(63, 0xAA, 0xBB, 0xCC)),
+	  KI_WANT(KI_PX(0, 0, 3, 2, 1, 255), KI_PX(0, 1, 0x30, 0x20, 0x10, 255),
+		  KI_PX(7, 0, 0xCC, 0xBB, 0xAA, 255), KI_PX(1, 0, 0, 0, 0, 255)) },
+	/* 0xF821: R 31, G 0, B 16, A 1. 0xAA86: R 21, G 10, B 3, A 0. */
+	{ "RGBA5551", NM_PICA_RGBA5551, 8, 8, 128,
+	  KI_SETS(KI_SET(0, 0x21, 0xF8), KI_SET(2, 0x86, 0xAA)),
+	  KI_WANT(KI_PX(0, 0, 255, 0, 132, 255), KI_PX(1, 0, 173, 82, 24, 0),
+		  KI_PX(0, 1, 0, 0, 0, 0)) },
+	/* 0x001F: only blue. Texel 4 = 0xAD49: R 21, G 42, B 9. */
+	{ "RGB565", NM_PICA_RGB565, 8, 8, 128,
+	  KI_SETS(KI_SET(0, 0x1F, 0x00), KI_SET(8, 0x49, 0xAD)),
+	  KI_WANT(KI_PX(0, 0, 0, 0, 255, 255), KI_PX(2, 0, 173, 170, 74, 255),
+		  KI_PX(1, 0, 0, 0, 0, 255)) },
 	/* Texel 1 = 0x12AF. */
-	src[2] = 0xAF;
-	src[3] = 0x12;
-	decode_ok(NM_PICA_RGBA4, src, sizeof src, 8, 8, out);
-	CK_PX(out, 8, 1, 0, 0x11, 0x22, 0xAA, 0xFF);
-	CK_PX(out, 8, 0, 0, 0, 0, 0, 0);
-}
-END_TEST
-
-START_TEST(test_la8)
-{
-	uint8_t src[128] = { 0 }, out[8 * 8 * 4];
-
+	{ "RGBA4", NM_PICA_RGBA4, 8, 8, 128,
+	  KI_SETS(KI_SET(2, 0xAF, 0x12)),
+	  KI_WANT(KI_PX(1, 0, 0x11, 0x22, 0xAA, 0xFF), KI_PX(0, 0, 0, 0, 0, 0)) },
 	/* Texel 8: A then L. */
-	src[16] = 0x40;
-	src[17] = 0xC8;
-	decode_ok(NM_PICA_LA8, src, sizeof src, 8, 8, out);
-	CK_PX(out, 8, 0, 2, 0xC8, 0xC8, 0xC8, 0x40);
-	CK_PX(out, 8, 0, 0, 0, 0, 0, 0);
-}
-END_TEST
-
-START_TEST(test_hilo8)
-{
-	uint8_t src[128] = { 0 }, out[8 * 8 * 4];
-
+	{ "LA8", NM_PICA_LA8, 8, 8, 128,
+	  KI_SETS(KI_SET(16, 0x40, 0xC8)),
+	  KI_WANT(KI_PX(0, 2, 0xC8, 0xC8, 0xC8, 0x40), KI_PX(0, 0, 0, 0, 0, 0)) },
 	/* Texel 2: G then R. */
-	src[4] = 0x12;
-	src[5] = 0x34;
-	decode_ok(NM_PICA_HILO8, src, sizeof src, 8, 8, out);
-	CK_PX(out, 8, 0, 1, 0x34, 0x12, 0, 255);
-	CK_PX(out, 8, 0, 0, 0, 0, 0, 255);
-}
-END_TEST
-
-START_TEST(test_a8)
-{
-	uint8_t src[64] = { 0 }, out[8 * 8 * 4];
-
-	src[5] = 0x7F;
-	decode_ok(NM_PICA_A8, src, sizeof src, 8, 8, out);
-	CK_PX(out, 8, 3, 0, 255, 255, 255, 0x7F);
-	CK_PX(out, 8, 0, 0, 255, 255, 255, 0);
-}
-END_TEST
-
-START_TEST(test_la4)
-{
-	uint8_t src[64] = { 0 }, out[8 * 8 * 4];
-
+	{ "HILO8", NM_PICA_HILO8, 8, 8, 128,
+	  KI_SETS(KI_SET(4, 0x12, 0x34)),
+	  KI_WANT(KI_PX(0, 1, 0x34, 0x12, 0, 255), KI_PX(0, 0, 0, 0, 0, 255)) },
+	{ "A8", NM_PICA_A8, 8, 8, 64,
+	  KI_SETS(KI_SET(5, 0x7F)),
+	  KI_WANT(KI_PX(3, 0, 255, 255, 255, 0x7F), KI_PX(0, 0, 255, 255, 255, 0)) },
 	/* High nibble L, low nibble A. */
-	src[3] = 0xA3;
-	decode_ok(NM_PICA_LA4, src, sizeof src, 8, 8, out);
-	CK_PX(out, 8, 1, 1, 0xAA, 0xAA, 0xAA, 0x33);
-	CK_PX(out, 8, 0, 0, 0, 0, 0, 0);
+	{ "LA4", NM_PICA_LA4, 8, 8, 64,
+	  KI_SETS(KI_SET(3, 0xA3)),
+	  KI_WANT(KI_PX(1, 1, 0xAA, 0xAA, 0xAA, 0x33), KI_PX(0, 0, 0, 0, 0, 0)) },
+	{ "A4", NM_PICA_A4, 8, 8, 32,
+	  KI_SETS(KI_SET(0, 0x2D)),
+	  KI_WANT(KI_PX(0, 0, 255, 255, 255, 0xDD), KI_PX(1, 0, 255, 255, 255, 0x22),
+		  KI_PX(0, 1, 255, 255, 255, 0)) },
+};
+
+START_TEST(test_tile)
+{
+	const known_image *k = &tiles[_i];
+	uint8_t src[256], out[8 * 8 * 4];
+
+	ki_source(k, src);
+	decode_ok((nm_pica_format)k->format, src, k->len, k->w, k->h, out);
+	ki_check(k, out);
 }
 END_TEST
 
@@ -261,18 +187,6 @@ START_TEST(test_l4)
 	CK_PX(out, 16, 8, 0, 0x33, 0x33, 0x33, 255);
 	CK_PX(out, 16, 9, 0, 0x99, 0x99, 0x99, 255);
 	CK_PX(out, 16, 8, 1, 0, 0, 0, 255);
-}
-END_TEST
-
-START_TEST(test_a4)
-{
-	uint8_t src[32] = { 0 }, out[8 * 8 * 4];
-
-	src[0] = 0x2D;
-	decode_ok(NM_PICA_A4, src, sizeof src, 8, 8, out);
-	CK_PX(out, 8, 0, 0, 255, 255, 255, 0xDD);
-	CK_PX(out, 8, 1, 0, 255, 255, 255, 0x22);
-	CK_PX(out, 8, 0, 1, 255, 255, 255, 0);
 }
 END_TEST
 
@@ -568,17 +482,8 @@ static Suite *pica_suite(void)
 	tcase_add_test(tc, test_morton_l8_8x8);
 	tcase_add_test(tc, test_tiles_16x16);
 	tcase_add_test(tc, test_tiles_non_square);
-	tcase_add_test(tc, test_rgba8);
-	tcase_add_test(tc, test_rgb8);
-	tcase_add_test(tc, test_rgba5551);
-	tcase_add_test(tc, test_rgb565);
-	tcase_add_test(tc, test_rgba4);
-	tcase_add_test(tc, test_la8);
-	tcase_add_test(tc, test_hilo8);
-	tcase_add_test(tc, test_a8);
-	tcase_add_test(tc, test_la4);
+	tcase_add_loop_test(tc, test_tile, 0, sizeof tiles / sizeof tiles[0]);
 	tcase_add_test(tc, test_l4);
-	tcase_add_test(tc, test_a4);
 	tcase_add_test(tc, test_etc1_individual_flip0);
 	tcase_add_test(tc, test_etc1_individual_flip1);
 	tcase_add_test(tc, test_etc1_differential);

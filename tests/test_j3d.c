@@ -16,6 +16,7 @@
 #include "fixtures/j3d_writer.h"
 #include "formats/driver.h"
 #include "lib/tree.h"
+#include "tests/walk.h"
 
 /* ---- helpers ---------------------------------------------------------------------- */
 
@@ -164,55 +165,24 @@ static void ck_read_failure(nm_status s, const nm_error *err, const char *path)
 	ck_assert_msg(err->msg[0], "%s: failed without a message", path);
 }
 
-/* Walk every file of the tree below dir: produce it, check the size. Returns files
- * seen. With strict, a file that fails to produce fails the test. */
-static size_t walk(nm_tree *t, nm_node *dir, bool strict, char *path, size_t plen)
+static void walk_failure(void *ctx, walk_step step, const char *path, nm_status s,
+			 const nm_error *err)
 {
-	nm_node **kids;
-	size_t n, files = 0;
-	nm_error err;
-	if (nm_children(t, dir, &kids, &n, &err) != NM_OK) {
-		ck_assert_msg(!strict, "%s: %s", path, err.msg);
-		return 0;
-	}
-	for (size_t i = 0; i < n; i++) {
-		nm_node *k = kids[i];
-		const char *name = nm_node_name(k);
-		size_t l = plen + 1 + strlen(name);
-		if (l + 1 >= 4096)
-			continue;
-		path[plen] = '/';
-		strcpy(path + plen + 1, name);
-		if (nm_node_type(k) == NM_NODE_DIR) {
-			files += walk(t, k, strict, path, l);
-			continue;
-		}
-		files++;
-		uint64_t size;
-		if (nm_size(t, k, &size, &err) != NM_OK) {
-			ck_assert_msg(!strict, "%s: %s", path, err.msg);
-			continue;
-		}
-		char buf[65536];
-		uint64_t got = 0;
-		for (;;) {
-			size_t g;
-			nm_status rs = nm_read(t, k, got, buf, sizeof buf, &g, &err);
-			if (rs != NM_OK) {
-				ck_assert_msg(!strict, "%s: %s", path, err.msg);
-				ck_read_failure(rs, &err, path);
-				break;
-			}
-			if (!g) {
-				ck_assert_msg(got == size, "%s: produced %llu bytes, st_size %llu", path,
-					      (unsigned long long)got, (unsigned long long)size);
-				break;
-			}
-			got += g;
-		}
-	}
-	path[plen] = '\0';
-	return files;
+	const bool *strict = ctx;
+	ck_assert_msg(!*strict, "%s: %s", path, err->msg);
+	if (step == WALK_READ)
+		ck_read_failure(s, err, path);
+}
+
+/* Walk every file of the tree (tests/walk.c): produce it, check the size. Returns files
+ * seen. With strict, a file that fails to produce fails the test. */
+static size_t walk(nm_tree *t, bool strict)
+{
+	walk_opts o = { .on_failure = walk_failure, .ctx = &strict };
+	walk_stats st;
+	walk_tree_opts(t, &o, &st);
+	ck_assert_uint_eq(st.size_mismatches, 0);
+	return st.files;
 }
 
 /* What `ls -lR` does: list every directory, stat every node. */
@@ -877,10 +847,10 @@ START_TEST(test_sizes_from_counts)
 	};
 	for (size_t i = 0; i < sizeof variants / sizeof variants[0]; i++) {
 		nm_tree *t = fixture_tree(variants[i]);
-		char what[32], path[4096] = "";
+		char what[32];
 		snprintf(what, sizeof what, "fixture variant %zu", i);
 		ck_stat_decodes_nothing(t, what);
-		walk(t, nm_tree_root(t), true, path, 0);
+		walk(t, true);
 		nm_tree_free(t);
 	}
 }
@@ -963,7 +933,6 @@ START_TEST(test_absurd_counts)
 	size_t len;
 	uint8_t *good = fixture_bytes((j3dw_opts){ .variant = J3DW_BDL4 }, &len);
 	uint8_t *b = malloc(len);
-	char path[4096] = "";
 	nm_error err;
 	nm_status s;
 	/* Huge counts in every table header: an error file, never a huge allocation. */
@@ -979,7 +948,7 @@ START_TEST(test_absurd_counts)
 		memset(b + at, 0xFF, (size_t)cases[i].width);
 		nm_tree *t = tree_of(b, len, &s, &err);
 		ck_assert_msg(t, "%s: %s", cases[i].magic, err.msg);
-		walk(t, nm_tree_root(t), false, path, 0);
+		walk(t, false);
 		nm_tree_free(t);
 	}
 	/* A broken name table loses the names, not the textures. */
@@ -1011,7 +980,7 @@ START_TEST(test_absurd_counts)
 	CK_CONTAINS(e, "runs past the end of the file");
 	free(e);
 	ck_assert(exists(t, "vtx1/positions.csv"));
-	walk(t, nm_tree_root(t), false, path, 0);
+	walk(t, false);
 	nm_tree_free(t);
 	memcpy(b, good, len);
 	put32(b + find_chunk(b, len, "VTX1") + 4, 4);
@@ -1031,7 +1000,6 @@ START_TEST(test_truncations)
 	size_t len;
 	uint8_t *good = fixture_bytes((j3dw_opts){ .variant = J3DW_BDL4, .unknown_chunk = true },
 				      &len);
-	char path[4096] = "";
 	for (size_t cut = 0; cut < len; cut++) {
 		nm_status s;
 		nm_error err;
@@ -1047,7 +1015,7 @@ START_TEST(test_truncations)
 		}
 		ck_assert_msg(t, "cut %zu: %s", cut, err.msg);
 		ck_stat_decodes_nothing(t, "truncated fixture");
-		walk(t, nm_tree_root(t), false, path, 0);
+		walk(t, false);
 		nm_tree_free(t);
 	}
 	free(good);
@@ -1181,7 +1149,6 @@ START_TEST(test_packet_cuts)
 	/* The size field of each first packet: SHP1 packet table entry 0 (size, offset),
 	 * MDL3 packet table entry 0 (offset, size). */
 	const size_t fields[2] = { shp + be32(good + shp + 0x28), mdl + be32(good + mdl + 0x0C) + 4 };
-	char path[4096] = "";
 	for (int k = 0; k < 2; k++) {
 		uint32_t full = be32(good + fields[k]);
 		ck_assert_uint_gt(full, 32);
@@ -1193,7 +1160,7 @@ START_TEST(test_packet_cuts)
 			nm_tree *t = tree_of(b, len, &s, &err);
 			ck_assert_msg(t, "cut %u: %s", cut, err.msg);
 			ck_stat_decodes_nothing(t, k ? "cut MDL3 packet" : "cut display list");
-			walk(t, nm_tree_root(t), true, path, 0);
+			walk(t, true);
 			if (k == 0)
 				ck_assert(exists(t, "shp1/0/error.txt") != exists(t, "shp1/0/triangles.csv"));
 			nm_tree_free(t);
@@ -1267,8 +1234,8 @@ START_TEST(test_overlapping_packets)
 		free(b);
 		ck_assert_msg(t, "%s", err.msg);
 		ck_stat_decodes_nothing(t, "overlapping packets");
-		char path[4096] = "", *e;
-		walk(t, nm_tree_root(t), true, path, 0);
+		char *e;
+		walk(t, true);
 		if (k) {
 			char *p = must_read(t, "mdl3/0.txt", NULL);
 			CK_CONTAINS(p, "nop_bytes: 262144\n");
@@ -1343,8 +1310,7 @@ START_TEST(test_corpus)
 		nm_error err;
 		ck_assert_msg(nm_open_model(files[i], NULL, &t, &err) == NM_OK, "%s: %s", files[i], err.msg);
 		ck_stat_decodes_nothing(t, files[i]);
-		char path[4096] = "";
-		size_t nfiles = walk(t, nm_tree_root(t), true, path, 0);
+		size_t nfiles = walk(t, true);
 		ck_assert_uint_gt(nfiles, 20);
 		/* Every texture: its PNG (and mips) read back at the header's size. */
 		nm_node *tex;
@@ -1421,7 +1387,6 @@ START_TEST(test_corpus_flips)
 	}
 	static char files[64][4096];
 	size_t n = corpus_files(files, 64);
-	char path[4096] = "";
 	for (size_t i = 0; i < n; i++) {
 		size_t len;
 		uint8_t *good = load(files[i], &len);
@@ -1455,7 +1420,7 @@ START_TEST(test_corpus_flips)
 			if (!t)
 				continue;   /* an error is a fine answer */
 			ck_stat_decodes_nothing(t, files[i]);
-			walk(t, nm_tree_root(t), false, path, 0);
+			walk(t, false);
 			nm_tree_free(t);
 		}
 		free(b);
@@ -1472,7 +1437,6 @@ START_TEST(test_corpus_truncations)
 	}
 	static char files[64][4096];
 	size_t n = corpus_files(files, 64);
-	char path[4096] = "";
 	for (size_t i = 0; i < n; i++) {
 		size_t len;
 		uint8_t *good = load(files[i], &len);
@@ -1485,7 +1449,7 @@ START_TEST(test_corpus_truncations)
 			nm_tree *t = tree_of(good, cut, &s, &err);
 			ck_assert_msg(t, "%s cut at %zu: %s", files[i], cut, err.msg);
 			ck_stat_decodes_nothing(t, files[i]);
-			walk(t, nm_tree_root(t), false, path, 0);
+			walk(t, false);
 			nm_tree_free(t);
 		}
 		free(good);

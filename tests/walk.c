@@ -5,47 +5,110 @@
 #include "formats/driver.h"
 #include "tests/walk.h"
 
-static void walk_dir(nm_tree *t, nm_node *dir, walk_stats *st)
+#define WALK_PATH_MAX 4096
+
+typedef struct walk_ctx {
+	nm_tree *t;
+	const walk_opts *o;
+	walk_stats *st;
+	char path[WALK_PATH_MAX];
+} walk_ctx;
+
+static void failed(walk_ctx *w, walk_step step, nm_status s, const nm_error *err)
 {
+	if (w->o->on_failure)
+		w->o->on_failure(w->o->ctx, step, w->path, s, err);
+}
+
+/* Read the file at w->path whole, in the pieces a FUSE read would ask for. */
+static void read_file(walk_ctx *w, nm_node *k, uint64_t size)
+{
+	walk_stats *st = w->st;
+	nm_error err;
+	char buf[65536];
+	size_t got;
+	uint64_t off = 0;
+	nm_status s;
+	/* The bytes, only for a caller that looks at them. */
+	uint8_t *data = w->o->on_file ? malloc(size + 1) : NULL;
+	while ((s = nm_read(w->t, k, off, buf, sizeof buf, &got, &err)) == NM_OK && got) {
+		if (data && off + got <= size)
+			memcpy(data + off, buf, got);
+		off += got;
+	}
+	/* The tree reports a producer that wrote other than its announced size as
+	 * a failed read; that is a mismatch, not a tolerable error. */
+	if (s != NM_OK && strstr(err.msg, "internal error: produced"))
+		st->size_mismatches++;
+	else if (s != NM_OK)
+		st->failed++;
+	else if (off != size)
+		st->size_mismatches++;
+	if (s != NM_OK)
+		failed(w, WALK_READ, s, &err);
+	else if (data && off == size)
+		w->o->on_file(w->o->ctx, w->t, w->path, data, (size_t)size);
+	st->bytes += off;
+	free(data);
+}
+
+static void walk_dir(walk_ctx *w, nm_node *dir, size_t plen, unsigned depth)
+{
+	walk_stats *st = w->st;
 	nm_node **kids;
 	size_t n;
 	nm_error err;
 	st->dirs++;
+	if (depth > st->depth)
+		st->depth = depth;
 	/* A lazy directory that failed to populate still holds what it added. */
-	if (nm_children(t, dir, &kids, &n, &err) != NM_OK)
+	nm_status s = nm_children(w->t, dir, &kids, &n, &err);
+	if (s != NM_OK) {
 		st->failed++;
+		failed(w, WALK_LIST, s, &err);
+	}
 	for (size_t i = 0; i < n; i++) {
+		const char *name = nm_node_name(kids[i]);
+		size_t l = plen + 1 + strlen(name);
+		if (l >= sizeof w->path)
+			continue;
+		w->path[plen] = '/';
+		memcpy(w->path + plen + 1, name, strlen(name) + 1);
 		if (nm_node_type(kids[i]) == NM_NODE_DIR) {
-			walk_dir(t, kids[i], st);
+			walk_dir(w, kids[i], l, depth + 1);
 			continue;
 		}
 		st->files++;
-		uint64_t size, off = 0;
-		if (nm_size(t, kids[i], &size, &err) != NM_OK) {
+		uint64_t size;
+		if ((s = nm_size(w->t, kids[i], &size, &err)) != NM_OK) {
 			st->failed++;
+			failed(w, WALK_SIZE, s, &err);
 			continue;
 		}
-		char buf[65536];
-		size_t got;
-		nm_status s;
-		while ((s = nm_read(t, kids[i], off, buf, sizeof buf, &got, &err)) == NM_OK && got)
-			off += got;
-		/* The tree reports a producer that wrote other than its announced size as
-		 * a failed read; that is a mismatch, not a tolerable error. */
-		if (s != NM_OK && strstr(err.msg, "internal error: produced"))
-			st->size_mismatches++;
-		else if (s != NM_OK)
-			st->failed++;
-		else if (off != size)
-			st->size_mismatches++;
-		st->bytes += off;
+		if (!w->o->sizes_only)
+			read_file(w, kids[i], size);
 	}
+	w->path[plen] = '\0';
+}
+
+void walk_tree_opts(nm_tree *t, const walk_opts *o, walk_stats *st)
+{
+	static const walk_opts none;
+	walk_ctx *w = malloc(sizeof *w);
+	if (!w)
+		abort();
+	w->t = t;
+	w->o = o ? o : &none;
+	w->st = st;
+	w->path[0] = '\0';
+	memset(st, 0, sizeof *st);
+	walk_dir(w, nm_tree_root(t), 0, 0);
+	free(w);
 }
 
 void walk_tree(nm_tree *t, walk_stats *st)
 {
-	memset(st, 0, sizeof *st);
-	walk_dir(t, nm_tree_root(t), st);
+	walk_tree_opts(t, NULL, st);
 }
 
 char *walk_read(nm_tree *t, const char *path, size_t *len)

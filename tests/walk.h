@@ -3,6 +3,7 @@
 #ifndef NM_TEST_WALK_H
 #define NM_TEST_WALK_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 #include "lib/tree.h"
@@ -11,9 +12,29 @@ typedef struct walk_stats {
 	size_t dirs, files, failed;      /* failed: produce/read errors (allowed for bad input) */
 	size_t size_mismatches;          /* never allowed */
 	uint64_t bytes;
+	unsigned depth;                  /* deepest directory below the root */
 } walk_stats;
 
+/* The step of a walk that failed, for a test that tolerates some and not others. */
+typedef enum walk_step { WALK_LIST, WALK_SIZE, WALK_READ } walk_step;
+
+/* What a test asks of a walk beyond the counts; every field may stay zero. One walker
+ * for every driver's tests, so "read all of it as a mount would" means the same
+ * everywhere (test_cmb, test_j3d, the damaged-input tests, sweep; test_rfrm's own
+ * walker maps onto sizes_only and depth). */
+typedef struct walk_opts {
+	bool sizes_only;   /* list and stat, read nothing (what ls -lR does) */
+	/* Each failed listing, stat or read, with the node's path ("/tex/a.png"). */
+	void (*on_failure)(void *ctx, walk_step step, const char *path, nm_status s,
+			   const nm_error *err);
+	/* Each file that read whole at its announced size, with its bytes. */
+	void (*on_file)(void *ctx, nm_tree *t, const char *path, const uint8_t *data,
+			size_t len);
+	void *ctx;
+} walk_opts;
+
 void walk_tree(nm_tree *t, walk_stats *st);
+void walk_tree_opts(nm_tree *t, const walk_opts *o, walk_stats *st);
 /* Whole content of path (malloc'd, NUL-terminated) or NULL. */
 char *walk_read(nm_tree *t, const char *path, size_t *len);
 /* Build a tree over a copy of bytes in memory (name used in messages). */

@@ -1,16 +1,16 @@
 # cmb driver: Grezzo CMB (3DS), FORMATS.md section 4; doc/cmb.md.
 libnmodel_a_SOURCES += \
 	src/formats/cmb/cmb.h src/formats/cmb/names.h src/formats/cmb/names.c \
-	src/formats/cmb/cmb.c src/formats/cmb/parse_header.c src/formats/cmb/parse_skl.c \
+	src/formats/cmb/driver.c src/formats/cmb/parse_header.c src/formats/cmb/parse_skl.c \
 	src/formats/cmb/parse_qtrs.c src/formats/cmb/parse_mats.c src/formats/cmb/parse_tex.c \
 	src/formats/cmb/parse_vatr.c src/formats/cmb/parse_sklm.c src/formats/cmb/parse_luts.c \
 	src/formats/cmb/sepd_data.c src/formats/cmb/tree_skl.c src/formats/cmb/tree_mats.c \
 	src/formats/cmb/tree_tex.c src/formats/cmb/tree_sklm.c src/formats/cmb/tree_sepd.c \
-	src/formats/cmb/tree_misc.c src/formats/cmb/cmb_obj.c
+	src/formats/cmb/tree_misc.c src/formats/cmb/obj.c
 
 check_PROGRAMS += tests/test_cmb
 TESTS += tests/test_cmb
-tests_test_cmb_SOURCES = tests/test_cmb.c tests/fixtures/cmb_writer.h tests/fixtures/cmb_writer.c
+tests_test_cmb_SOURCES = tests/test_cmb.c tests/walk.h tests/walk.c tests/fixtures/cmb_writer.h tests/fixtures/cmb_writer.c
 tests_test_cmb_CFLAGS = $(AM_CFLAGS) $(CHECK_CFLAGS)
 tests_test_cmb_LDADD = $(LDADD_COMMON) $(CHECK_LIBS) -lm
 

@@ -1,17 +1,18 @@
 # j3d driver: BMD/BDL (J3D2bmd3, J3D2bdl4, J3D2bmd2).
 libnmodel_a_SOURCES += \
-	src/formats/j3d/j3d.h src/formats/j3d/j3d_file.c src/formats/j3d/gx_names.c \
+	src/formats/j3d/j3d.h src/formats/j3d/driver.c src/formats/j3d/gx_names.c \
 	src/formats/j3d/parse_inf1.c src/formats/j3d/parse_vtx1.c src/formats/j3d/parse_evp1.c \
 	src/formats/j3d/parse_drw1.c src/formats/j3d/parse_jnt1.c src/formats/j3d/parse_shp1.c \
-	src/formats/j3d/displaylist.c src/formats/j3d/dl_count.c src/formats/j3d/parse_mat3.c \
+	src/formats/j3d/displaylist.c src/formats/j3d/gx_command.c src/formats/j3d/dl_count.c \
+	src/formats/j3d/parse_mat3.c \
 	src/formats/j3d/parse_mdl3.c src/formats/j3d/mdl3_text.c src/formats/j3d/tree_mdl3.c \
 	src/formats/j3d/parse_tex1.c src/formats/j3d/tree_skeleton.c src/formats/j3d/tree_vtx1.c \
 	src/formats/j3d/tree_shp1.c src/formats/j3d/tree_mat3.c src/formats/j3d/tree_tex1.c \
-	src/formats/j3d/j3d_obj.c
+	src/formats/j3d/obj.c
 
 check_PROGRAMS += tests/test_j3d
 TESTS += tests/test_j3d
-tests_test_j3d_SOURCES = tests/test_j3d.c tests/fixtures/j3d_writer.h tests/fixtures/j3d_writer.c
+tests_test_j3d_SOURCES = tests/test_j3d.c tests/walk.h tests/walk.c tests/fixtures/j3d_writer.h tests/fixtures/j3d_writer.c
 tests_test_j3d_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)/tests
 tests_test_j3d_CFLAGS = $(AM_CFLAGS) $(CHECK_CFLAGS)
 tests_test_j3d_LDADD = $(LDADD_COMMON) $(CHECK_LIBS)

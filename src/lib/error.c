@@ -11,8 +11,8 @@ void nm_error_clear(nm_error *err)
 	}
 }
 
-nm_status nm_fail(nm_error *err, nm_status code, const char *file, const char *chunk,
-		  uint64_t off, const char *fmt, ...)
+nm_status nm_failv(nm_error *err, nm_status code, const char *file, const char *chunk,
+		   uint64_t off, const char *fmt, va_list ap)
 {
 	if (!err)
 		return code;
@@ -31,13 +31,36 @@ nm_status nm_fail(nm_error *err, nm_status code, const char *file, const char *c
 			w = snprintf(err->msg + n, cap - n, "at 0x%llx: ", (unsigned long long)off);
 		n += w > 0 ? (size_t)w : 0;
 	}
-	if (n < cap) {
-		va_list ap;
-		va_start(ap, fmt);
+	if (n < cap)
 		vsnprintf(err->msg + n, cap - n, fmt, ap);
-		va_end(ap);
-	}
 	return code;
+}
+
+nm_status nm_fail(nm_error *err, nm_status code, const char *file, const char *chunk,
+		  uint64_t off, const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	nm_failv(err, code, file, chunk, off, fmt, ap);
+	va_end(ap);
+	return code;
+}
+
+void nm_error_appendv(nm_error *err, const char *fmt, va_list ap)
+{
+	if (!err)
+		return;
+	size_t n = strlen(err->msg);
+	if (n + 1 < sizeof err->msg)
+		vsnprintf(err->msg + n, sizeof err->msg - n, fmt, ap);
+}
+
+void nm_error_append(nm_error *err, const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	nm_error_appendv(err, fmt, ap);
+	va_end(ap);
 }
 
 const char *nm_error_named(const nm_error *e, const char *path, char *buf, size_t len)

@@ -60,7 +60,7 @@ struct nm_tree {
 	size_t nbuckets, nnodes;
 	nm_node **all;             /* every node, for freeing */
 	struct cleanup *cleanups;
-	size_t ncleanups;
+	size_t ncleanups, capcleanups;
 	nm_options opt;            /* fixed at creation: threads read it without a lock */
 	nm_cache *cache;
 	uint64_t populations;      /* lazy directories populated (under lock) */
@@ -220,9 +220,16 @@ uint64_t nm_tree_populations(nm_tree *t)
 nm_status nm_tree_on_free(nm_tree *t, nm_free_fn fn, void *p)
 {
 	pthread_mutex_lock(&t->lock);
-	struct cleanup *c = realloc(t->cleanups, (t->ncleanups + 1) * sizeof *c);
+	/* Grows by doubling: a driver's records all come from nm_tree_alloc. */
+	struct cleanup *c = t->cleanups;
+	if (t->ncleanups == t->capcleanups) {
+		size_t cap = t->capcleanups ? 2 * t->capcleanups : 16;
+		if ((c = realloc(t->cleanups, cap * sizeof *c))) {
+			t->cleanups = c;
+			t->capcleanups = cap;
+		}
+	}
 	if (c) {
-		t->cleanups = c;
 		c[t->ncleanups].fn = fn;
 		c[t->ncleanups].p = p;
 		t->ncleanups++;
@@ -253,6 +260,13 @@ void *nm_tree_alloc(nm_tree *t, size_t size)
 	if (p && nm_tree_on_free(t, free_ptr, p) != NM_OK)
 		return NULL; /* on_free freed it */
 	return p;
+}
+
+void *nm_tree_alloc_array(nm_tree *t, size_t count, size_t size)
+{
+	if (size && count > SIZE_MAX / size)
+		return NULL;
+	return nm_tree_alloc(t, count * size);
 }
 
 char *nm_tree_printf(nm_tree *t, const char *fmt, ...)

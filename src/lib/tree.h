@@ -52,6 +52,9 @@ nm_status nm_tree_adopt_reader(nm_tree *t, nm_reader *r);
 
 /* Zeroed memory freed with the tree (records a producer points at); NULL on failure. */
 void *nm_tree_alloc(nm_tree *t, size_t size);
+/* The same for count records of size bytes (count * size overflow-checked): the one
+ * arena a driver's parsed tables live in, so no driver keeps its own list to free. */
+void *nm_tree_alloc_array(nm_tree *t, size_t count, size_t size);
 
 /* A formatted string freed with the tree (OBJ group names...); NULL on failure. */
 char *nm_tree_printf(nm_tree *t, const char *fmt, ...) __attribute__((format(printf, 2, 3)));

@@ -118,22 +118,30 @@ float nm_f32(nm_view *v, size_t off) { return nm_bits_f32(nm_u32(v, off)); }
 nm_status nm_view_fail_at(const nm_view *v, nm_error *err, nm_status code, size_t off,
 			  const char *fmt, ...)
 {
-	char what[384];
 	va_list ap;
 	va_start(ap, fmt);
-	vsnprintf(what, sizeof what, fmt, ap);
+	nm_failv(err, code, v->file, v->chunk, v->base + off, fmt, ap);
 	va_end(ap);
-	return nm_fail(err, code, v->file, v->chunk, v->base + off, "%s", what);
+	return code;
 }
 
 nm_status nm_view_fail(nm_view *v, nm_error *err, const char *fmt, ...)
 {
-	char what[384];
 	va_list ap;
 	va_start(ap, fmt);
-	vsnprintf(what, sizeof what, fmt, ap);
+	nm_failv(err, NM_E_FORMAT, v->file, v->chunk, v->base + (v->bad ? v->bad_off : 0), fmt, ap);
 	va_end(ap);
-	return nm_fail(err, NM_E_FORMAT, v->file, v->chunk, v->base + (v->bad ? v->bad_off : 0),
-		       "%s runs past the end of the %s (0x%zx bytes)", what,
-		       v->chunk ? "chunk" : "data", v->size);
+	nm_error_append(err, " runs past the end of the %s (0x%zx bytes)",
+			v->chunk ? "chunk" : "data", v->size);
+	return NM_E_FORMAT;
+}
+
+bool nm_view_table(nm_view *v, size_t off, uint64_t count, size_t stride, const char *what,
+		   nm_error *err)
+{
+	if (nm_view_array(v, off, count, stride))
+		return true;
+	nm_view_fail(v, err, "a table of %llu %s of 0x%zx bytes", (unsigned long long)count, what,
+		     stride);
+	return false;
 }

@@ -58,6 +58,13 @@ float nm_f32(nm_view *v, size_t off);
 /* Pointer to len bytes at off, or NULL (and bad). */
 const uint8_t *nm_bytes(nm_view *v, size_t off, size_t len);
 
+/* A counted table: count records of stride bytes from off. True when they fit; else
+ * the view is marked bad and err says so in the words every driver uses:
+ *   "skl at 0x1a40: a table of 300 bones of 0x28 bytes runs past the end of the chunk
+ *   (0x200 bytes)". what is the records' plural ("bones"). */
+bool nm_view_table(nm_view *v, size_t off, uint64_t count, size_t stride, const char *what,
+		   nm_error *err);
+
 /* Error at the first bad offset (or offset 0 if none): "what runs past the end of CHUNK". */
 nm_status nm_view_fail(nm_view *v, nm_error *err, const char *what, ...)
 	__attribute__((format(printf, 3, 4)));

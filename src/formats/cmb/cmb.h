@@ -2,7 +2,7 @@
  * v12, Luigi's Mansion 3D v15); FORMATS.md section 4. Little-endian throughout.
  *
  * The build parses the file header and every chunk's record tables into a cmb_model
- * (parse_*.c), then turns it into nodes (tree_*.c, cmb_obj.c). Vertex, index and texture
+ * (parse_*.c), then turns it into nodes (tree_*.c, obj.c). Vertex, index and texture
  * bytes are never read at build: their ranges are checked against the file and read by
  * the producers on the first read(). */
 #ifndef NM_CMB_H
@@ -12,6 +12,7 @@
 #include <stddef.h>
 #include <stdint.h>
 #include "codec/pica.h"
+#include "lib/chunk.h"
 #include "lib/error.h"
 #include "lib/reader.h"
 #include "lib/tree.h"
@@ -49,17 +50,9 @@ typedef struct cmb_layout {
 	bool luts_short;        /* v10+: u16 LUT header fields */
 } cmb_layout;
 
-typedef struct cmb_chunk {
-	const char *name;       /* directory name */
-	const char *magic;
-	bool present;           /* the header gives an offset */
-	uint32_t offset;        /* absolute */
-	uint32_t size;          /* as declared */
-	uint64_t len;           /* bytes shown: the declared size, clipped to the file */
-	nm_view v;              /* those bytes, while building */
-	bool failed;            /* err says why; derived files are left out */
-	nm_error err;
-} cmb_chunk;
+/* A slot of the header's chunk table (src/lib/chunk.h): name is the directory name,
+ * present says the header gives an offset, len is the declared size clipped to the file. */
+typedef nm_chunk cmb_chunk;
 
 typedef struct cmb_bone {
 	uint16_t raw_id;        /* low 12 bits: id; the rest: flags */
@@ -166,6 +159,7 @@ typedef struct cmb_lut {
 } cmb_lut;
 
 typedef struct cmb_model {
+	nm_tree *t;             /* the parsed tables live in its arena (nm_tree_alloc) */
 	nm_reader *r;
 	const char *file;
 	uint64_t file_size;
@@ -222,11 +216,19 @@ nm_status cmb_parse_vatr(cmb_model *m);
 nm_status cmb_parse_sklm(cmb_model *m);
 nm_status cmb_parse_luts(cmb_model *m);
 void cmb_model_free(cmb_model *m);
-/* A record's error message, kept as a malloc'd string (records are many; nm_error is big). */
-void cmb_keep_error(char **dst, const nm_error *e);
+/* A record's error message, kept as a string in the tree's arena (records are many; nm_error
+ * is big). */
+void cmb_keep_error(cmb_model *m, char **dst, const nm_error *e);
 /* A chunk fails: its error, at an offset within it. */
 void cmb_chunk_fail(cmb_model *m, int kind, uint64_t off, const char *fmt, ...)
 	__attribute__((format(printf, 4, 5)));
+/* A chunk fails with the reason already in c->err (nm_view_table wrote it); NM_OK, so a
+ * parser can `return cmb_chunk_failed(c)` and the build goes on. */
+static inline nm_status cmb_chunk_failed(cmb_chunk *c)
+{
+	c->failed = true;
+	return NM_OK;
+}
 
 /* Bone world matrices (tree_skl.c). */
 void cmb_compute_world(cmb_model *m);
@@ -242,7 +244,7 @@ nm_status cmb_tree_luts(nm_tree *t, nm_node *root, cmb_model *m);
 nm_status cmb_tree_vatr(nm_tree *t, nm_node *root, cmb_model *m);
 nm_status cmb_add_obj(nm_tree *t, nm_node *root, cmb_model *m);
 
-/* Shared by tree_sepd.c and cmb_obj.c: values of an attribute for vertices
+/* Shared by tree_sepd.c and obj.c: values of an attribute for vertices
  * [0, nverts), comps floats per vertex (scale applied, constants expanded). */
 nm_status cmb_load_attr(cmb_model *m, const cmb_sepd *s, int kind, float **out,
 			nm_error *err);

@@ -51,23 +51,17 @@ static bool layout_for(uint32_t version, cmb_layout *L)
 
 void cmb_chunk_fail(cmb_model *m, int kind, uint64_t off, const char *fmt, ...)
 {
-	cmb_chunk *c = &m->chunk[kind];
-	char msg[400];
 	va_list ap;
 	va_start(ap, fmt);
-	vsnprintf(msg, sizeof msg, fmt, ap);
+	nm_chunk_failv(&m->chunk[kind], m->file, off, fmt, ap);
 	va_end(ap);
-	if (c->failed)
-		return; /* keep the first reason */
-	c->failed = true;
-	nm_fail(&c->err, NM_E_FORMAT, m->file, c->name, c->offset + off, "%s", msg);
 }
 
 static void load_chunk(cmb_model *m, int kind, uint32_t offset)
 {
 	cmb_chunk *c = &m->chunk[kind];
 	uint8_t head[8];
-	c->offset = offset;
+	c->off = offset;
 	c->present = offset != 0;
 	if (!c->present)
 		return;
@@ -95,8 +89,7 @@ static void load_chunk(cmb_model *m, int kind, uint32_t offset)
 	c->len = c->size;
 	if (c->len > m->file_size - offset)
 		c->len = m->file_size - offset;
-	if (nm_view_load(m->r, offset, (size_t)c->len, c->name, NM_LITTLE, &c->v, &c->err) != NM_OK)
-		c->failed = true;
+	nm_chunk_load(c, m->r, NM_LITTLE);
 }
 
 nm_status cmb_parse_header(cmb_model *m, nm_error *err)
@@ -108,7 +101,7 @@ nm_status cmb_parse_header(cmb_model *m, nm_error *err)
 		return s;
 	for (int k = 0; k < CMB_NCHUNKS; k++) {
 		m->chunk[k].name = chunk_ids[k].name;
-		m->chunk[k].magic = chunk_ids[k].magic;
+		memcpy(m->chunk[k].magic, chunk_ids[k].magic, 4);
 	}
 	m->size_field = nm_u32(&v, 0x04);
 	m->version = nm_u32(&v, 0x08);
@@ -158,10 +151,9 @@ nm_status cmb_parse_header(cmb_model *m, nm_error *err)
 	return NM_OK;
 }
 
-void cmb_keep_error(char **dst, const nm_error *e)
+void cmb_keep_error(cmb_model *m, char **dst, const nm_error *e)
 {
-	free(*dst);
-	*dst = strdup(e->msg[0] ? e->msg : "unknown error");
+	*dst = nm_tree_printf(m->t, "%s", e->msg[0] ? e->msg : "unknown error");
 }
 
 void cmb_model_free(cmb_model *m)
@@ -170,22 +162,4 @@ void cmb_model_free(cmb_model *m)
 		return;
 	for (int k = 0; k < CMB_NCHUNKS; k++)
 		nm_view_free(&m->chunk[k].v);
-	free(m->bones);
-	free(m->mats);
-	for (uint32_t i = 0; m->tex && i < m->ntex; i++)
-		free(m->tex[i].stem);
-	free(m->tex);
-	free(m->meshes);
-	for (uint32_t i = 0; m->sepds && i < m->nsepds; i++) {
-		for (uint32_t j = 0; m->sepds[i].prms && j < m->sepds[i].nprms; j++) {
-			free(m->sepds[i].prms[j].bones);
-			free(m->sepds[i].prms[j].error);
-		}
-		free(m->sepds[i].prms);
-		free(m->sepds[i].error);
-	}
-	free(m->sepds);
-	for (uint32_t i = 0; m->luts && i < m->nluts; i++)
-		free(m->luts[i].error);
-	free(m->luts);
 }

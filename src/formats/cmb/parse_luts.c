@@ -20,7 +20,7 @@ nm_status cmb_parse_luts(cmb_model *m)
 			       "the end of the chunk (0x%llx bytes)", n, (unsigned long long)c->len);
 		return NM_OK;
 	}
-	m->luts = calloc(n ? n : 1, sizeof *m->luts);
+	m->luts = nm_tree_alloc_array(m->t, n, sizeof *m->luts);
 	if (!m->luts)
 		return NM_E_NOMEM;
 	m->nluts = n;
@@ -43,7 +43,7 @@ nm_status cmb_parse_luts(cmb_model *m)
 		if (v->bad || !nm_view_array(v, o + 0x10, l->count, LUT_KEY)) {
 			nm_error e;
 			nm_view_fail(v, &e, "LUT %u (%u keys at 0x%zx)", i, l->count, o);
-			cmb_keep_error(&l->error, &e);
+			cmb_keep_error(m, &l->error, &e);
 			v->bad = false;
 			continue;
 		}

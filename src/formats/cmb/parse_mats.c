@@ -22,13 +22,9 @@ nm_status cmb_parse_mats(cmb_model *m)
 		return NM_OK;
 	nm_view *v = &c->v;
 	uint32_t n = nm_u32(v, 0x08);
-	if (!nm_view_array(v, 0x0C, n, m->L.mat_size)) {
-		cmb_chunk_fail(m, CMB_MATS, v->bad_off, "a table of %u materials of 0x%x bytes "
-			       "runs past the end of the chunk (0x%llx bytes)", n, m->L.mat_size,
-			       (unsigned long long)c->len);
-		return NM_OK;
-	}
-	m->mats = calloc(n ? n : 1, sizeof *m->mats);
+	if (!nm_view_table(v, 0x0C, n, m->L.mat_size, "materials", &c->err))
+		return cmb_chunk_failed(c);
+	m->mats = nm_tree_alloc_array(m->t, n, sizeof *m->mats);
 	if (!m->mats)
 		return NM_E_NOMEM;
 	m->nmats = n;
@@ -54,14 +50,14 @@ nm_status cmb_parse_mats(cmb_model *m)
 	uint64_t need = (uint64_t)m->combiner_table + (uint64_t)used * COMBINER_SIZE;
 	m->mats_len = need > c->len ? need : c->len;
 	if (need > c->len) {
-		if (need > m->file_size - c->offset) {
+		if (need > m->file_size - c->off) {
 			cmb_chunk_fail(m, CMB_MATS, m->combiner_table, "the materials use %u combiners, "
 				       "and a table of that many runs past the end of the file", used);
 			m->mats_len = c->len;
 			return NM_OK;
 		}
 		nm_view_free(v);
-		if (nm_view_load(m->r, c->offset, (size_t)need, c->name, NM_LITTLE, v, &c->err)
+		if (nm_view_load(m->r, c->off, (size_t)need, c->name, NM_LITTLE, v, &c->err)
 		    != NM_OK) {
 			c->failed = true;
 			return NM_OK;

@@ -10,12 +10,8 @@ nm_status cmb_parse_qtrs(cmb_model *m)
 	if (!c->present || c->failed)
 		return NM_OK;
 	uint32_t n = nm_u32(&c->v, 0x08);
-	if (!nm_view_array(&c->v, 0x0C, n, QTRS_STRIDE)) {
-		cmb_chunk_fail(m, CMB_QTRS, c->v.bad_off, "a table of %u boxes of 0x%x bytes runs "
-			       "past the end of the chunk (0x%llx bytes)", n, QTRS_STRIDE,
-			       (unsigned long long)c->len);
-		return NM_OK;
-	}
+	if (!nm_view_table(&c->v, 0x0C, n, QTRS_STRIDE, "boxes", &c->err))
+		return cmb_chunk_failed(c);
 	m->nqtrs = n;
 	return NM_OK;
 }

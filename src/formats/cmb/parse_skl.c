@@ -10,13 +10,9 @@ nm_status cmb_parse_skl(cmb_model *m)
 	nm_view *v = &c->v;
 	uint32_t n = nm_u32(v, 0x08);
 	m->skl_unknown = nm_u32(v, 0x0C);
-	if (!nm_view_array(v, 0x10, n, m->L.bone_stride)) {
-		cmb_chunk_fail(m, CMB_SKL, v->bad_off, "a table of %u bones of 0x%x bytes runs past "
-			       "the end of the chunk (0x%llx bytes)", n, m->L.bone_stride,
-			       (unsigned long long)c->len);
-		return NM_OK;
-	}
-	m->bones = calloc(n ? n : 1, sizeof *m->bones);
+	if (!nm_view_table(v, 0x10, n, m->L.bone_stride, "bones", &c->err))
+		return cmb_chunk_failed(c);
+	m->bones = nm_tree_alloc_array(m->t, n, sizeof *m->bones);
 	if (!m->bones)
 		return NM_E_NOMEM;
 	m->nbones = n;

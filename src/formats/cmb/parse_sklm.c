@@ -63,14 +63,11 @@ static nm_status parse_mshs(cmb_model *m, nm_view *sklm)
 	uint32_t n = nm_u32(&v, 0x08);
 	m->opaque_count = nm_u16(&v, 0x0C);
 	m->id_count = nm_u16(&v, 0x0E);
-	if (!nm_view_array(&v, 0x10, n, m->L.mesh_stride)) {
-		nm_view_fail(&v, &m->mshs_err, "a table of %u meshes of 0x%x bytes", n,
-			     m->L.mesh_stride);
+	if (!nm_view_table(&v, 0x10, n, m->L.mesh_stride, "meshes", &m->mshs_err))
 		return NM_OK;
-	}
 	uint64_t table = 0x10 + (uint64_t)n * m->L.mesh_stride;
 	m->mshs_size = (uint32_t)(table > head.size ? table : head.size);
-	m->meshes = calloc(n ? n : 1, sizeof *m->meshes);
+	m->meshes = nm_tree_alloc_array(m->t, n, sizeof *m->meshes);
 	if (!m->meshes)
 		return NM_E_NOMEM;
 	m->nmeshes = n;
@@ -101,7 +98,7 @@ static nm_status parse_prms(cmb_model *m, nm_view *sepd, size_t off, cmb_prms *p
 		p->nbones = 0;
 		return NM_OK;
 	}
-	p->bones = malloc(((size_t)p->nbones + 1) * sizeof *p->bones);
+	p->bones = nm_tree_alloc_array(m->t, p->nbones, sizeof *p->bones);
 	if (!p->bones)
 		return NM_E_NOMEM;
 	for (uint16_t i = 0; i < p->nbones; i++)
@@ -203,7 +200,7 @@ static nm_status parse_sepd(cmb_model *m, nm_view *shp, size_t off, cmb_sepd *s,
 	m->prms_left -= s->nprms;
 	for (int k = 0; k < CMB_NATTRS; k++)
 		s->attr[k].comps = attr_comps(k, s->bone_dim);
-	s->prms = calloc(s->nprms ? s->nprms : 1, sizeof *s->prms);
+	s->prms = nm_tree_alloc_array(m->t, s->nprms, sizeof *s->prms);
 	if (!s->prms)
 		return NM_E_NOMEM;
 	for (uint16_t i = 0; i < s->nprms; i++) {
@@ -215,7 +212,7 @@ static nm_status parse_sepd(cmb_model *m, nm_view *shp, size_t off, cmb_sepd *s,
 		if (st != NM_OK)
 			return st;
 		if (!p->ok)
-			cmb_keep_error(&p->error, &e);
+			cmb_keep_error(m, &p->error, &e);
 	}
 	s->ok = true;
 	return NM_OK;
@@ -331,7 +328,7 @@ static void check_attrs(cmb_model *m, cmb_sepd *s)
 					     "(0x%x bytes)", s->nverts, a->comps * a->type_size,
 					     a->start, cmb_attr_name(k), m->slice_size[k]);
 			else
-				a->data_off = (uint64_t)m->chunk[CMB_VATR].offset + m->slice_off[k] +
+				a->data_off = (uint64_t)m->chunk[CMB_VATR].off + m->slice_off[k] +
 					      a->start;
 		}
 	}
@@ -357,7 +354,7 @@ static nm_status parse_shp(cmb_model *m, nm_view *sklm)
 		return NM_OK;
 	}
 	m->prms_left = sklm->size / 0x30;
-	m->sepds = calloc(n ? n : 1, sizeof *m->sepds);
+	m->sepds = nm_tree_alloc_array(m->t, n, sizeof *m->sepds);
 	if (!m->sepds)
 		return NM_E_NOMEM;
 	m->nsepds = n;
@@ -372,7 +369,7 @@ static nm_status parse_shp(cmb_model *m, nm_view *sklm)
 		if (s != NM_OK)
 			return s;
 		if (!sd->ok)
-			cmb_keep_error(&sd->error, &e);
+			cmb_keep_error(m, &sd->error, &e);
 	}
 	if (count_vertices(m) != NM_OK)
 		return NM_E_NOMEM;

@@ -149,7 +149,7 @@ nm_status cmb_parse_tex(cmb_model *m)
 			       (unsigned long long)c->len);
 		return NM_OK;
 	}
-	m->tex = calloc(n ? n : 1, sizeof *m->tex);
+	m->tex = nm_tree_alloc_array(m->t, n, sizeof *m->tex);
 	if (!m->tex)
 		return NM_E_NOMEM;
 	m->ntex = n;

@@ -1,6 +1,7 @@
 /* The small chunks: qtrs/ (bounding boxes), luts/ (keyframe CSVs), vatr/ (slices). */
 #include <stdio.h>
 #include <stdlib.h>
+#include "export/csv.h"
 #include "export/text.h"
 #include "formats/cmb/cmb.h"
 #include "formats/cmb/names.h"
@@ -47,7 +48,14 @@ nm_status cmb_tree_qtrs(nm_tree *t, nm_node *root, cmb_model *m)
 
 #define TIME_WIDTH 11   /* an s32 with its sign */
 
-static const char *const key_cols[] = { "time", "value", "in_slope", "out_slope" };
+/* A LUT's keys: time (s32), value, in and out slopes. */
+static void key_columns(nm_csv *csv)
+{
+	static const char *const slopes[] = { "value", "in_slope", "out_slope" };
+	csv->ncols = 0;
+	nm_csv_col_add(csv, "time", NM_CSV_INT, TIME_WIDTH);
+	nm_csv_floats(csv, slopes, 3);
+}
 
 struct lut_ref {
 	cmb_model *m;
@@ -58,7 +66,7 @@ static nm_status produce_keys(void *ctx, void *arg, nm_out *o, nm_error *err)
 {
 	const struct lut_ref *ref = arg;
 	const cmb_chunk *c = &ref->m->chunk[CMB_LUTS];
-	uint64_t at = (uint64_t)c->offset + ref->l->offset + 0x10;
+	uint64_t at = (uint64_t)c->off + ref->l->offset + 0x10;
 	uint8_t *raw;
 	(void)ctx;
 	nm_status s = nm_reader_load(ref->m->r, at, (size_t)ref->l->count * 16, "luts", &raw, err);
@@ -66,15 +74,14 @@ static nm_status produce_keys(void *ctx, void *arg, nm_out *o, nm_error *err)
 		return s;
 	nm_view v = nm_view_of(raw, (size_t)ref->l->count * 16, at, ref->m->file, "luts",
 			       NM_LITTLE);
-	nm_csv_header(o, key_cols, 4);
+	nm_csv csv;
+	key_columns(&csv);
+	nm_csv_begin(o, &csv);
 	for (uint32_t k = 0; k < ref->l->count && !o->failed; k++) {
 		size_t b = (size_t)k * 16;
-		nm_csv_int(o, nm_s32(&v, b), TIME_WIDTH);
-		for (int j = 1; j < 4; j++) {
-			nm_out_char(o, ',');
-			nm_csv_float(o, nm_f32(&v, b + 4 * (size_t)j));
-		}
-		nm_out_char(o, '\n');
+		nm_csv_cell_int(o, &csv, 0, nm_s32(&v, b));
+		for (size_t j = 1; j < 4; j++)
+			nm_csv_cell_float(o, &csv, j, nm_f32(&v, b + 4 * j));
 	}
 	free(raw);
 	return NM_OK;
@@ -125,8 +132,9 @@ nm_status cmb_tree_luts(nm_tree *t, nm_node *root, cmb_model *m)
 		if (!ref)
 			goto nomem;
 		*ref = (struct lut_ref){ .m = m, .l = l };
-		uint64_t row = TIME_WIDTH + 3 * (1 + NM_CSV_FLOAT_WIDTH) + 1;
-		uint64_t size = nm_csv_header_len(key_cols, 4) + (uint64_t)l->count * row;
+		nm_csv csv;
+		key_columns(&csv);
+		uint64_t size = nm_csv_size(&csv, l->count);
 		snprintf(name, sizeof name, "%u.csv", i);
 		if (!nm_lazy(t, dir, name, size, produce_keys, NULL, ref))
 			goto nomem;
@@ -160,7 +168,7 @@ nm_status cmb_tree_vatr(nm_tree *t, nm_node *root, cmb_model *m)
 			else
 				nm_kv(&o, key, "0x%x bytes at 0x%x (absolute 0x%llx)%s",
 				      m->slice_size[k], m->slice_off[k],
-				      (unsigned long long)c->offset + m->slice_off[k],
+				      (unsigned long long)c->off + m->slice_off[k],
 				      m->slice_ok[k] ? "" : ", outside the chunk");
 		}
 	}

@@ -4,6 +4,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include "export/csv.h"
 #include "export/text.h"
 #include "formats/cmb/cmb.h"
 #include "formats/cmb/names.h"
@@ -33,14 +34,15 @@ static void column_names(int kind, unsigned comps, char names[MAX_COLS][16])
 	}
 }
 
-static size_t csv_header(nm_out *o, int kind, unsigned comps)
+/* An attribute's CSV: one column per component, integers of width bytes (width 0:
+ * floats). */
+static void attr_columns(int kind, unsigned comps, unsigned width, nm_csv *csv)
 {
 	char names[MAX_COLS][16];
-	const char *ptrs[MAX_COLS];
 	column_names(kind, comps, names);
-	for (unsigned c = 0; c < comps; c++)
-		ptrs[c] = names[c];
-	return o ? nm_csv_header(o, ptrs, comps) : nm_csv_header_len(ptrs, comps);
+	csv->ncols = 0;
+	for (unsigned c = 0; c < comps && c < MAX_COLS; c++)
+		nm_csv_col_add(csv, names[c], width ? NM_CSV_INT : NM_CSV_FLOAT, width);
 }
 
 /* Bone indices stored as integers with scale 1 print as integers, as wide as the type's
@@ -69,19 +71,17 @@ static nm_status produce_attr(void *ctx, void *arg, nm_out *o, nm_error *err)
 	nm_status s = cmb_load_attr(ref->m, ref->s, ref->kind, &f, err);
 	if (s != NM_OK)
 		return s;
-	csv_header(o, ref->kind, a->comps);
+	nm_csv csv;
+	attr_columns(ref->kind, a->comps, ref->width, &csv);
+	nm_csv_begin(o, &csv);
 	size_t i = 0;
-	for (uint32_t v = 0; v < ref->s->nverts && !o->failed; v++) {
-		for (unsigned c = 0; c < a->comps; c++, i++) {
-			if (c)
-				nm_out_char(o, ',');
+	for (uint32_t v = 0; v < ref->s->nverts && !o->failed; v++)
+		for (size_t c = 0; c < csv.ncols; c++, i++) {
 			if (ref->width)
-				nm_csv_int(o, (int64_t)f[i], ref->width);
+				nm_csv_cell_int(o, &csv, c, (int64_t)f[i]);
 			else
-				nm_csv_float(o, f[i]);
+				nm_csv_cell_float(o, &csv, c, f[i]);
 		}
-		nm_out_char(o, '\n');
-	}
 	free(f);
 	return NM_OK;
 }
@@ -105,7 +105,7 @@ static void prms_header(nm_out *o, const cmb_model *m, const cmb_prms *p, uint16
 	nm_kv(o, "index", "%u", i);
 	nm_kv(o, "offset", "0x%x", p->offset);
 	nm_kv(o, "offset_absolute", "0x%llx",
-	      (unsigned long long)m->chunk[CMB_SKLM].offset + p->offset);
+	      (unsigned long long)m->chunk[CMB_SKLM].off + p->offset);
 	nm_kv(o, "prm_count", "%u", p->prm_count);
 	nm_kv_enum(o, "skinning_mode", cmb_enum_name(CMB_E_SKINNING, p->skinning), p->skinning);
 	nm_kv(o, "bone_table_count", "%u", p->nbones);
@@ -203,7 +203,7 @@ static nm_status add_prms(nm_tree *t, nm_node *dir, cmb_model *m, const cmb_sepd
 
 static void sepd_header(nm_out *o, const cmb_model *m, const cmb_sepd *s, uint32_t i)
 {
-	uint64_t abs = (uint64_t)m->chunk[CMB_SKLM].offset + s->offset;
+	uint64_t abs = (uint64_t)m->chunk[CMB_SKLM].off + s->offset;
 	nm_kv(o, "index", "%u", i);
 	nm_kv(o, "offset", "0x%x", s->offset);
 	nm_kv(o, "offset_absolute", "0x%llx", (unsigned long long)abs);
@@ -271,7 +271,7 @@ static nm_status add_sepd(nm_tree *t, nm_node *top, cmb_model *m, cmb_sepd *s, u
 	sepd_header(&o, m, s, i);
 	if (!cmb_text(t, dir, "header.txt", &o))
 		return NM_E_NOMEM;
-	uint64_t abs = (uint64_t)m->chunk[CMB_SKLM].offset + s->offset;
+	uint64_t abs = (uint64_t)m->chunk[CMB_SKLM].off + s->offset;
 	if (abs > m->file_size)
 		abs = m->file_size;
 	if (!nm_slice(t, dir, "raw.bin", m->r, abs, s->ok ? s->size : 0))
@@ -290,9 +290,9 @@ static nm_status add_sepd(nm_tree *t, nm_node *top, cmb_model *m, cmb_sepd *s, u
 		if (!ref)
 			return NM_E_NOMEM;
 		*ref = (struct attr_ref){ .m = m, .s = s, .kind = k, .width = integer_width(a, k) };
-		unsigned w = ref->width ? ref->width : NM_CSV_FLOAT_WIDTH;
-		uint64_t row = (uint64_t)a->comps * (w + 1);
-		uint64_t size = csv_header(NULL, k, a->comps) + (uint64_t)s->nverts * row;
+		nm_csv csv;
+		attr_columns(k, a->comps, ref->width, &csv);
+		uint64_t size = nm_csv_size(&csv, s->nverts);
 		if (!nm_lazy(t, dir, cmb_attr_file(k), size, produce_attr, NULL, ref))
 			return NM_E_NOMEM;
 	}

@@ -10,7 +10,7 @@ static nm_node *sub_dir(nm_tree *t, nm_node *parent, cmb_model *m, const char *n
 	nm_node *dir = nm_dir(t, parent, name);
 	if (!dir)
 		return NULL;
-	uint64_t abs = (uint64_t)m->chunk[CMB_SKLM].offset + at;
+	uint64_t abs = (uint64_t)m->chunk[CMB_SKLM].off + at;
 	if (abs > m->file_size)
 		abs = m->file_size;
 	nm_slice(t, dir, "raw.bin", m->r, abs, size);

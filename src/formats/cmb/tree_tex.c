@@ -165,7 +165,8 @@ static nm_status add_textures(nm_tree *t, nm_node *dir, cmb_model *m)
 		else
 			snprintf(stem, sizeof stem, "%s", v[i].name);
 		cmb_texture *tx = &m->tex[v[i].index];
-		if (!(tx->stem = texture_stem(t, dir, tx, stem)))
+		if (!(tx->stem = texture_stem(t, dir, tx, stem)) ||
+		    nm_tree_on_free(t, free, tx->stem) != NM_OK)
 			goto out;
 		if ((s = add_texture(t, dir, m, v[i].index)) != NM_OK)
 			goto out;

@@ -34,7 +34,7 @@ enum cmod_semantic { CMOD_POSITION = 0, CMOD_COLOR0, CMOD_COLOR1, CMOD_NORMAL, C
 enum cmod_prim { CMOD_TRILIST = 0, CMOD_TRISTRIP, CMOD_TRIFAN, CMOD_LINELIST, CMOD_LINESTRIP,
 		 CMOD_POINTS, CMOD_SPRITES, CMOD_PRIM_COUNT };
 
-/* Oddities of a record (cmod_notes.c): what Celestia lets pass and we follow, or
+/* Oddities of a record (notes.c): what Celestia lets pass and we follow, or
  * refuses where we go on; listed in the record's text and in info.txt. */
 typedef struct cmod_notes {
 	char **v;

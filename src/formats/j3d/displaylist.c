@@ -57,21 +57,6 @@ nm_prim j3d_prim_kind(uint8_t op)
 	}
 }
 
-/* Length of a non-draw GX command at p, 0 if unknown (the caller checks it fits). */
-static size_t command_length(const uint8_t *p, size_t left)
-{
-	switch (p[0]) {
-	case 0x08: return 6;                               /* CP register */
-	case 0x10:                                         /* XF registers */
-		return left >= 5 ? 5 + 4 * ((size_t)nm_be16(p + 1) + 1) : 5;
-	case 0x20: case 0x28: case 0x30: case 0x38: return 5;  /* indexed XF loads */
-	case 0x40: return 9;                               /* call display list */
-	case 0x48: return 1;                               /* invalidate vertex cache */
-	case 0x61: return 5;                               /* BP register */
-	default: return 0;
-	}
-}
-
 /* One packet's list: dl holds len bytes found at absolute offset base. */
 static nm_status walk_list(const j3d_shape *s, const uint8_t *dl, size_t len, uint64_t base,
 			   const j3d_prim *proto, j3d_prim_fn fn, void *ctx, nm_error *err)
@@ -107,7 +92,7 @@ static nm_status walk_list(const j3d_shape *s, const uint8_t *dl, size_t len, ui
 			p += 3 + need;
 			continue;
 		}
-		size_t n = command_length(dl + p, len - p);
+		size_t n = j3d_gx_command_length(dl + p, len - p);
 		if (!n)
 			return nm_fail(err, NM_E_FORMAT, file, "SHP1", base + p,
 				       "shape %u: unknown display list opcode 0x%02x", s->index, op);

@@ -13,6 +13,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 #include "export/triangulate.h"
+#include "lib/chunk.h"
 #include "lib/error.h"
 #include "lib/out.h"
 #include "lib/reader.h"
@@ -39,15 +40,8 @@ enum j3d_index_type { J3D_IDX_NONE = 0, J3D_IDX_DIRECT, J3D_IDX_8, J3D_IDX_16 };
 enum j3d_node_type { J3D_N_END = 0x00, J3D_N_OPEN = 0x01, J3D_N_CLOSE = 0x02,
 		     J3D_N_JOINT = 0x10, J3D_N_MATERIAL = 0x11, J3D_N_SHAPE = 0x12 };
 
-typedef struct j3d_chunk {
-	char magic[5];            /* printable copy of the FourCC ('?' for other bytes) */
-	uint32_t fourcc;
-	uint64_t off;             /* absolute offset of the chunk header */
-	uint32_t size;            /* including the 8-byte header */
-	nm_node *dir;
-	bool failed;              /* parse failed: err says why (error.txt) */
-	nm_error err;
-} j3d_chunk;
+/* A chunk of the file (src/lib/chunk.h): magic, fourcc, off, size, dir, failed, err. */
+typedef nm_chunk j3d_chunk;
 
 /* ---- INF1 ---- */
 typedef struct j3d_hnode {
@@ -259,8 +253,7 @@ typedef struct j3d_model {
 	j3d_mdl3 *mdl3;
 	j3d_tex1 *tex1;
 
-	void **allocs;            /* everything j3d_alloc gave out */
-	size_t nallocs, capallocs;
+	nm_tree *t;               /* the parsed tables live in its arena (nm_tree_alloc) */
 } j3d_model;
 
 /* Bytes of display lists (or MDL3 packets) a mount-time walk reads for a chunk of this
@@ -269,8 +262,7 @@ typedef struct j3d_model {
  * quadratic, and the lists past this budget are reported instead of walked. */
 #define J3D_WALK_BUDGET(chunk_size) (4 * (uint64_t)(chunk_size) + ((uint64_t)1 << 20))
 
-/* Zeroed memory freed with the model; NULL on failure. count*size is overflow-checked. */
-void *j3d_alloc(j3d_model *m, size_t count, size_t size);
+/* A NUL-terminated copy of len bytes, freed with the tree. */
 char *j3d_strdup(j3d_model *m, const char *s, size_t len);
 
 /* A view of [off, off+len) of chunk c (chunk-relative), checked against the chunk;
@@ -322,6 +314,13 @@ void j3d_vtx_color(const j3d_varray *arr, const uint8_t *data, uint32_t i, uint8
 nm_status j3d_vtx_load(j3d_model *m, const j3d_varray *arr, uint8_t **out, nm_error *err);
 /* Bytes of one direct (inline) value of attribute attr in a display list; 0 if unknown. */
 uint32_t j3d_direct_size(const j3d_model *m, uint32_t attr);
+
+/* ---- GX command lengths (gx_command.c), for display lists and MDL3 ---- */
+/* Bytes of opcode op's fixed part (an XF write's 5-byte header), 0 if unknown. */
+size_t j3d_gx_header_length(uint8_t op);
+/* Bytes of the whole command at p (an XF write with its words, once its header is in
+ * the left bytes), 0 if unknown; the caller checks that it fits. */
+size_t j3d_gx_command_length(const uint8_t *p, size_t left);
 
 /* ---- display lists (displaylist.c) ---- */
 enum j3d_prim_class { J3D_PC_TRIANGLES, J3D_PC_LINES, J3D_PC_POINTS };

@@ -61,19 +61,6 @@ static uint64_t xf_line(nm_out *o, unsigned addr, const uint8_t *val)
 	return LEN("xf 0x.... = 0x........\n");
 }
 
-/* Bytes of the command at the start of a packet's remaining bytes, 0 if unknown;
- * for XF writes only the 5-byte header (the words follow). */
-static size_t header_length(uint8_t op)
-{
-	switch (op) {
-	case 0x00: case 0x48: return 1;
-	case 0x08: return 6;
-	case 0x10: case 0x20: case 0x28: case 0x30: case 0x38: case 0x61: return 5;
-	case 0x40: return 9;
-	default: return 0;
-	}
-}
-
 uint64_t j3d_mdl3_commands(nm_out *o, const uint8_t *dl, size_t len)
 {
 	static const char *const kinds[] = { "position", "normal", "texture", "light" };
@@ -81,7 +68,7 @@ uint64_t j3d_mdl3_commands(nm_out *o, const uint8_t *dl, size_t len)
 	uint64_t n = 0;
 	while (p < len && !(o && o->failed)) {
 		uint8_t op = dl[p];
-		size_t need = header_length(op);
+		size_t need = j3d_gx_header_length(op);
 		if (!need) {
 			if (o)
 				nm_out_printf(o, "unknown opcode 0x%02x at 0x%zx: the remaining %zu "

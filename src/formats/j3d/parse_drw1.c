@@ -11,8 +11,8 @@ nm_status j3d_parse_drw1(j3d_model *m, const j3d_chunk *c, j3d_drw1 *d, nm_error
 	d->off_kinds = nm_u32(&v, 0x0C);
 	d->off_params = nm_u32(&v, 0x10);
 	nm_view_free(&v);
-	d->kinds = j3d_alloc(m, d->count, 1);
-	d->params = j3d_alloc(m, d->count, sizeof *d->params);
+	d->kinds = nm_tree_alloc_array(m->t, d->count, 1);
+	d->params = nm_tree_alloc_array(m->t, d->count, sizeof *d->params);
 	if (!d->kinds || !d->params)
 		return nm_fail(err, NM_E_NOMEM, m->file, c->magic, NM_NO_OFFSET, "out of memory");
 	if (!d->count)

@@ -19,8 +19,8 @@ nm_status j3d_parse_evp1(j3d_model *m, const j3d_chunk *c, j3d_evp1 *e, nm_error
 	e->off_ibm = nm_u32(&v, 0x18);
 	nm_view_free(&v);
 
-	e->counts = j3d_alloc(m, e->count, 1);
-	e->first = j3d_alloc(m, e->count, sizeof *e->first);
+	e->counts = nm_tree_alloc_array(m->t, e->count, 1);
+	e->first = nm_tree_alloc_array(m->t, e->count, sizeof *e->first);
 	if (!e->counts || !e->first)
 		return nomem(m, c, err);
 	if (e->count) {
@@ -34,8 +34,8 @@ nm_status j3d_parse_evp1(j3d_model *m, const j3d_chunk *c, j3d_evp1 *e, nm_error
 		}
 		nm_view_free(&v);
 	}
-	e->joints = j3d_alloc(m, e->total, sizeof *e->joints);
-	e->weights = j3d_alloc(m, e->total, sizeof *e->weights);
+	e->joints = nm_tree_alloc_array(m->t, e->total, sizeof *e->joints);
+	e->weights = nm_tree_alloc_array(m->t, e->total, sizeof *e->weights);
 	if (!e->joints || !e->weights)
 		return nomem(m, c, err);
 	if (e->total) {
@@ -61,7 +61,7 @@ nm_status j3d_parse_evp1(j3d_model *m, const j3d_chunk *c, j3d_evp1 *e, nm_error
 			if (offs[k] > e->off_ibm && offs[k] < end)
 				end = offs[k];
 		e->nibm = (end - e->off_ibm) / 0x30;
-		e->ibm = j3d_alloc(m, e->nibm, sizeof *e->ibm);
+		e->ibm = nm_tree_alloc_array(m->t, e->nibm, sizeof *e->ibm);
 		if (!e->ibm)
 			return nomem(m, c, err);
 		s = j3d_load(m, c, e->off_ibm, (uint64_t)e->nibm * 0x30, "inverse bind matrices",

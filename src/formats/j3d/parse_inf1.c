@@ -23,7 +23,7 @@ nm_status j3d_parse_inf1(j3d_model *m, const j3d_chunk *c, j3d_inf1 *f, nm_error
 	s = j3d_load(m, c, f->hier_off, (uint64_t)max * 4, "hierarchy", &v, err);
 	if (s != NM_OK)
 		return s;
-	f->nodes = j3d_alloc(m, max ? max : 1, sizeof *f->nodes);
+	f->nodes = nm_tree_alloc_array(m->t, max ? max : 1, sizeof *f->nodes);
 	if (!f->nodes) {
 		nm_view_free(&v);
 		return nm_fail(err, NM_E_NOMEM, m->file, c->magic, NM_NO_OFFSET, "out of memory");

@@ -51,7 +51,7 @@ nm_status j3d_parse_jnt1(j3d_model *m, const j3d_chunk *c, j3d_jnt1 *J, nm_error
 	J->off_remap = nm_u32(&v, 0x10);
 	J->off_names = nm_u32(&v, 0x14);
 	nm_view_free(&v);
-	J->joints = j3d_alloc(m, J->count, sizeof *J->joints);
+	J->joints = nm_tree_alloc_array(m->t, J->count, sizeof *J->joints);
 	if (!J->joints)
 		return nm_fail(err, NM_E_NOMEM, m->file, c->magic, NM_NO_OFFSET, "out of memory");
 	if (!J->count)

@@ -434,7 +434,7 @@ static nm_status parse(j3d_model *m, const j3d_chunk *c, bool v21, j3d_mat3 *t, 
 	t->count = nm_u16(&t->v, 0x08);
 	uint32_t off_entries = nm_u32(&t->v, hdr[T_ENTRIES]), off_remap = nm_u32(&t->v, hdr[T_REMAP]);
 	uint32_t off_names = nm_u32(&t->v, hdr[T_NAMES]);
-	t->mats = j3d_alloc(m, t->count, sizeof *t->mats);
+	t->mats = nm_tree_alloc_array(m->t, t->count, sizeof *t->mats);
 	if (!t->mats)
 		return nm_fail(err, NM_E_NOMEM, m->file, c->magic, NM_NO_OFFSET, "out of memory");
 	if (!t->count)

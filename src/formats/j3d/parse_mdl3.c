@@ -21,8 +21,8 @@ nm_status j3d_parse_mdl3(j3d_model *m, const j3d_chunk *c, j3d_mdl3 *d, nm_error
 	d->off_indices = nm_u32(&v, 0x1C);
 	d->off_names = nm_u32(&v, 0x20);
 	nm_view_free(&v);
-	d->pkt_off = j3d_alloc(m, d->count, sizeof *d->pkt_off);
-	d->pkt_size = j3d_alloc(m, d->count, sizeof *d->pkt_size);
+	d->pkt_off = nm_tree_alloc_array(m->t, d->count, sizeof *d->pkt_off);
+	d->pkt_size = nm_tree_alloc_array(m->t, d->count, sizeof *d->pkt_size);
 	if (!d->pkt_off || !d->pkt_size)
 		return nm_fail(err, NM_E_NOMEM, m->file, c->magic, NM_NO_OFFSET, "out of memory");
 	if (!d->count)
@@ -50,7 +50,7 @@ nm_status j3d_parse_mdl3(j3d_model *m, const j3d_chunk *c, j3d_mdl3 *d, nm_error
 			     &v, err);
 		if (s != NM_OK)
 			return s;
-		d->sub = j3d_alloc(m, d->count, sizeof *d->sub);
+		d->sub = nm_tree_alloc_array(m->t, d->count, sizeof *d->sub);
 		if (!d->sub) {
 			nm_view_free(&v);
 			return nm_fail(err, NM_E_NOMEM, m->file, c->magic, NM_NO_OFFSET,

@@ -30,13 +30,12 @@ static void shape_fail(j3d_model *m, const j3d_chunk *c, j3d_shape *s, uint64_t 
 static void shape_fail(j3d_model *m, const j3d_chunk *c, j3d_shape *s, uint64_t rel,
 		       const char *fmt, ...)
 {
-	char msg[256];
+	s->ok = false;
+	j3d_chunk_fail(c, m, &s->err, rel, "shape %u: ", s->index);
 	va_list ap;
 	va_start(ap, fmt);
-	vsnprintf(msg, sizeof msg, fmt, ap);
+	nm_error_appendv(&s->err, fmt, ap);
 	va_end(ap);
-	s->ok = false;
-	j3d_chunk_fail(c, m, &s->err, rel, "shape %u: %s", s->index, msg);
 }
 
 static void read_attrs(j3d_model *m, const j3d_chunk *c, const j3d_shp1 *h, nm_view *av,
@@ -78,7 +77,7 @@ nm_status j3d_parse_shp1(j3d_model *m, const j3d_chunk *c, j3d_shp1 *h, nm_error
 	h->off_mtxdata = nm_u32(&v, 0x24);
 	h->off_packets = nm_u32(&v, 0x28);
 	nm_view_free(&v);
-	h->shapes = j3d_alloc(m, h->count, sizeof *h->shapes);
+	h->shapes = nm_tree_alloc_array(m->t, h->count, sizeof *h->shapes);
 	if (!h->shapes)
 		return nomem(m, c, err);
 	if (!h->count)
@@ -137,7 +136,7 @@ nm_status j3d_parse_shp1(j3d_model *m, const j3d_chunk *c, j3d_shp1 *h, nm_error
 	if (st != NM_OK)
 		goto free_pv;
 	h->nmtx_table = (uint32_t)(tv.size / 2);
-	h->mtx_table = j3d_alloc(m, h->nmtx_table, sizeof *h->mtx_table);
+	h->mtx_table = nm_tree_alloc_array(m->t, h->nmtx_table, sizeof *h->mtx_table);
 	if (!h->mtx_table) {
 		st = nomem(m, c, err);
 		goto free_tv;
@@ -150,7 +149,7 @@ nm_status j3d_parse_shp1(j3d_model *m, const j3d_chunk *c, j3d_shp1 *h, nm_error
 		read_attrs(m, c, h, &av, s);
 		if (!s->ok)
 			continue;
-		s->packets = j3d_alloc(m, s->npackets, sizeof *s->packets);
+		s->packets = nm_tree_alloc_array(m->t, s->npackets, sizeof *s->packets);
 		if (!s->packets) {
 			st = nomem(m, c, err);
 			goto free_tv;

@@ -92,7 +92,7 @@ nm_status j3d_parse_tex1(j3d_model *m, const j3d_chunk *c, j3d_tex1 *x, nm_error
 	x->off_headers = nm_u32(&v, 0x0C);
 	x->off_names = nm_u32(&v, 0x10);
 	nm_view_free(&v);
-	x->tex = j3d_alloc(m, x->count, sizeof *x->tex);
+	x->tex = nm_tree_alloc_array(m->t, x->count, sizeof *x->tex);
 	if (!x->tex)
 		return nm_fail(err, NM_E_NOMEM, m->file, c->magic, NM_NO_OFFSET, "out of memory");
 	if (!x->count)

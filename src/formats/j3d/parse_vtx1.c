@@ -123,7 +123,7 @@ nm_status j3d_parse_vtx1(j3d_model *m, const j3d_chunk *c, j3d_vtx1 *x, nm_error
 	s = j3d_load(m, c, x->fmt_off, len * 0x10, "format list", &v, err);
 	if (s != NM_OK)
 		return s;
-	x->fmts = j3d_alloc(m, len ? len : 1, sizeof *x->fmts);
+	x->fmts = nm_tree_alloc_array(m->t, len ? len : 1, sizeof *x->fmts);
 	if (!x->fmts) {
 		nm_view_free(&v);
 		return nm_fail(err, NM_E_NOMEM, m->file, c->magic, NM_NO_OFFSET, "out of memory");

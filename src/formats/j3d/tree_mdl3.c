@@ -87,7 +87,7 @@ static nm_status packet_file(nm_tree *t, j3d_model *m, uint16_t i, uint64_t *lef
 		nm_out_free(&o);
 		return n ? NM_OK : NM_E_NOMEM;
 	}
-	struct mdl3_packet *pk = j3d_alloc(m, 1, sizeof *pk);
+	struct mdl3_packet *pk = nm_tree_alloc_array(m->t, 1, sizeof *pk);
 	char *head = nm_out_status(&o) == NM_OK ? j3d_strdup(m, (const char *)o.data, o.len) : NULL;
 	uint64_t size = o.len + j3d_mdl3_commands(NULL, dl, d->pkt_size[i]);
 	nm_out_free(&o);

@@ -10,6 +10,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include "export/csv.h"
 #include "export/text.h"
 #include "export/triangulate.h"
 #include "formats/j3d/j3d.h"
@@ -59,21 +60,17 @@ static void shape_columns(const j3d_shape *s, shape_cols *c)
 	}
 }
 
-static uint64_t header_len(const shape_cols *c, unsigned corners)
+/* The CSV of a primitive class: packet, then v0_pos, v0_nrm... for each corner. */
+static void prim_csv(const shape_cols *c, unsigned corners, nm_csv *csv)
 {
-	uint64_t n = strlen("packet") + 1;
+	char name[NM_CSV_NAME_MAX];
+	csv->ncols = 0;
+	nm_csv_col_add(csv, "packet", NM_CSV_UINT, PACKET_WIDTH);
 	for (unsigned v = 0; v < corners; v++)
-		for (unsigned k = 0; k < c->n; k++)
-			n += 1 + 3 + strlen(c->name[k]);   /* ",v0_" + name */
-	return n;
-}
-
-static uint64_t row_len(const shape_cols *c, unsigned corners)
-{
-	uint64_t n = PACKET_WIDTH + 1;
-	for (unsigned k = 0; k < c->n; k++)
-		n += (uint64_t)corners * (1 + c->width[k]);
-	return n;
+		for (unsigned k = 0; k < c->n; k++) {
+			snprintf(name, sizeof name, "v%u_%s", v, c->name[k]);
+			nm_csv_col_add(csv, name, NM_CSV_UINT, c->width[k]);
+		}
 }
 
 /* ---- the producer ---- */
@@ -85,17 +82,18 @@ typedef struct walk {
 	uint64_t rows;             /* written so far */
 	nm_out *o;
 	shape_cols cols;
+	nm_csv csv;
 } walk;
 
-static void write_vertex(walk *w, const j3d_prim *p, const uint8_t *vert)
+/* One corner's cells, from column *cell on. */
+static void write_vertex(walk *w, const j3d_prim *p, const uint8_t *vert, size_t *cell)
 {
 	const j3d_shape *s = w->s;
 	for (unsigned k = 0; k < w->cols.n; k++) {
 		const j3d_sattr *a = &s->attrs[w->cols.attr[k]];
 		uint32_t v = a->attr == J3D_A_PNMTXIDX ? j3d_mtx_resolve(s, p, vert)
 						       : j3d_dl_value(a, vert);
-		nm_out_char(w->o, ',');
-		nm_csv_uint(w->o, v, w->cols.width[k]);
+		nm_csv_cell_uint(w->o, &w->csv, (*cell)++, v);
 	}
 }
 
@@ -133,10 +131,11 @@ static nm_status write_prim(void *ctx, const j3d_prim *p, nm_error *err)
 			idx[i] = (uint32_t)i;
 	}
 	for (uint64_t i = 0; i < n && !w->o->failed; i++) {
-		nm_csv_uint(w->o, p->packet, PACKET_WIDTH);
+		size_t cell = 0;
+		nm_csv_cell_uint(w->o, &w->csv, cell++, p->packet);
 		for (unsigned v = 0; v < corners; v++)
-			write_vertex(w, p, p->verts + (size_t)idx[i * corners + v] * w->s->vsize);
-		nm_out_char(w->o, '\n');
+			write_vertex(w, p, p->verts + (size_t)idx[i * corners + v] * w->s->vsize,
+				     &cell);
 	}
 	w->rows += n;
 	free(idx);
@@ -152,17 +151,19 @@ struct prim_file {
 static nm_status produce_prims(void *ctx, void *arg, nm_out *o, nm_error *err)
 {
 	struct prim_file *f = arg;
-	walk w = { .m = f->m, .s = f->s, .cls = f->cls, .o = o };
+	walk *w = malloc(sizeof *w);   /* the column description is a few KiB */
 	unsigned corners = f->cls == J3D_PC_TRIANGLES ? 3 : f->cls == J3D_PC_LINES ? 2 : 1;
 	(void)ctx;
-	shape_columns(f->s, &w.cols);
-	nm_out_str(o, "packet");
-	for (unsigned v = 0; v < corners; v++)
-		for (unsigned k = 0; k < w.cols.n; k++)
-			nm_out_printf(o, ",v%u_%s", v, w.cols.name[k]);
-	nm_out_char(o, '\n');
-	nm_status st = j3d_shape_walk(f->m, f->s, write_prim, &w, err);
-	if (st == NM_OK && w.rows != f->s->count[f->cls])
+	if (!w)
+		return nm_fail(err, NM_E_NOMEM, f->m->file, "SHP1", NM_NO_OFFSET, "out of memory");
+	*w = (walk){ .m = f->m, .s = f->s, .cls = f->cls, .o = o };
+	shape_columns(f->s, &w->cols);
+	prim_csv(&w->cols, corners, &w->csv);
+	nm_csv_begin(o, &w->csv);
+	nm_status st = j3d_shape_walk(f->m, f->s, write_prim, w, err);
+	uint64_t rows = w->rows;
+	free(w);
+	if (st == NM_OK && rows != f->s->count[f->cls])
 		/* The same bytes walk the same way: only a source that changed gets here. */
 		return nm_fail(err, NM_E_IO, f->m->file, "SHP1", NM_NO_OFFSET,
 			       "shape %u: the display lists changed since mount", f->s->index);
@@ -283,13 +284,15 @@ static nm_status shape_dir(nm_tree *t, nm_node *parent, j3d_model *m, j3d_shape 
 		/* Triangles always; lines and points only when the shape has some. */
 		if (c != J3D_PC_TRIANGLES && !s->count[c])
 			continue;
-		struct prim_file *f = j3d_alloc(m, 1, sizeof *f);
+		struct prim_file *f = nm_tree_alloc_array(m->t, 1, sizeof *f);
 		if (!f)
 			return NM_E_NOMEM;
 		f->m = m;
 		f->s = s;
 		f->cls = c;
-		uint64_t size = header_len(&cols, corners[c]) + s->count[c] * row_len(&cols, corners[c]);
+		nm_csv csv;
+		prim_csv(&cols, corners[c], &csv);
+		uint64_t size = nm_csv_size(&csv, s->count[c]);
 		if (!nm_lazy(t, dir, files[c], size, produce_prims, NULL, f))
 			return NM_E_NOMEM;
 	}

@@ -189,7 +189,7 @@ nm_status j3d_tree_tex1(nm_tree *t, j3d_model *m, const j3d_chunk *c)
 		if (!tx->ok)
 			continue;
 		for (unsigned l = 0; l < tx->levels; l++) {
-			struct level_ref *ref = j3d_alloc(m, 1, sizeof *ref);
+			struct level_ref *ref = nm_tree_alloc_array(m->t, 1, sizeof *ref);
 			if (!ref)
 				return NM_E_NOMEM;
 			ref->t = tx;

@@ -4,6 +4,7 @@
  * CSV's size is known at mount; the array is read and decoded on the first read. */
 #include <stdio.h>
 #include <stdlib.h>
+#include "export/csv.h"
 #include "export/text.h"
 #include "formats/j3d/j3d.h"
 
@@ -14,8 +15,8 @@ static const char *const slot_names[J3D_VTX_SLOTS] = {
 
 #define COLOR_WIDTH 3
 
-/* Column names of an array. */
-static size_t columns(const j3d_varray *a, int slot, const char **cols)
+/* The array's CSV: colours as 3-wide integers, everything else floats. */
+static void columns(const j3d_varray *a, int slot, nm_csv *csv)
 {
 	static const char *const xyz[] = { "x", "y", "z" };
 	static const char *const nbt[] = { "nx", "ny", "nz", "bx", "by", "bz", "tx", "ty", "tz" };
@@ -23,17 +24,16 @@ static size_t columns(const j3d_varray *a, int slot, const char **cols)
 	static const char *const st[] = { "s", "t" };
 	const char *const *src = a->color ? rgba : slot >= J3D_TEX0 ? st
 			       : a->ncomp == 9 ? nbt : xyz;
+	csv->ncols = 0;
 	for (unsigned c = 0; c < a->ncomp; c++)
-		cols[c] = src[c];
-	return a->ncomp;
+		nm_csv_col_add(csv, src[c], a->color ? NM_CSV_UINT : NM_CSV_FLOAT, COLOR_WIDTH);
 }
 
 static uint64_t csv_size(const j3d_varray *a, int slot)
 {
-	const char *cols[9];
-	size_t n = columns(a, slot, cols);
-	unsigned w = a->color ? COLOR_WIDTH : NM_CSV_FLOAT_WIDTH;
-	return nm_csv_header_len(cols, n) + (uint64_t)a->count * n * (w + 1);
+	nm_csv csv;
+	columns(a, slot, &csv);
+	return nm_csv_size(&csv, a->count);
 }
 
 struct array_ref {
@@ -45,29 +45,25 @@ static nm_status produce_array(void *ctx, void *arg, nm_out *o, nm_error *err)
 {
 	struct array_ref *ref = arg;
 	const j3d_varray *a = &ref->m->vtx1->arrays[ref->slot];
-	const char *cols[9];
-	size_t n = columns(a, ref->slot, cols);
+	nm_csv csv;
 	uint8_t *data;
 	(void)ctx;
 	nm_status s = j3d_vtx_load(ref->m, a, &data, err);
 	if (s != NM_OK)
 		return s;
-	nm_csv_header(o, cols, n);
+	columns(a, ref->slot, &csv);
+	nm_csv_begin(o, &csv);
 	for (uint32_t i = 0; i < a->count && !o->failed; i++) {
 		if (a->color) {
 			uint8_t c[4];
 			j3d_vtx_color(a, data, i, c);
-			for (int k = 0; k < 4; k++) {
-				nm_csv_uint(o, c[k], COLOR_WIDTH);
-				nm_out_char(o, k == 3 ? '\n' : ',');
-			}
+			for (size_t k = 0; k < csv.ncols; k++)
+				nm_csv_cell_uint(o, &csv, k, c[k]);
 		} else {
 			float f[9];
 			j3d_vtx_floats(a, data, i, f);
-			for (size_t k = 0; k < n; k++) {
-				nm_csv_float(o, f[k]);
-				nm_out_char(o, k + 1 == n ? '\n' : ',');
-			}
+			for (size_t k = 0; k < csv.ncols; k++)
+				nm_csv_cell_float(o, &csv, k, f[k]);
 		}
 	}
 	free(data);
@@ -134,7 +130,7 @@ nm_status j3d_tree_vtx1(nm_tree *t, j3d_model *m, const j3d_chunk *c)
 		const j3d_varray *a = &x->arrays[k];
 		if (!a->present || a->problem)
 			continue;
-		struct array_ref *ref = j3d_alloc(m, 1, sizeof *ref);
+		struct array_ref *ref = nm_tree_alloc_array(m->t, 1, sizeof *ref);
 		if (!ref)
 			return NM_E_NOMEM;
 		ref->m = m;

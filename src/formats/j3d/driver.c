@@ -13,41 +13,20 @@ static const char *const magics[] = { "J3D2bmd3", "J3D2bdl4", "J3D2bmd2" };
 
 /* ---- allocations ---------------------------------------------------------------- */
 
-void *j3d_alloc(j3d_model *m, size_t count, size_t size)
-{
-	if (size && count > SIZE_MAX / size)
-		return NULL;
-	if (m->nallocs == m->capallocs) {
-		size_t cap = m->capallocs ? m->capallocs * 2 : 64;
-		void **a = realloc(m->allocs, cap * sizeof *a);
-		if (!a)
-			return NULL;
-		m->allocs = a;
-		m->capallocs = cap;
-	}
-	void *p = calloc(count ? count : 1, size ? size : 1);
-	if (p)
-		m->allocs[m->nallocs++] = p;
-	return p;
-}
-
 char *j3d_strdup(j3d_model *m, const char *s, size_t len)
 {
-	char *p = j3d_alloc(m, len + 1, 1);
+	char *p = nm_tree_alloc_array(m->t, len + 1, 1);
 	if (p)
 		memcpy(p, s, len);
 	return p;
 }
 
-static void model_free(void *p)
+/* The MAT3 tables stay loaded until the tree is built; a build that fails before then
+ * frees them here. Registered after the j3d_mat3 that holds the view, so it runs
+ * before the arena frees that (nm_tree_on_free runs in reverse order). */
+static void mat3_view_free(void *p)
 {
-	j3d_model *m = p;
-	if (m->mat3)
-		nm_view_free(&m->mat3->v);   /* before the struct that holds it goes */
-	for (size_t i = 0; i < m->nallocs; i++)
-		free(m->allocs[i]);
-	free(m->allocs);
-	free(m);
+	nm_view_free(&((j3d_mat3 *)p)->v);
 }
 
 /* ---- bounded loads ---------------------------------------------------------------- */
@@ -55,12 +34,11 @@ static void model_free(void *p)
 nm_status j3d_chunk_fail(const j3d_chunk *c, const j3d_model *m, nm_error *err, uint64_t rel,
 			 const char *fmt, ...)
 {
-	char what[384];
 	va_list ap;
 	va_start(ap, fmt);
-	vsnprintf(what, sizeof what, fmt, ap);
+	nm_failv(err, NM_E_FORMAT, m->file, c->magic, c->off + rel, fmt, ap);
 	va_end(ap);
-	return nm_fail(err, NM_E_FORMAT, m->file, c->magic, c->off + rel, "%s", what);
+	return NM_E_FORMAT;
 }
 
 nm_status j3d_load(j3d_model *m, const j3d_chunk *c, uint64_t off, uint64_t len,
@@ -102,7 +80,7 @@ nm_status j3d_names(j3d_model *m, const j3d_chunk *c, uint32_t off, size_t want,
 	s = j3d_load(m, c, off, len, "name strings", &v, err);
 	if (s != NM_OK)
 		return s;
-	char **names = j3d_alloc(m, want ? want : 1, sizeof *names);
+	char **names = nm_tree_alloc_array(m->t, want ? want : 1, sizeof *names);
 	if (!names) {
 		nm_view_free(&v);
 		return nm_fail(err, NM_E_NOMEM, m->file, c->magic, NM_NO_OFFSET, "out of memory");
@@ -135,7 +113,7 @@ nm_status j3d_names_soft(j3d_model *m, const j3d_chunk *c, uint32_t off, size_t 
 	}
 	if (s != NM_OK) {
 		*problem = j3d_strdup(m, e.msg, strlen(e.msg));
-		*out = j3d_alloc(m, want ? want : 1, sizeof **out);
+		*out = nm_tree_alloc_array(m->t, want ? want : 1, sizeof **out);
 		*got = 0;
 		if (!*out || !*problem)
 			return nm_fail(err, NM_E_NOMEM, m->file, c->magic, NM_NO_OFFSET,
@@ -177,7 +155,7 @@ static nm_status walk_chunks(j3d_model *m, nm_error *err)
 	uint64_t fsize = nm_reader_size(m->r), off = J3D_HEADER_SIZE;
 	uint64_t most = (fsize - J3D_HEADER_SIZE) / 8;
 	size_t cap = m->count_field < most ? m->count_field : (size_t)most;
-	m->chunks = j3d_alloc(m, cap ? cap : 1, sizeof *m->chunks);
+	m->chunks = nm_tree_alloc_array(m->t, cap ? cap : 1, sizeof *m->chunks);
 	if (!m->chunks)
 		return nm_fail(err, NM_E_NOMEM, m->file, NULL, NM_NO_OFFSET, "out of memory");
 	for (uint32_t i = 0; i < m->count_field; i++) {
@@ -199,11 +177,11 @@ static nm_status walk_chunks(j3d_model *m, nm_error *err)
 		if (s != NM_OK)
 			return s;
 		j3d_chunk *c = &m->chunks[m->nchunks];
-		for (int k = 0; k < 4; k++)
-			c->magic[k] = h[k] >= 0x20 && h[k] < 0x7f ? (char)h[k] : '?';
-		c->fourcc = nm_be32(h);
+		nm_chunk_magic(c, h);
+		c->present = true;
 		c->off = off;
 		c->size = nm_be32(h + 4);
+		c->len = c->size;
 		if (c->size < 8) {
 			m->walk_failed = true;
 			nm_fail(&m->walk_err, NM_E_FORMAT, m->file, c->magic, off,
@@ -212,11 +190,11 @@ static nm_status walk_chunks(j3d_model *m, nm_error *err)
 		}
 		m->nchunks++;
 		if (c->size > fsize - off) {
-			c->failed = true;
-			nm_fail(&c->err, NM_E_FORMAT, m->file, c->magic, off,
-				"chunk of 0x%x bytes runs past the end of the file (0x%llx bytes left)",
-				c->size, (unsigned long long)(fsize - off));
+			nm_chunk_fail(c, m->file, 0, "chunk of 0x%x bytes runs past the end of the "
+				      "file (0x%llx bytes left)", c->size,
+				      (unsigned long long)(fsize - off));
 			c->size = (uint32_t)(fsize - off);
+			c->len = c->size;
 			m->walk_failed = true;
 			m->walk_err = c->err;
 			break;
@@ -228,7 +206,7 @@ static nm_status walk_chunks(j3d_model *m, nm_error *err)
 
 #define PARSE(field, fn, ...) do { \
 	if (!m->field) { \
-		m->field = j3d_alloc(m, 1, sizeof *m->field); \
+		m->field = nm_tree_alloc_array(m->t, 1, sizeof *m->field); \
 		if (!m->field) \
 			return nm_fail(err, NM_E_NOMEM, m->file, NULL, NM_NO_OFFSET, "out of memory"); \
 		m->field->chunk = c; \
@@ -259,6 +237,9 @@ static nm_status parse_chunks(j3d_model *m, nm_error *err)
 		case 0x54455831: PARSE(tex1, j3d_parse_tex1, ); break;
 		default: break;
 		}
+		if (m->mat3 && m->mat3->chunk == c &&
+		    nm_tree_on_free(m->t, mat3_view_free, m->mat3) != NM_OK)
+			return nm_fail(err, NM_E_NOMEM, m->file, NULL, NM_NO_OFFSET, "out of memory");
 	}
 	return NM_OK;
 }
@@ -407,11 +388,10 @@ static nm_status j3d_build(nm_reader *r, nm_tree *t, nm_node *root, nm_error *er
 	nm_status s = nm_reader_read(r, 0, h, sizeof h, NULL, err);
 	if (s != NM_OK)
 		return s;
-	j3d_model *m = calloc(1, sizeof *m);
+	j3d_model *m = nm_tree_alloc(t, sizeof *m);
 	if (!m)
 		return nm_fail(err, NM_E_NOMEM, file, NULL, NM_NO_OFFSET, "out of memory");
-	if (nm_tree_on_free(t, model_free, m) != NM_OK)
-		return nm_fail(err, NM_E_NOMEM, file, NULL, NM_NO_OFFSET, "out of memory");
+	m->t = t;
 	m->r = r;
 	m->file = file;
 	memcpy(m->type, h, 8);

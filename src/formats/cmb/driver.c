@@ -42,7 +42,7 @@ nm_status cmb_record_errors(nm_tree *t, nm_node *dir, nm_out *lines)
 void cmb_chunk_header(nm_out *o, const cmb_chunk *c)
 {
 	nm_kv(o, "magic", "%s", c->magic);
-	nm_kv(o, "offset", "0x%x", c->offset);
+	nm_kv(o, "offset", "0x%llx", (unsigned long long)c->off);
 	nm_kv(o, "size", "0x%x", c->size);
 	if (c->present && c->len < c->size)
 		nm_kv(o, "truncated", "the file ends 0x%llx bytes into the chunk",
@@ -61,7 +61,7 @@ nm_node *cmb_chunk_dir(nm_tree *t, nm_node *root, cmb_model *m, int kind)
 	nm_node *dir = nm_dir(t, root, c->name);
 	if (!dir)
 		return NULL;
-	uint64_t off = c->offset < m->file_size ? c->offset : m->file_size;
+	uint64_t off = c->off < m->file_size ? c->off : m->file_size;
 	uint64_t len = c->len;
 	if (kind == CMB_MATS && m->mats_len > len)
 		len = m->mats_len; /* the combiner table the size field leaves out */
@@ -88,10 +88,11 @@ const nm_driver nm_driver_cmb = {
 	.build = cmb_build,
 };
 
+/* The chunk views live in the model: registered right after it, so this runs last but
+ * one (nm_tree_on_free runs in reverse order); the tables are the arena's. */
 static void free_model(void *p)
 {
 	cmb_model_free(p);
-	free(p);
 }
 
 /* errors: N comes last, counted by nm_build_any from the error.txt files made. */
@@ -130,22 +131,16 @@ typedef nm_status (*tree_fn)(nm_tree *t, nm_node *root, cmb_model *m);
 
 static nm_status cmb_build(nm_reader *r, nm_tree *t, nm_node *root, nm_error *err)
 {
-	cmb_model *m = calloc(1, sizeof *m);
-	if (!m)
-		return nm_fail(err, NM_E_NOMEM, nm_reader_name(r), NULL, NM_NO_OFFSET,
-			       "out of memory");
+	cmb_model *m = nm_tree_alloc(t, sizeof *m);
+	if (!m || nm_tree_on_free(t, free_model, m) != NM_OK)
+		goto nomem;
+	m->t = t;
 	m->r = r;
 	m->file = nm_reader_name(r);
 	m->file_size = nm_reader_size(r);
 	nm_status s = cmb_parse_header(m, err);
-	if (s != NM_OK) {
-		free_model(m);
+	if (s != NM_OK)
 		return s;
-	}
-	if (nm_tree_on_free(t, free_model, m) != NM_OK) {
-		free_model(m);
-		goto nomem;
-	}
 	/* vatr before sklm: vertex counts come from the VATR slices. */
 	static const parse_fn parsers[] = { cmb_parse_skl, cmb_parse_qtrs, cmb_parse_mats,
 					    cmb_parse_tex, cmb_parse_vatr, cmb_parse_sklm,

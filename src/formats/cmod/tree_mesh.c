@@ -1,9 +1,9 @@
-/* The CMOD tree: info.txt, materials/N.txt, meshes/N/{header.txt, raw.bin,
- * vertexdesc.txt, vertices.csv, primitives/M.txt}, model.ascii.cmod, mesh.obj/mtl.
- * See doc/cmod.md. */
+/* The CMOD mesh directories: meshes/N/{header.txt, raw.bin, vertexdesc.txt,
+ * vertices.csv, primitives/M.txt} (driver.c builds the rest). See doc/cmod.md. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include "export/csv.h"
 #include "export/text.h"
 #include "formats/cmod/cmod.h"
 #include "formats/driver.h"
@@ -107,50 +107,39 @@ void cmod_material_text(nm_out *o, const cmod_model *m, size_t i)
 
 /* --- vertices.csv --------------------------------------------------------------- */
 
-static unsigned value_width(int format)
-{
-	return format == CMOD_UB4 ? 3 : NM_CSV_FLOAT_WIDTH;
-}
-
 /* Column names: semantic_component; an attribute that appears again (Celestia keeps
- * both) is semantic~2, ~3... so that every column name is unique. */
-static size_t vertex_columns(const cmod_mesh *mesh, char names[][32])
+ * both) is semantic~2, ~3... so that every column name is unique. UB4 colours are
+ * 3-wide integers (cmod_write_vertex writes the rows), everything else floats. */
+static void vertex_columns(const cmod_mesh *mesh, nm_csv *csv)
 {
-	size_t n = 0;
+	csv->ncols = 0;
 	for (unsigned a = 0; a < mesh->nattrs; a++) {
 		const cmod_attr *at = &mesh->attrs[a];
 		unsigned comps = cmod_format_components(at->format), seen = 1;
-		char label[24];
+		nm_csv_kind kind = at->format == CMOD_UB4 ? NM_CSV_UINT : NM_CSV_FLOAT;
+		char label[24], name[NM_CSV_NAME_MAX];
 		for (unsigned b = 0; b < a; b++)
 			seen += mesh->attrs[b].semantic == at->semantic;
 		if (seen > 1)
 			snprintf(label, sizeof label, "%s~%u", cmod_semantic_label(at->semantic), seen);
 		else
 			snprintf(label, sizeof label, "%s", cmod_semantic_label(at->semantic));
-		for (unsigned c = 0; c < comps; c++, n++) {
+		for (unsigned c = 0; c < comps; c++) {
 			if (comps == 1)
-				snprintf(names[n], 32, "%s", label);
+				snprintf(name, sizeof name, "%s", label);
 			else
-				snprintf(names[n], 32, "%s_%s", label,
+				snprintf(name, sizeof name, "%s_%s", label,
 					 component_suffix(at->semantic, c));
+			nm_csv_col_add(csv, name, kind, 3);
 		}
 	}
-	return n;
 }
 
 static uint64_t vertices_csv_size(const cmod_mesh *mesh)
 {
-	char names[CMOD_MAX_ATTRS * 4][32];
-	const char *ptrs[CMOD_MAX_ATTRS * 4];
-	size_t n = vertex_columns(mesh, names), row = 0;
-	for (size_t i = 0; i < n; i++)
-		ptrs[i] = names[i];
-	for (unsigned a = 0; a < mesh->nattrs; a++)
-		row += (size_t)cmod_format_components(mesh->attrs[a].format) *
-		       (value_width(mesh->attrs[a].format) + 1);
-	if (row == 0)
-		row = 1; /* no attributes: an empty line per vertex */
-	return nm_csv_header_len(ptrs, n) + (uint64_t)mesh->nverts * row;
+	nm_csv csv;
+	vertex_columns(mesh, &csv);
+	return nm_csv_size(&csv, mesh->nverts);
 }
 
 void cmod_write_vertex(nm_out *o, const cmod_mesh *mesh, const uint8_t *verts, uint32_t v,
@@ -184,17 +173,14 @@ static nm_status produce_vertices(void *ctx, void *arg, nm_out *o, nm_error *err
 {
 	struct mesh_ref *ref = arg;
 	const cmod_mesh *mesh = ref->mesh;
-	char names[CMOD_MAX_ATTRS * 4][32];
-	const char *ptrs[CMOD_MAX_ATTRS * 4];
-	size_t n = vertex_columns(mesh, names);
+	nm_csv csv;
 	uint8_t *verts;
 	(void)ctx;
-	for (size_t i = 0; i < n; i++)
-		ptrs[i] = names[i];
 	nm_status s = cmod_load_vertices(ref->m, mesh, &verts, err);
 	if (s != NM_OK)
 		return s;
-	nm_csv_header(o, ptrs, n);
+	vertex_columns(mesh, &csv);
+	nm_csv_begin(o, &csv);
 	for (uint32_t v = 0; v < mesh->nverts && !o->failed; v++)
 		cmod_write_vertex(o, mesh, verts, v, ',', false);
 	free(verts);
@@ -305,87 +291,4 @@ nm_status cmod_add_mesh_files(nm_tree *t, nm_node *dir, cmod_model *m, cmod_mesh
 	}
 	nm_out_free(&o);
 	return NM_OK;
-}
-
-/* --- the driver ----------------------------------------------------------------- */
-
-static bool cmod_probe(const uint8_t *head, size_t len, uint64_t size)
-{
-	(void)size;
-	return len >= CMOD_MAGIC_LEN && memcmp(head, CMOD_MAGIC, CMOD_MAGIC_LEN) == 0;
-}
-
-static void free_model(void *p)
-{
-	cmod_model_free(p);
-	free(p);
-}
-
-static nm_status cmod_build(nm_reader *r, nm_tree *t, nm_node *root, nm_error *err);
-
-const nm_driver nm_driver_cmod = {
-	.name = "cmod",
-	.description = "Celestia binary CMOD",
-	.probe = cmod_probe,
-	.build = cmod_build,
-};
-
-static nm_status cmod_build(nm_reader *r, nm_tree *t, nm_node *root, nm_error *err)
-{
-	cmod_model *m = calloc(1, sizeof *m);
-	if (!m)
-		return nm_fail(err, NM_E_NOMEM, nm_reader_name(r), NULL, NM_NO_OFFSET,
-			       "out of memory");
-	nm_status s = cmod_parse(r, m, err);
-	if (s != NM_OK && m->nmaterials == 0 && m->nmeshes == 0) {
-		free_model(m);
-		return s; /* nothing to show: the header or the first record is broken */
-	}
-	if (nm_tree_on_free(t, free_model, m) != NM_OK)
-		return nm_fail(err, NM_E_NOMEM, nm_reader_name(r), NULL, NM_NO_OFFSET,
-			       "out of memory");
-
-	nm_out o;
-	nm_out_init(&o);
-	nm_info_begin(&o, &nm_driver_cmod, r);
-	nm_kv(&o, "materials", "%zu", m->nmaterials);
-	nm_kv(&o, "meshes", "%zu", m->nmeshes);
-	nm_kv(&o, "vertices", "%llu", (unsigned long long)m->vertices);
-	nm_kv(&o, "indices", "%llu", (unsigned long long)m->indices);
-	cmod_oddities_text(&o, m);
-	if (m->truncated)
-		nm_kv_str(&o, "error", m->parse_error.msg);
-	nm_text(t, root, "info.txt", &o);
-	if (m->truncated)
-		nm_error_file(t, root, &m->parse_error);
-
-	nm_node *mats = nm_dir(t, root, "materials");
-	if (m->nmaterials) {
-		uint64_t first = m->materials[0].offset, last = m->materials[m->nmaterials - 1].end;
-		nm_kv(&o, "count", "%zu", m->nmaterials);
-		nm_kv(&o, "offset", "0x%llx", (unsigned long long)first);
-		nm_text(t, mats, "header.txt", &o);
-		nm_slice(t, mats, "raw.bin", r, first, last - first);
-	}
-	for (size_t i = 0; i < m->nmaterials; i++) {
-		char name[32];
-		cmod_material_text(&o, m, i);
-		snprintf(name, sizeof name, "%zu.txt", i);
-		nm_text(t, mats, name, &o);
-	}
-	nm_node *meshes = nm_dir(t, root, "meshes");
-	for (size_t i = 0; meshes && i < m->nmeshes; i++) {
-		char name[32];
-		snprintf(name, sizeof name, "%zu", i);
-		nm_node *d = nm_dir(t, meshes, name);
-		if (!d || cmod_add_mesh_files(t, d, m, &m->meshes[i]) != NM_OK)
-			goto nomem;
-	}
-	nm_out_free(&o);
-	if (cmod_add_ascii(t, root, m) != NM_OK || cmod_add_obj(t, root, m) != NM_OK)
-		goto nomem;
-	return NM_OK;
-nomem:
-	nm_out_free(&o);
-	return nm_fail(err, NM_E_NOMEM, nm_reader_name(r), NULL, NM_NO_OFFSET, "out of memory");
 }
