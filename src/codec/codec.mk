@@ -5,12 +5,13 @@ libnmodel_a_SOURCES += \
 	src/codec/lzss_retro.h src/codec/lzss_retro.c \
 	src/codec/arith_retro.h src/codec/arith_retro.c \
 	src/codec/gpu_buffer.h src/codec/gpu_buffer.c \
-	src/codec/inflate.h src/codec/inflate.c
+	src/codec/inflate.h src/codec/inflate.c \
+	src/codec/tegra_swizzle.h src/codec/tegra_swizzle.c
 
 check_PROGRAMS += tests/test_codec_pica tests/test_codec_gx tests/test_codec_compress \
-	tests/test_codec_gpu
+	tests/test_codec_gpu tests/test_codec_tegra
 TESTS += tests/test_codec_pica tests/test_codec_gx tests/test_codec_compress \
-	tests/test_codec_gpu
+	tests/test_codec_gpu tests/test_codec_tegra
 tests_test_codec_pica_SOURCES = tests/test_codec_pica.c
 tests_test_codec_pica_CFLAGS = $(AM_CFLAGS) $(CHECK_CFLAGS)
 tests_test_codec_pica_LDADD = $(LDADD_COMMON) $(CHECK_LIBS)
@@ -23,3 +24,6 @@ tests_test_codec_compress_LDADD = $(LDADD_COMMON) $(CHECK_LIBS)
 tests_test_codec_gpu_SOURCES = tests/test_codec_gpu.c
 tests_test_codec_gpu_CFLAGS = $(AM_CFLAGS) $(CHECK_CFLAGS)
 tests_test_codec_gpu_LDADD = $(LDADD_COMMON) $(CHECK_LIBS)
+tests_test_codec_tegra_SOURCES = tests/test_codec_tegra.c
+tests_test_codec_tegra_CFLAGS = $(AM_CFLAGS) $(CHECK_CFLAGS)
+tests_test_codec_tegra_LDADD = $(LDADD_COMMON) $(CHECK_LIBS)
