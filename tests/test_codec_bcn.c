@@ -41,27 +41,26 @@ START_TEST(bc4_matches_libsquish_bc3_alpha)
 }
 END_TEST
 
+/* The first four texels of a BC4 block with endpoints a0, a1 and these indices. */
+static void ck_bc4(unsigned a0, unsigned a1, const unsigned idx[4], const unsigned want[4])
+{
+	uint8_t blk[8] = { (uint8_t)a0, (uint8_t)a1 }, out[16];
+	unsigned all[16] = { idx[0], idx[1], idx[2], idx[3] };
+	put_indices(blk + 2, all);
+	nm_bc4_block(blk, out);
+	for (int t = 0; t < 4; t++)
+		ck_assert_msg(out[t] == want[t], "a0 %u a1 %u index %u: %u, expected %u", a0, a1,
+			      idx[t], out[t], want[t]);
+}
+
 START_TEST(bc4_known)
 {
-	/* a0 = 200 > a1 = 60: index 2 = (6 * 200 + 60) / 7 = 180; a0 <= a1 (60, 200):
-	 * index 2 = (4 * 60 + 200) / 5 = 88, 6 = 0, 7 = 255. */
-	uint8_t blk[8] = { 200, 60 }, out[16];
-	unsigned idx[16] = { 0, 1, 2, 7 };
-	put_indices(blk + 2, idx);
-	nm_bc4_block(blk, out);
-	ck_assert_uint_eq(out[0], 200);
-	ck_assert_uint_eq(out[1], 60);
-	ck_assert_uint_eq(out[2], 180);
-	ck_assert_uint_eq(out[3], (1 * 200 + 6 * 60) / 7);
-	blk[0] = 60;
-	blk[1] = 200;
-	unsigned idx2[16] = { 2, 6, 7, 5 };
-	put_indices(blk + 2, idx2);
-	nm_bc4_block(blk, out);
-	ck_assert_uint_eq(out[0], 88);
-	ck_assert_uint_eq(out[1], 0);
-	ck_assert_uint_eq(out[2], 255);
-	ck_assert_uint_eq(out[3], (1 * 60 + 4 * 200) / 5);
+	/* a0 = 200 > a1 = 60: six values between, index 2 = (6 * 200 + 60) / 7 = 180. */
+	ck_bc4(200, 60, (const unsigned[4]){ 0, 1, 2, 7 },
+	       (const unsigned[4]){ 200, 60, 180, (1 * 200 + 6 * 60) / 7 });
+	/* a0 <= a1: four values between, index 2 = (4 * 60 + 200) / 5 = 88, 6 = 0, 7 = 255. */
+	ck_bc4(60, 200, (const unsigned[4]){ 2, 6, 7, 5 },
+	       (const unsigned[4]){ 88, 0, 255, (1 * 60 + 4 * 200) / 5 });
 }
 END_TEST
 
