@@ -318,6 +318,8 @@ const char *rfrm_gpu_source_name(rfrm_gpu_source s);
 nm_status rfrm_build_asset(nm_reader *r, nm_tree *t, nm_node *dir, const uint8_t *meta,
 			   size_t meta_len, nm_error *err);
 nm_status rfrm_build_model_tree(rfrm_model *m, nm_node *root, nm_error *err);
+/* info.txt's first lines for an asset: format, source, form type, versions, trailing bytes. */
+void rfrm_form_info(nm_out *o, const rfrm_item *form, nm_reader *r);
 nm_status rfrm_add_gpu(rfrm_model *m, nm_node *gpu_dir);
 void rfrm_gpu_header(nm_out *o, const rfrm_model *m);
 nm_status rfrm_add_vbufs(rfrm_model *m, nm_node *dir);
