@@ -14,6 +14,7 @@
 #include "fixtures/rfrm_writer.h"
 #include "fixtures/txtr_writer.h"
 #include "formats/driver.h"
+#include "formats/rfrm/rfrm.h"
 #include "lib/tree.h"
 #include "tests/walk.h"
 
@@ -401,6 +402,110 @@ START_TEST(astc_under_limits)
 }
 END_TEST
 
+/* ---- models see their textures ------------------------------------------------------ */
+
+/* A PAK of the sample model (named "fish") and textures: its DIFT texture (an RGBA8
+ * texture named "fish_diffuse"), and, when cube is set, its NMAP texture as a cube map.
+ * dift_is_model: the model's DIFT GUID is the model's own. */
+static nm_tree *fish_pak(bool cube, bool dift_is_model, rfx_txtr *diffuse)
+{
+	rfx_sample s;
+	rfx_sample_init(&s, 21);
+	uint8_t model_guid[16], nmap_guid[16];
+	rfx_guid(model_guid, 500);
+	rfx_guid(nmap_guid, 79);   /* the sample's NMAP texture */
+	if (dift_is_model)
+		memcpy(s.diffuse, model_guid, 16);
+	rfx_buf model = { 0 }, meta = { 0 }, tex = { 0 }, tex2 = { 0 }, pak = { 0 };
+	ck_assert_int_eq(rfx_sample_write(&s, "CMDL", RFX_ZLIB, false, &model, &meta), 0);
+	*diffuse = (rfx_txtr){ .type = 1, .format = 12, .width = 16, .height = 8, .depth = 1,
+			       .levels = 2, .codec = RFX_ZLIB, .seed = 44 };
+	rfx_txtr nmap = { .type = 3, .format = 12, .width = 8, .height = 8, .depth = 6,
+			  .levels = 1, .codec = RFX_ZLIB, .seed = 45 };
+	ck_assert_int_eq(rfx_txtr_write(diffuse, &tex), 0);
+	ck_assert_int_eq(rfx_txtr_write(&nmap, &tex2), 0);
+	rfx_asset a[3] = {
+		{ "CMDL", { 0 }, "fish", model.data, model.len, meta.data, meta.len },
+		{ "TXTR", { 0 }, "fish_diffuse", tex.data, tex.len, NULL, 0 },
+		{ "TXTR", { 0 }, "fish_normal", tex2.data, tex2.len, NULL, 0 },
+	};
+	memcpy(a[0].guid, model_guid, 16);
+	memcpy(a[1].guid, s.diffuse, 16);
+	if (dift_is_model)
+		rfx_guid(a[1].guid, 501);
+	memcpy(a[2].guid, nmap_guid, 16);
+	ck_assert_int_eq(rfx_pak_write_as(a, cube ? 3 : 2, true, &pak), 0);
+	nm_tree *t = build_with(pak.data, pak.len, "fish.pak", NULL);
+	rfx_buf_free(&model);
+	rfx_buf_free(&meta);
+	rfx_buf_free(&tex);
+	rfx_buf_free(&tex2);
+	rfx_buf_free(&pak);
+	return t;
+}
+
+START_TEST(pak_model_textures)
+{
+	rfx_txtr diffuse;
+	nm_tree *t = fish_pak(true, false, &diffuse);
+	expect(t, "/fish.cmdl/mesh.mtl", "map_Kd ../fish_diffuse.txtr/tex/0.png\n");
+	expect(t, "/fish.cmdl/mesh.mtl", "Textures are TXTR assets of this\n# PAK");
+	/* The path mesh.mtl gives, taken from its directory (/fish.cmdl), exists in the
+	 * mount and is the texture's level 0. */
+	char *mtl = walk_read(t, "/fish.cmdl/mesh.mtl", NULL), path[256];
+	ck_assert(sscanf(strstr(mtl, "map_Kd ") + 7, "../%200s", path + 1) == 1);
+	path[0] = '/';
+	free(mtl);
+	uint8_t *got = png_rgba(t, path, 16, 8);
+	uint8_t *want = expected(&diffuse, 0, 0);
+	ck_assert(memcmp(got, want, 16 * 8 * 4) == 0);
+	free(got);
+	free(want);
+	expect(t, "/fish.cmdl/mtrl/0.txt",
+	       "dift_slot: DIFTTXTR (diffuse)\ndift_asset: fish_diffuse.txtr\n"
+	       "dift_png: ../fish_diffuse.txtr/tex/0.png\n");
+	/* The normal map is a cube map: no single PNG, said in mtrl/ and mesh.mtl. */
+	char g[RFRM_GUID_STR], line[128];
+	uint8_t nmap_guid[16];
+	rfx_guid(nmap_guid, 79);
+	rfrm_guid_str(g, nmap_guid);
+	expect(t, "/fish.cmdl/mtrl/0.txt",
+	       "nmap_slot: NMAPTXTR (normal)\nnmap_asset: fish_normal.txtr\n"
+	       "nmap_png: none (6 layers (a cube map): no single PNG)\n");
+	snprintf(line, sizeof line, "# NMAPTXTR: %s (no PNG in this PAK: see mtrl/)\n", g);
+	expect(t, "/fish.cmdl/mesh.mtl", line);
+	expect_not(t, "/fish.cmdl/mesh.mtl", "map_Bump");
+	expect_clean_walk(t);
+	nm_tree_free(t);
+	/* Without the cube map, and with the DIFT GUID naming the model itself. */
+	t = fish_pak(false, true, &diffuse);
+	expect(t, "/fish.cmdl/mtrl/0.txt", "nmap_asset: none (no asset of this PAK has the GUID)\n");
+	expect(t, "/fish.cmdl/mtrl/0.txt",
+	       "dift_asset: fish.cmdl\ndift_png: none (a CMDL asset, not a TXTR)\n");
+	expect_not(t, "/fish.cmdl/mesh.mtl", "map_Kd");
+	nm_tree_free(t);
+}
+END_TEST
+
+START_TEST(model_alone_keeps_guids)
+{
+	rfx_sample s;
+	rfx_sample_init(&s, 21);
+	rfx_buf model = { 0 };
+	ck_assert_int_eq(rfx_sample_write(&s, "CMDL", RFX_ZLIB, false, &model, NULL), 0);
+	nm_tree *t = build_with(model.data, model.len, "fish.cmdl", NULL);
+	char g[RFRM_GUID_STR], line[128];
+	rfrm_guid_str(g, s.diffuse);
+	snprintf(line, sizeof line, "map_Kd %s.png\n", g);
+	expect(t, "/mesh.mtl", line);
+	expect(t, "/mesh.mtl", "This model is mounted on its own");
+	expect(t, "/mtrl/0.txt", "dift_slot: DIFTTXTR (diffuse)\ndift_asset: unknown (the model is mounted on its own");
+	expect_not(t, "/mtrl/0.txt", "dift_png");
+	nm_tree_free(t);
+	rfx_buf_free(&model);
+}
+END_TEST
+
 /* ---- corpus ----------------------------------------------------------------------- */
 
 static char *corpus;
@@ -519,6 +624,8 @@ static Suite *suite(void)
 	tcase_add_test(fx, header_text);
 	tcase_add_test(fx, bad_heads);
 	tcase_add_test(fx, astc_under_limits);
+	tcase_add_test(fx, pak_model_textures);
+	tcase_add_test(fx, model_alone_keeps_guids);
 	suite_add_tcase(s, fx);
 	TCase *corp = tcase_create("corpus");
 	tcase_set_timeout(corp, 300);

@@ -3,7 +3,7 @@
 libnmodel_a_SOURCES += \
 	src/formats/rfrm/rfrm.h src/formats/rfrm/rfrm_chunks.c \
 	src/formats/rfrm/vertex_formats.c src/formats/rfrm/model.c \
-	src/formats/rfrm/model_head.c src/formats/rfrm/model_mtrl.c \
+	src/formats/rfrm/model_head.c src/formats/rfrm/model_mtrl.c src/formats/rfrm/model_textures.c \
 	src/formats/rfrm/model_buffers.c src/formats/rfrm/gpu.c \
 	src/formats/rfrm/tree_model.c src/formats/rfrm/tree_buffers.c \
 	src/formats/rfrm/rfrm_obj.c src/formats/rfrm/pak.c src/formats/rfrm/tree_pak.c \

@@ -295,3 +295,11 @@ void rfrm_pak_free(rfrm_pak *p)
 	free(p->meta_data);
 	free(p->strg_data);
 }
+
+const rfrm_pak_entry *rfrm_pak_find(const rfrm_pak *p, const uint8_t *guid)
+{
+	for (size_t i = 0; i < p->count; i++)
+		if (memcmp(p->entries[i].guid, guid, 16) == 0)
+			return &p->entries[i];
+	return NULL;
+}

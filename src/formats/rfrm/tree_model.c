@@ -198,7 +198,7 @@ static void free_model(void *p)
 }
 
 nm_status rfrm_build_asset(nm_reader *r, nm_tree *t, nm_node *dir, const uint8_t *meta,
-			   size_t meta_len, nm_error *err)
+			   size_t meta_len, const struct rfrm_pak *pak, nm_error *err)
 {
 	rfrm_item form;
 	nm_status s = rfrm_read_form(r, 0, nm_reader_size(r), &form, err);
@@ -221,6 +221,7 @@ nm_status rfrm_build_asset(nm_reader *r, nm_tree *t, nm_node *dir, const uint8_t
 	rfrm_model *m = calloc(1, sizeof *m);
 	if (!m)
 		return nm_fail(err, NM_E_NOMEM, nm_reader_name(r), NULL, NM_NO_OFFSET, "out of memory");
+	m->pak = pak;
 	s = rfrm_model_parse(r, t, &form, meta, meta_len, m, err);
 	if (nm_tree_on_free(t, free_model, m) != NM_OK)
 		return nm_fail(err, NM_E_NOMEM, nm_reader_name(r), NULL, NM_NO_OFFSET, "out of memory");
@@ -238,7 +239,7 @@ static bool rfrm_probe(const uint8_t *head, size_t len, uint64_t size)
 
 static nm_status rfrm_build(nm_reader *r, nm_tree *t, nm_node *dir, nm_error *err)
 {
-	return rfrm_build_asset(r, t, dir, NULL, 0, err);
+	return rfrm_build_asset(r, t, dir, NULL, 0, NULL, err);
 }
 
 const nm_driver nm_driver_rfrm = {
