@@ -20,8 +20,24 @@ struct level_ref {
 
 static nm_status produce_surface(void *ctx, void *arg, nm_out *o, nm_error *err)
 {
+	rfrm_txtr *x = arg;
 	(void)ctx;
-	return rfrm_txtr_surface(arg, o, err);
+	pthread_mutex_lock(&x->lock);
+	bool broken = x->surface_broken;
+	if (broken)
+		*err = x->surface_err;
+	pthread_mutex_unlock(&x->lock);
+	if (broken)
+		return err->code;
+	/* Only a broken stream is remembered: a limit or a short read may not recur. */
+	nm_status s = rfrm_txtr_surface(x, o, err);
+	if (s == NM_E_FORMAT) {
+		pthread_mutex_lock(&x->lock);
+		x->surface_broken = true;
+		x->surface_err = *err;
+		pthread_mutex_unlock(&x->lock);
+	}
+	return s;
 }
 
 /* n buffers, the largest first: a refusal comes before anything is allocated. */

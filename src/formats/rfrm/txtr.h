@@ -86,6 +86,11 @@ typedef struct rfrm_txtr {
 	const uint8_t *meta;          /* the PAK's META blob for it, or NULL (shown, not used) */
 	size_t meta_len;
 	nm_node *surface_node;        /* gpu/surface.bin */
+	/* A GPU chunk found broken stays broken (the source does not change under a mount):
+	 * the PNGs that need the surface fail at once instead of decompressing it again. */
+	pthread_mutex_t lock;
+	bool surface_broken;
+	nm_error surface_err;
 } rfrm_txtr;
 
 /* Parse form, HEAD and the first buffer tag (txtr_parse.c). Fails only when nothing

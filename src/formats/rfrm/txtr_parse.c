@@ -128,6 +128,7 @@ nm_status rfrm_txtr_parse(nm_reader *r, nm_tree *t, const rfrm_item *form, rfrm_
 	x->t = t;
 	x->name = nm_reader_name(r);
 	x->form = *form;
+	pthread_mutex_init(&x->lock, NULL);
 	x->switch_platform = form->version[0] >= RFRM_TXTR_SWITCH_VERSION;
 	nm_status s = rfrm_list_items(r, form, &x->items, &x->nitems, &x->items_broken,
 				      &x->items_err);
@@ -165,6 +166,7 @@ nm_status rfrm_txtr_parse(nm_reader *r, nm_tree *t, const rfrm_item *form, rfrm_
 void rfrm_txtr_free(rfrm_txtr *x)
 {
 	free(x->items);
+	pthread_mutex_destroy(&x->lock);
 }
 
 void rfrm_txtr_layer_dir(const rfrm_txtr *x, uint32_t layer, char *buf, size_t len)
