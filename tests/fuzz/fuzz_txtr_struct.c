@@ -14,7 +14,6 @@
  * surface). */
 #include <stdlib.h>
 #include <string.h>
-#include "codec/tegra_swizzle.h"
 #include "tests/fixtures/txtr_writer.h"
 #include "tests/fuzz/run_driver.h"
 
@@ -46,17 +45,10 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	const uint8_t *payload = size > 8 ? data + 8 : NULL;
 	size_t plen = size > 8 ? size - 8 : 0;
 	/* The surface: the payload repeated to its size (at most 1 MiB), or as it is. */
-	size_t slen = plen;
-	uint8_t *surf = NULL;
-	if (!(flags & 4)) {
-		uint8_t *whole;
-		size_t wlen;
-		if (rfx_txtr_surface(&x, &whole, &wlen) == 0) {
-			slen = wlen < (1u << 20) ? wlen : (1u << 20);
-			free(whole);
-		}
-	}
-	surf = malloc(slen ? slen : 1);
+	size_t slen = plen, whole = rfx_txtr_surface_size(&x);
+	if (!(flags & 4) && whole)
+		slen = whole < (1u << 20) ? whole : (1u << 20);
+	uint8_t *surf = malloc(slen ? slen : 1);
 	if (!surf)
 		abort();
 	for (size_t i = 0; i < slen; i++)

@@ -47,28 +47,36 @@ const char *rfrm_texture_mtl_key(const uint8_t *id)
 	return s ? s->mtl : NULL;
 }
 
-/* The PNG of a PAK entry, from the model's directory; NULL (why set) if it has none. */
+/* The PNG of a PAK entry from a model's directory, worked out once per entry (materials
+ * of many models may name the same texture; a hostile one may name it a million times):
+ * a malloc'd copy, or NULL with why. */
 static char *entry_png(const rfrm_model *m, const rfrm_pak_entry *e, char *why, size_t len)
 {
-	const rfrm_pak *p = m->pak;
-	char wname[512], path[64];
-	nm_reader *w;
-	nm_error err;
-	snprintf(wname, sizeof wname, "%s:%s", nm_reader_name(p->r), e->dir);
-	if (nm_reader_new_window(p->r, wname, e->off, e->size, &w, &err) != NM_OK) {
-		snprintf(why, len, "%s", err.msg);
-		return NULL;
+	rfrm_pak *p = (rfrm_pak *)m->pak;   /* only its cache changes, under its lock */
+	rfrm_pak_png *c = &p->png[e - p->entries];
+	pthread_mutex_lock(&p->png_lock);
+	if (!c->known) {
+		char wname[512], path[64], reason[sizeof ((nm_error *)0)->msg];
+		nm_reader *w;
+		nm_error err;
+		bool ok = false;
+		snprintf(wname, sizeof wname, "%s:%s", nm_reader_name(p->r), e->dir);
+		if (nm_reader_new_window(p->r, wname, e->off, e->size, &w, &err) != NM_OK) {
+			snprintf(reason, sizeof reason, "%s", err.msg);
+		} else {
+			ok = rfrm_txtr_png_path(w, m->t, path, sizeof path, reason, sizeof reason);
+			nm_reader_close(w);
+		}
+		size_t n = ok ? strlen(e->dir) + strlen(path) + 5 : 0;
+		if (ok && (c->png = malloc(n)) != NULL)
+			snprintf(c->png, n, "../%s/%s", e->dir, path);
+		else
+			c->why = strdup(ok ? "out of memory" : reason);
+		c->known = c->png || c->why;
 	}
-	bool ok = rfrm_txtr_png_path(w, m->t, path, sizeof path, why, len);
-	nm_reader_close(w);
-	if (!ok)
-		return NULL;
-	size_t n = strlen(e->dir) + strlen(path) + 5;
-	char *png = malloc(n);
-	if (png)
-		snprintf(png, n, "../%s/%s", e->dir, path);
-	else
-		snprintf(why, len, "out of memory");
+	char *png = c->png ? strdup(c->png) : NULL;
+	snprintf(why, len, "%s", c->png ? "" : c->why ? c->why : "out of memory");
+	pthread_mutex_unlock(&p->png_lock);
 	return png;
 }
 

@@ -358,6 +358,15 @@ typedef struct rfrm_pak_entry {
 	size_t meta_len;
 } rfrm_pak_entry;
 
+/* What a model needs to know of a texture entry: its level-0 PNG from the model's
+ * directory, or why it has none (model_textures.c fills it on first use). */
+typedef struct rfrm_pak_png {
+	bool known;
+	char *png, *why;
+} rfrm_pak_png;
+
+struct rfrm_gkey;
+
 typedef struct rfrm_pak {
 	nm_reader *r;
 	rfrm_item pack, tocc;
@@ -372,10 +381,14 @@ typedef struct rfrm_pak {
 	size_t named, with_meta;
 	nm_error meta_err, strg_err;  /* a broken META/STRG: shown, the rest mounts */
 	bool meta_bad, strg_bad;
+	struct rfrm_gkey *order;      /* the entries by GUID (rfrm_pak_find) */
+	rfrm_pak_png *png;            /* per entry; under png_lock */
+	pthread_mutex_t png_lock;
+	bool png_lock_made;
 } rfrm_pak;
 
 nm_status rfrm_pak_parse(nm_reader *r, rfrm_pak *p, nm_error *err);
-/* The first entry with this GUID, or NULL. */
+/* The first entry (in ADIR order) with this GUID, or NULL: a binary search. */
 const rfrm_pak_entry *rfrm_pak_find(const rfrm_pak *p, const uint8_t *guid);
 void rfrm_pak_free(rfrm_pak *p);
 
