@@ -402,6 +402,44 @@ START_TEST(astc_under_limits)
 }
 END_TEST
 
+/* A header that claims a 16384 x 16384 ASTC 8x8 texture over a GPU chunk of a few
+ * bytes: the mount reads HEAD only (every size exact, nothing produced); under a
+ * 64 MiB max_file_size the level 0 PNG (1 GiB) and the surface (85 MiB) are refused
+ * before anything is allocated, and a small level still fails on the short surface. */
+START_TEST(huge_header)
+{
+	rfx_txtr x = { .type = 1, .format = 60, .width = 16384, .height = 16384, .depth = 1,
+		       .levels = 15, .codec = RFX_ZLIB };
+	uint8_t small[64] = { 0 };
+	rfx_buf b = { 0 };
+	ck_assert_int_eq(rfx_txtr_write_surface(&x, small, sizeof small, &b), 0);
+	nm_options opt;
+	nm_options_init(&opt);
+	opt.max_file_size = 64u << 20;
+	nm_tree *t = build_with(b.data, b.len, "huge.txtr", &opt);
+	nm_node *n;
+	nm_error err;
+	uint64_t size;
+	ck_assert_int_eq(nm_resolve(t, "/tex/0.png", &n, &err), NM_OK);
+	ck_assert_int_eq(nm_size(t, n, &size, &err), NM_OK);
+	ck_assert_uint_gt(size, 1u << 30);
+	ck_assert_int_eq(nm_resolve(t, "/gpu/surface.bin", &n, &err), NM_OK);
+	ck_assert_int_eq(nm_size(t, n, &size, &err), NM_OK);
+	ck_assert_uint_eq(size, rfx_txtr_surface_size(&x));
+	ck_assert_uint_eq(nm_tree_productions(t), 0);
+	expect_read_fails(t, "/tex/0.png", NM_E_LIMIT, "max_file_size", NULL);
+	expect_read_fails(t, "/gpu/surface.bin", NM_E_LIMIT, "max_file_size", NULL);
+	expect_read_fails(t, "/tex/14.png", NM_E_LIMIT, "max_file_size", NULL);
+	nm_tree_free(t);
+	/* Without the limit the surface is produced, and found short. */
+	t = build_with(b.data, b.len, "huge.txtr", NULL);
+	expect_read_fails(t, "/tex/14.png", NM_E_FORMAT, "huge.txtr: GPU at 0x",
+			  "the buffers decode to 64 bytes");
+	nm_tree_free(t);
+	rfx_buf_free(&b);
+}
+END_TEST
+
 /* ---- models see their textures ------------------------------------------------------ */
 
 /* A PAK of the sample model (named "fish") and textures: its DIFT texture (an RGBA8
@@ -624,6 +662,7 @@ static Suite *suite(void)
 	tcase_add_test(fx, header_text);
 	tcase_add_test(fx, bad_heads);
 	tcase_add_test(fx, astc_under_limits);
+	tcase_add_test(fx, huge_header);
 	tcase_add_test(fx, pak_model_textures);
 	tcase_add_test(fx, model_alone_keeps_guids);
 	suite_add_tcase(s, fx);
