@@ -33,10 +33,12 @@ START_TEST(bc4_matches_libsquish_bc3_alpha)
 			put_indices(bc3 + 2, idx);
 			ck_assert_int_eq(nm_squish_decode(NM_BC3, bc3, 16, 4, 4, rgba), NM_OK);
 			nm_bc4_block(bc3, ours);
+			/* Asserting only on a mismatch: a million Check assertions cost
+			 * a pipe write each in fork mode. */
 			for (int t = 0; t < 16; t++)
-				ck_assert_msg(ours[t] == rgba[4 * t + 3],
-					      "a0 %u a1 %u texel %d: ours %u, libsquish %u", a0, a1, t,
-					      ours[t], rgba[4 * t + 3]);
+				if (ours[t] != rgba[4 * t + 3])
+					ck_abort_msg("a0 %u a1 %u texel %d: ours %u, libsquish %u", a0,
+						     a1, t, ours[t], rgba[4 * t + 3]);
 		}
 }
 END_TEST

@@ -180,8 +180,9 @@ START_TEST(round_trips)
 		ck_assert_int_eq(nm_tegra_swizzle(lin, rb, rows, bh, sw, size), NM_OK);
 		ck_assert_msg(sw[span - 1] != 0, "case %zu: the last texel byte is at span - 1", c);
 		for (uint64_t i = span; i < size; i++)
-			ck_assert_msg(sw[i] == 0, "case %zu: byte %llu past the span is set", c,
-				      (unsigned long long)i);
+			if (sw[i] != 0)
+				ck_abort_msg("case %zu: byte %llu past the span is set", c,
+					     (unsigned long long)i);
 		ck_assert_int_eq(nm_tegra_deswizzle(sw, size, rb, rows, bh, back), NM_OK);
 		ck_assert_msg(memcmp(lin, back, rb * rows) == 0, "case %zu differs", c);
 		/* The span is enough; one byte less is not. */
