@@ -63,38 +63,40 @@ START_TEST(block_heights)
 }
 END_TEST
 
-static uint64_t surface_size(uint32_t w, uint32_t h, unsigned bw, unsigned bh, unsigned bytes,
-			     uint32_t levels, uint32_t layers)
-{
-	nm_tegra_surface s;
-	ck_assert_int_eq(nm_tegra_surface_layout(w, h, bw, bh, bytes, levels, layers, &s), NM_OK);
-	return s.size;
-}
-
-START_TEST(surface_sizes_corpus)
-{
+static const struct surface_case {
+	uint32_t w, h;
+	unsigned bw, bh, bytes;
+	uint32_t levels, layers;
+	uint64_t size;
+} surface_cases[] = {
 	/* Decompressed GPU chunks of the corpus TXTRs: ASTC 8x5, 5x4 and RGBA8. */
-	ck_assert_uint_eq(surface_size(1024, 1024, 8, 5, 16, 11, 1), 701440);
-	ck_assert_uint_eq(surface_size(2048, 2048, 5, 4, 16, 12, 1), 4515328);
-	ck_assert_uint_eq(surface_size(64, 128, 8, 5, 16, 8, 1), 8192);
-	ck_assert_uint_eq(surface_size(128, 256, 8, 5, 16, 9, 1), 24576);
-	ck_assert_uint_eq(surface_size(1, 1, 1, 1, 4, 1, 1), 512);
-}
-END_TEST
-
-START_TEST(surface_sizes_cube)
-{
+	{ 1024, 1024, 8, 5, 16, 11, 1, 701440 },
+	{ 2048, 2048, 5, 4, 16, 12, 1, 4515328 },
+	{ 64, 128, 8, 5, 16, 8, 1, 8192 },
+	{ 128, 256, 8, 5, 16, 9, 1, 24576 },
+	{ 1, 1, 1, 1, 4, 1, 1, 512 },
 	/* Six-layer surfaces (cube maps) of 16-byte 4x4 blocks, and uncompressed ones. */
-	ck_assert_uint_eq(surface_size(128, 128, 4, 4, 16, 8, 6), 147456);
-	ck_assert_uint_eq(surface_size(16, 16, 4, 4, 16, 5, 6), 15360);
-	ck_assert_uint_eq(surface_size(256, 256, 4, 4, 16, 9, 6), 540672);
-	ck_assert_uint_eq(surface_size(288, 288, 4, 4, 16, 9, 6), 1204224);
-	ck_assert_uint_eq(surface_size(512, 512, 4, 4, 16, 10, 6), 2113536);
-	ck_assert_uint_eq(surface_size(64, 64, 4, 4, 16, 7, 6), 49152);
-	ck_assert_uint_eq(surface_size(16, 16, 1, 1, 4, 1, 6), 6144);
-	ck_assert_uint_eq(surface_size(16, 16, 4, 4, 8, 1, 6), 3072);
-	ck_assert_uint_eq(surface_size(2048, 2048, 4, 4, 16, 1, 6), 25165824);
-	ck_assert_uint_eq(surface_size(64, 64, 1, 1, 16, 1, 6), 393216);
+	{ 128, 128, 4, 4, 16, 8, 6, 147456 },
+	{ 16, 16, 4, 4, 16, 5, 6, 15360 },
+	{ 256, 256, 4, 4, 16, 9, 6, 540672 },
+	{ 288, 288, 4, 4, 16, 9, 6, 1204224 },
+	{ 512, 512, 4, 4, 16, 10, 6, 2113536 },
+	{ 64, 64, 4, 4, 16, 7, 6, 49152 },
+	{ 16, 16, 1, 1, 4, 1, 6, 6144 },
+	{ 16, 16, 4, 4, 8, 1, 6, 3072 },
+	{ 2048, 2048, 4, 4, 16, 1, 6, 25165824 },
+	{ 64, 64, 1, 1, 16, 1, 6, 393216 },
+};
+
+START_TEST(surface_sizes)
+{
+	const struct surface_case *c = &surface_cases[_i];
+	nm_tegra_surface s;
+	ck_assert_int_eq(nm_tegra_surface_layout(c->w, c->h, c->bw, c->bh, c->bytes, c->levels,
+						 c->layers, &s), NM_OK);
+	ck_assert_msg(s.size == c->size, "%ux%u, %ux%u blocks of %u bytes, %u levels, %u layers: %llu bytes, expected %llu",
+		      c->w, c->h, c->bw, c->bh, c->bytes, c->levels, c->layers,
+		      (unsigned long long)s.size, (unsigned long long)c->size);
 }
 END_TEST
 
@@ -215,8 +217,7 @@ static Suite *suite(void)
 	tcase_add_test(tc, gob_offsets);
 	tcase_add_test(tc, block_offsets);
 	tcase_add_test(tc, block_heights);
-	tcase_add_test(tc, surface_sizes_corpus);
-	tcase_add_test(tc, surface_sizes_cube);
+	tcase_add_loop_test(tc, surface_sizes, 0, sizeof surface_cases / sizeof surface_cases[0]);
 	tcase_add_test(tc, layout_fields);
 	tcase_add_test(tc, layout_rejects);
 	tcase_add_test(tc, deswizzle_one_gob);
