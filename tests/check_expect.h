@@ -26,6 +26,21 @@ static inline void expect_text(nm_tree *t, const char *path, const char *text, i
 	free(s);
 }
 
+/* Reading path fails with code, and the message holds text (and text2 unless NULL). */
+static inline void expect_read_fails(nm_tree *t, const char *path, nm_status code,
+				     const char *text, const char *text2)
+{
+	nm_node *n;
+	nm_error err;
+	char buf[16];
+	size_t got;
+	ck_assert_msg(nm_resolve(t, path, &n, &err) == NM_OK, "%s: %s", path, err.msg);
+	ck_assert_msg(nm_read(t, n, 0, buf, sizeof buf, &got, &err) == code,
+		      "%s: read did not fail with %s: %s", path, nm_status_str(code), err.msg);
+	ck_assert_msg(strstr(err.msg, text) && (!text2 || strstr(err.msg, text2)), "%s: %s", path,
+		      err.msg);
+}
+
 #define expect(t, path, text) expect_text(t, path, text, 1)
 #define expect_not(t, path, text) expect_text(t, path, text, 0)
 

@@ -74,7 +74,7 @@ corpus_files() {
 		cmod) ls "$CORPUS"/cmod/*.cmod ;;
 		cmb) ls "$CORPUS"/cmb/*.cmb ;;
 		j3d) ls "$CORPUS"/bmd/*.bmd "$CORPUS"/bdl/*.bdl ;;
-		rfrm) ls "$CORPUS"/cmdl/* ;;
+		rfrm) ls "$CORPUS"/cmdl/* "$CORPUS"/txtr/*.txtr ;;
 		esac
 	done 2>/dev/null
 }

@@ -5,12 +5,15 @@ libnmodel_a_SOURCES += \
 	src/codec/lzss_retro.h src/codec/lzss_retro.c \
 	src/codec/arith_retro.h src/codec/arith_retro.c \
 	src/codec/gpu_buffer.h src/codec/gpu_buffer.c \
-	src/codec/inflate.h src/codec/inflate.c
+	src/codec/inflate.h src/codec/inflate.c \
+	src/codec/tegra_swizzle.h src/codec/tegra_swizzle.c \
+	src/codec/astc.h src/codec/astc.cpp \
+	src/codec/bcn.h src/codec/bcn.c src/codec/bcn_squish.cpp
 
 check_PROGRAMS += tests/test_codec_pica tests/test_codec_gx tests/test_codec_compress \
-	tests/test_codec_gpu
+	tests/test_codec_gpu tests/test_codec_tegra tests/test_codec_astc tests/test_codec_bcn
 TESTS += tests/test_codec_pica tests/test_codec_gx tests/test_codec_compress \
-	tests/test_codec_gpu
+	tests/test_codec_gpu tests/test_codec_tegra tests/test_codec_astc tests/test_codec_bcn
 tests_test_codec_pica_SOURCES = tests/test_codec_pica.c
 tests_test_codec_pica_CFLAGS = $(AM_CFLAGS) $(CHECK_CFLAGS)
 tests_test_codec_pica_LDADD = $(LDADD_COMMON) $(CHECK_LIBS)
@@ -23,3 +26,12 @@ tests_test_codec_compress_LDADD = $(LDADD_COMMON) $(CHECK_LIBS)
 tests_test_codec_gpu_SOURCES = tests/test_codec_gpu.c
 tests_test_codec_gpu_CFLAGS = $(AM_CFLAGS) $(CHECK_CFLAGS)
 tests_test_codec_gpu_LDADD = $(LDADD_COMMON) $(CHECK_LIBS)
+tests_test_codec_tegra_SOURCES = tests/test_codec_tegra.c
+tests_test_codec_tegra_CFLAGS = $(AM_CFLAGS) $(CHECK_CFLAGS)
+tests_test_codec_tegra_LDADD = $(LDADD_COMMON) $(CHECK_LIBS)
+tests_test_codec_astc_SOURCES = tests/test_codec_astc.c
+tests_test_codec_astc_CFLAGS = $(AM_CFLAGS) $(CHECK_CFLAGS)
+tests_test_codec_astc_LDADD = $(LDADD_COMMON) $(CHECK_LIBS)
+tests_test_codec_bcn_SOURCES = tests/test_codec_bcn.c
+tests_test_codec_bcn_CFLAGS = $(AM_CFLAGS) $(CHECK_CFLAGS)
+tests_test_codec_bcn_LDADD = $(LDADD_COMMON) $(CHECK_LIBS)

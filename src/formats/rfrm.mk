@@ -1,12 +1,14 @@
 # rfrm driver (Donkey Kong Country: Tropical Freeze RFRM assets, CMDL/SMDL/WMDL models,
-# PAK archives): sources and tests.
+# TXTR textures, PAK archives): sources and tests.
 libnmodel_a_SOURCES += \
 	src/formats/rfrm/rfrm.h src/formats/rfrm/rfrm_chunks.c \
 	src/formats/rfrm/vertex_formats.c src/formats/rfrm/model.c \
-	src/formats/rfrm/model_head.c src/formats/rfrm/model_mtrl.c \
+	src/formats/rfrm/model_head.c src/formats/rfrm/model_mtrl.c src/formats/rfrm/model_textures.c \
 	src/formats/rfrm/model_buffers.c src/formats/rfrm/gpu.c \
 	src/formats/rfrm/tree_model.c src/formats/rfrm/tree_buffers.c \
-	src/formats/rfrm/rfrm_obj.c src/formats/rfrm/pak.c src/formats/rfrm/tree_pak.c
+	src/formats/rfrm/rfrm_obj.c src/formats/rfrm/pak.c src/formats/rfrm/tree_pak.c \
+	src/formats/rfrm/txtr.h src/formats/rfrm/txtr_formats.c src/formats/rfrm/txtr_parse.c \
+	src/formats/rfrm/txtr_surface.c src/formats/rfrm/txtr_decode.c src/formats/rfrm/tree_txtr.c
 
 check_PROGRAMS += tests/test_rfrm tests/mkpak
 TESTS += tests/test_rfrm
@@ -15,3 +17,10 @@ tests_test_rfrm_CFLAGS = $(AM_CFLAGS) $(CHECK_CFLAGS)
 tests_test_rfrm_LDADD = $(LDADD_COMMON) $(CHECK_LIBS)
 tests_mkpak_SOURCES = tests/fixtures/mkpak.c tests/fixtures/rfrm_writer.h tests/fixtures/rfrm_writer.c
 tests_mkpak_LDADD = $(LDADD_COMMON)
+check_PROGRAMS += tests/test_txtr
+TESTS += tests/test_txtr
+tests_test_txtr_SOURCES = tests/test_txtr.c tests/walk.h tests/walk.c \
+	tests/fixtures/rfrm_writer.h tests/fixtures/rfrm_writer.c \
+	tests/fixtures/txtr_writer.h tests/fixtures/txtr_writer.c
+tests_test_txtr_CFLAGS = $(AM_CFLAGS) $(CHECK_CFLAGS)
+tests_test_txtr_LDADD = $(LDADD_COMMON) $(CHECK_LIBS)

@@ -1,12 +1,17 @@
 /* bench_codec: decode throughput of every texture format (Mpixel/s, and the ratio to a
- * plain memcpy of the same encoded bytes on the same run) and of the decompressors
- * (MB/s of output). Used by scripts/bench; prints a markdown table. */
+ * plain memcpy of the same encoded bytes on the same run), of the Switch texture path
+ * (Tegra deswizzle, then ASTC/BCn/RGBA8) and of the decompressors (MB/s of output).
+ * Used by scripts/bench; prints markdown tables. */
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
 #include <zlib.h>
+#include "codec/astc.h"
+#include "codec/bcn.h"
 #include "codec/gx.h"
+#include "codec/tegra_swizzle.h"
 #include "codec/inflate.h"
 #include "codec/gpu_buffer.h"
 #include "codec/pica.h"
@@ -71,6 +76,102 @@ static nm_status gx_job_run(void *p)
 	return nm_gx_decode(j->f, j->src, j->len, W, H, j->pal, 256, NM_GX_PAL_RGB5A3, j->out);
 }
 
+/* The Switch texture path: a level stored block-linear, deswizzled into rows of blocks
+ * and decoded to RGBA8. Blocks come from the libraries' encoders (a gradient image with
+ * noise and flat areas, so that every kind of block shows up), not from random bytes,
+ * which ASTC mostly reads as error blocks. */
+enum { SW_RGBA8, SW_BCN, SW_ASTC, SW_ASTC_LIB };
+
+struct switch_job {
+	int kind;
+	unsigned bw, bh;
+	nm_bcn_format bcn;
+	const uint8_t *sw;
+	size_t sw_len, lin_len;
+	uint64_t row_bytes, rows;
+	unsigned block_height;
+	uint8_t *lin, *out;
+	int decode;   /* 0: deswizzle only */
+};
+
+static nm_status switch_job_run(void *p)
+{
+	struct switch_job *j = p;
+	nm_status s = nm_tegra_deswizzle(j->sw, j->sw_len, j->row_bytes, j->rows, j->block_height,
+					 j->kind == SW_RGBA8 ? j->out : j->lin);
+	if (s != NM_OK || !j->decode)
+		return s;
+	switch (j->kind) {
+	case SW_BCN: return nm_bcn_decode(j->bcn, j->lin, j->lin_len, W, H, j->out);
+	case SW_ASTC: return nm_astc_decode(NULL, j->bw, j->bh, false, j->lin, j->lin_len, W, H, j->out);
+	case SW_ASTC_LIB: return nm_astc_decode_reference(j->bw, j->bh, j->lin, j->lin_len, W, H, j->out);
+	}
+	return NM_OK;
+}
+
+static void switch_textures(uint8_t *scratch)
+{
+	static const struct { const char *name; int kind; unsigned bw, bh; nm_bcn_format bcn; } fmts[] = {
+		{ "RGBA8", SW_RGBA8, 1, 1, NM_BC1 },
+		{ "BC1", SW_BCN, 4, 4, NM_BC1 }, { "BC2", SW_BCN, 4, 4, NM_BC2 },
+		{ "BC3", SW_BCN, 4, 4, NM_BC3 }, { "BC4", SW_BCN, 4, 4, NM_BC4 },
+		{ "BC5", SW_BCN, 4, 4, NM_BC5 },
+		{ "ASTC_4x4", SW_ASTC, 4, 4, NM_BC1 }, { "ASTC_5x4", SW_ASTC, 5, 4, NM_BC1 },
+		{ "ASTC_6x6", SW_ASTC, 6, 6, NM_BC1 }, { "ASTC_8x5", SW_ASTC, 8, 5, NM_BC1 },
+		{ "ASTC_8x8", SW_ASTC, 8, 8, NM_BC1 }, { "ASTC_12x12", SW_ASTC, 12, 12, NM_BC1 },
+		{ "ASTC_8x5 (libastcenc's own 8-bit decode, not used)", SW_ASTC_LIB, 8, 5, NM_BC1 },
+	};
+	uint8_t *img = malloc((size_t)W * H * 4), *out = malloc((size_t)W * H * 4);
+	for (unsigned y = 0; y < H; y++)
+		for (unsigned x = 0; x < W; x++) {
+			uint8_t *p = img + ((size_t)y * W + x) * 4;
+			bool flat = (x / 128 + y / 128) % 3 == 0;
+			p[0] = flat ? 40 : (uint8_t)(x / 4);
+			p[1] = flat ? 90 : (uint8_t)(y / 4);
+			p[2] = flat ? 200 : (uint8_t)((x * y) >> 8 ^ (unsigned)rand() % 16);
+			p[3] = (uint8_t)(255 - (x + y) % 64);
+		}
+	printf("\nSwitch textures, %dx%d level stored block-linear: Tegra deswizzle, then decode "
+	       "to RGBA8 (best of 5; memcpy of the same stored bytes in the same run)\n\n", W, H);
+	printf("| format | stored bytes | deswizzle + decode Mpixel/s | deswizzle alone Mpixel/s | "
+	       "memcpy Mpixel/s | x memcpy |\n|---|---:|---:|---:|---:|---:|\n");
+	for (size_t i = 0; i < sizeof fmts / sizeof fmts[0]; i++) {
+		struct switch_job j = { .kind = fmts[i].kind, .bw = fmts[i].bw, .bh = fmts[i].bh,
+					.bcn = fmts[i].bcn, .out = out, .decode = 1 };
+		unsigned bytes = j.kind == SW_RGBA8 ? 4 : j.kind == SW_BCN ? nm_bcn_block_bytes(j.bcn) : 16;
+		j.row_bytes = (uint64_t)((W + j.bw - 1) / j.bw) * bytes;
+		j.rows = (H + j.bh - 1) / j.bh;
+		j.lin_len = (size_t)(j.row_bytes * j.rows);
+		j.block_height = nm_tegra_block_height(j.rows);
+		j.sw_len = (size_t)nm_tegra_level_size(j.row_bytes, j.rows, j.block_height);
+		uint8_t *blocks = malloc(j.lin_len), *sw = malloc(j.sw_len);
+		j.lin = malloc(j.lin_len);
+		nm_status s = j.kind == SW_RGBA8 ? (memcpy(blocks, img, j.lin_len), NM_OK)
+			    : j.kind == SW_BCN ? nm_squish_encode(j.bcn, img, W, H, blocks, j.lin_len)
+			    : nm_astc_encode(j.bw, j.bh, img, W, H, blocks, j.lin_len);
+		if (s == NM_OK)
+			s = nm_tegra_swizzle(blocks, j.row_bytes, j.rows, j.block_height, sw, j.sw_len);
+		j.sw = sw;
+		if (s != NM_OK || switch_job_run(&j) != NM_OK) {
+			printf("| %s | setup failed |\n", fmts[i].name);
+			continue;
+		}
+		double both = best_of(switch_job_run, &j);
+		j.decode = 0;
+		double des = best_of(switch_job_run, &j);
+		double mc = memcpy_time(sw, j.sw_len, scratch);
+		double px = (double)W * H / 1e6;
+		printf("| %s | %zu | %.1f | %.1f | %.0f | %.1f |\n", fmts[i].name, j.sw_len, px / both,
+		       px / des, px / mc, both / mc);
+		free(blocks);
+		free(sw);
+		free(j.lin);
+	}
+	nm_astc_release();
+	free(img);
+	free(out);
+}
+
 int main(void)
 {
 	size_t max = (size_t)W * H * 8;
@@ -95,6 +196,7 @@ int main(void)
 		struct gx_job j = { gx[i], src, nm_gx_level_size(gx[i], W, H), pal, out };
 		row("GX", nm_gx_format_name(gx[i]), best_of(gx_job_run, &j), j.len, src, scratch);
 	}
+	switch_textures(scratch);
 
 	/* Decompression: vertex-like data (floats with structure) of 8 MiB, in every GPU
 	 * buffer codec; a memcpy of the same output size in the same run beside it. */

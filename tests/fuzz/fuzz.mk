@@ -9,12 +9,17 @@ FUZZ_CODEC_SRC = tests/fuzz/fuzz_codec.c tests/fuzz/sanitizer_options.c
 # J3D recipes: the fixture writer makes a valid file of each (structure-aware).
 FUZZ_J3D_STRUCT_SRC = tests/fuzz/fuzz_j3d_struct.c tests/fixtures/j3d_writer.h \
 	tests/fixtures/j3d_writer.c $(FUZZ_RUN_SRC)
+# TXTR recipes: the fixture writer makes a texture of each, around the fuzzed surface.
+FUZZ_TXTR_STRUCT_SRC = tests/fuzz/fuzz_txtr_struct.c tests/fixtures/txtr_writer.h \
+	tests/fixtures/txtr_writer.c tests/fixtures/rfrm_writer.h tests/fixtures/rfrm_writer.c \
+	$(FUZZ_RUN_SRC)
 
 if FUZZING
 FUZZ_TARGETS = tests/fuzz/fuzz_cmod tests/fuzz/fuzz_cmb tests/fuzz/fuzz_j3d \
 	tests/fuzz/fuzz_j3d_struct tests/fuzz/fuzz_rfrm tests/fuzz/fuzz_pak \
 	tests/fuzz/fuzz_pica tests/fuzz/fuzz_gx tests/fuzz/fuzz_lzss tests/fuzz/fuzz_inflate \
-	tests/fuzz/fuzz_gpu
+	tests/fuzz/fuzz_gpu tests/fuzz/fuzz_tegra tests/fuzz/fuzz_astc tests/fuzz/fuzz_bcn \
+	tests/fuzz/fuzz_txtr_struct
 EXTRA_PROGRAMS = $(FUZZ_TARGETS)
 fuzz: $(FUZZ_TARGETS)
 FUZZ_LD = -fsanitize=fuzzer
@@ -69,8 +74,25 @@ tests_fuzz_fuzz_gpu_CPPFLAGS = $(AM_CPPFLAGS) -DNM_FUZZ_CODEC=5
 tests_fuzz_fuzz_gpu_LDADD = $(LDADD_COMMON)
 tests_fuzz_fuzz_gpu_LDFLAGS = $(FUZZ_LD)
 
+tests_fuzz_fuzz_tegra_SOURCES = $(FUZZ_CODEC_SRC)
+tests_fuzz_fuzz_tegra_CPPFLAGS = $(AM_CPPFLAGS) -DNM_FUZZ_CODEC=6
+tests_fuzz_fuzz_tegra_LDADD = $(LDADD_COMMON)
+tests_fuzz_fuzz_tegra_LDFLAGS = $(FUZZ_LD)
+tests_fuzz_fuzz_astc_SOURCES = $(FUZZ_CODEC_SRC)
+tests_fuzz_fuzz_astc_CPPFLAGS = $(AM_CPPFLAGS) -DNM_FUZZ_CODEC=7
+tests_fuzz_fuzz_astc_LDADD = $(LDADD_COMMON)
+tests_fuzz_fuzz_astc_LDFLAGS = $(FUZZ_LD)
+tests_fuzz_fuzz_bcn_SOURCES = $(FUZZ_CODEC_SRC)
+tests_fuzz_fuzz_bcn_CPPFLAGS = $(AM_CPPFLAGS) -DNM_FUZZ_CODEC=8
+tests_fuzz_fuzz_bcn_LDADD = $(LDADD_COMMON)
+tests_fuzz_fuzz_bcn_LDFLAGS = $(FUZZ_LD)
+tests_fuzz_fuzz_txtr_struct_SOURCES = $(FUZZ_TXTR_STRUCT_SRC)
+tests_fuzz_fuzz_txtr_struct_LDADD = $(LDADD_COMMON)
+tests_fuzz_fuzz_txtr_struct_LDFLAGS = $(FUZZ_LD)
+
 # Replays, in every build: the target chosen on the command line.
-check_PROGRAMS += tests/fuzz/replay_drivers tests/fuzz/replay_codecs tests/fuzz/replay_j3d_struct
+check_PROGRAMS += tests/fuzz/replay_drivers tests/fuzz/replay_codecs tests/fuzz/replay_j3d_struct \
+	tests/fuzz/replay_txtr_struct
 tests_fuzz_replay_drivers_SOURCES = $(FUZZ_DRIVER_SRC) tests/fuzz/replay.c
 tests_fuzz_replay_drivers_CPPFLAGS = $(AM_CPPFLAGS) -DNM_REPLAY
 tests_fuzz_replay_drivers_LDADD = $(LDADD_COMMON)
@@ -80,5 +102,8 @@ tests_fuzz_replay_codecs_LDADD = $(LDADD_COMMON)
 tests_fuzz_replay_j3d_struct_SOURCES = $(FUZZ_J3D_STRUCT_SRC) tests/fuzz/replay.c
 tests_fuzz_replay_j3d_struct_CPPFLAGS = $(AM_CPPFLAGS) -DNM_REPLAY
 tests_fuzz_replay_j3d_struct_LDADD = $(LDADD_COMMON)
+tests_fuzz_replay_txtr_struct_SOURCES = $(FUZZ_TXTR_STRUCT_SRC) tests/fuzz/replay.c
+tests_fuzz_replay_txtr_struct_CPPFLAGS = $(AM_CPPFLAGS) -DNM_REPLAY
+tests_fuzz_replay_txtr_struct_LDADD = $(LDADD_COMMON)
 TESTS += tests/fuzz/regress.sh
 EXTRA_DIST += tests/fuzz/regress.sh tests/fuzz/dict tests/fuzz/regressions

@@ -32,7 +32,8 @@ const char *nm_fuzz_driver_name;
 int main(int argc, char **argv)
 {
 	int files = 0, first;
-	static const char *const codecs[] = { "", "pica", "gx", "lzss", "inflate", "gpu" };
+	static const char *const codecs[] = { "", "pica", "gx", "lzss", "inflate", "gpu",
+					      "tegra", "astc", "bcn" };
 	if (argc < 2) {
 		fprintf(stderr, "usage: replay_* TARGET FILE|DIR...\n");
 		return 2;

@@ -95,6 +95,9 @@ void rfrm_model_free(rfrm_model *m)
 	for (size_t i = 0; i < m->nmats; i++) {
 		free(m->mats[i].name);
 		free(m->mats[i].text);
+		for (size_t k = 0; k < m->mats[i].ntex; k++)
+			free(m->mats[i].tex[k].png);
+		free(m->mats[i].tex);
 	}
 	free(m->mats);
 	free(m->meshes);

@@ -97,8 +97,8 @@ static void floats_kv(nm_out *o, const char *key, nm_view *v, size_t off, size_t
 }
 
 /* One parameter payload at *off; text to o, OBJ facts to mat. */
-static nm_status param(nm_view *v, size_t *off, const uint8_t *id, enum param_kind kind,
-		       nm_out *o, rfrm_material *mat, nm_error *err)
+static nm_status param(rfrm_model *m, nm_view *v, size_t *off, const uint8_t *id,
+		       enum param_kind kind, nm_out *o, rfrm_material *mat, nm_error *err)
 {
 	char key[8], k[48];
 	param_key(key, id);
@@ -111,13 +111,10 @@ static nm_status param(nm_view *v, size_t *off, const uint8_t *id, enum param_ki
 		snprintf(k, sizeof k, "%s_texture", key);
 		kv_guid(o, k, g);
 		usage_text(o, key, v, p + 16);
-		static const char maps[3][5] = { "DIFT", "NMAP", "SPCT" };
-		for (int i = 0; i < 3; i++)
-			if (memcmp(id, maps[i], 4) == 0 && !mat->has_map[i]) {
-				mat->has_map[i] = true;
-				memcpy(mat->map[i], g, 16);
-			}
 		*off = p + 36;
+		if (rfrm_texture_ref(m, mat, key, id, g, o) != NM_OK)
+			return nm_fail(err, NM_E_NOMEM, v->file, v->chunk, NM_NO_OFFSET,
+				       "out of memory");
 		return NM_OK;
 	}
 	case P_COLOR:
@@ -194,8 +191,8 @@ static nm_status param(nm_view *v, size_t *off, const uint8_t *id, enum param_ki
 }
 
 /* One material at *off. */
-static nm_status material(nm_view *v, size_t *off, size_t index, rfrm_material *mat,
-			  nm_error *err)
+static nm_status material(rfrm_model *m, nm_view *v, size_t *off, size_t index,
+			  rfrm_material *mat, nm_error *err)
 {
 	size_t p = *off;
 	uint32_t len = nm_u32(v, p);
@@ -268,7 +265,7 @@ static nm_status material(nm_view *v, size_t *off, size_t index, rfrm_material *
 		}
 		enum param_kind kind = switch_layout ? kind_of_type(kt) : kind_of_number(nm_u32(v, p + 4));
 		p += 8;
-		s = param(v, &p, id, kind, &o, mat, err);
+		s = param(m, v, &p, id, kind, &o, mat, err);
 	}
 out:
 	if (nm_out_status(&o) != NM_OK && s == NM_OK)
@@ -301,7 +298,7 @@ nm_status rfrm_parse_mtrl(rfrm_model *m, nm_error *err)
 	}
 	size_t off = 4;
 	for (uint32_t i = 0; i < count; i++) {
-		s = material(&v, &off, i, &m->mats[i], err);
+		s = material(m, &v, &off, i, &m->mats[i], err);
 		m->nmats = i + 1; /* keep what was read, even the broken one's text */
 		m->switch_mtrl |= m->mats[i].switch_layout;
 		if (s != NM_OK)

@@ -23,21 +23,21 @@
 #define META_ENTRY 0x14
 
 /* GUIDs with their entry index, sorted, for the META and STRG lookups. */
-struct gkey {
+struct rfrm_gkey {
 	uint8_t guid[16];
 	size_t index;
 };
 
 static int cmp_gkey(const void *a, const void *b)
 {
-	const struct gkey *x = a, *y = b;
+	const struct rfrm_gkey *x = a, *y = b;
 	int c = memcmp(x->guid, y->guid, 16);
 	return c ? c : (x->index > y->index) - (x->index < y->index);
 }
 
-static struct gkey *guid_order(const rfrm_pak *p)
+static struct rfrm_gkey *guid_order(const rfrm_pak *p)
 {
-	struct gkey *o = malloc((p->count ? p->count : 1) * sizeof *o);
+	struct rfrm_gkey *o = malloc((p->count ? p->count : 1) * sizeof *o);
 	if (!o)
 		return NULL;
 	for (size_t i = 0; i < p->count; i++) {
@@ -49,7 +49,7 @@ static struct gkey *guid_order(const rfrm_pak *p)
 }
 
 /* The first entry (in ADIR order) with this GUID. */
-static rfrm_pak_entry *find_guid(rfrm_pak *p, const struct gkey *order, const uint8_t *guid)
+static rfrm_pak_entry *find_guid(rfrm_pak *p, const struct rfrm_gkey *order, const uint8_t *guid)
 {
 	size_t lo = 0, hi = p->count;
 	while (lo < hi) {
@@ -123,7 +123,7 @@ static bool meta_is_sized(const uint8_t *d, size_t len, uint32_t n)
 	return covered == len - table_end;
 }
 
-static nm_status parse_meta(rfrm_pak *p, const struct gkey *order, nm_error *err)
+static nm_status parse_meta(rfrm_pak *p, const struct rfrm_gkey *order, nm_error *err)
 {
 	nm_status s = load_chunk(p->r, &p->meta, &p->meta_data, err);
 	if (s != NM_OK)
@@ -171,7 +171,7 @@ static bool strg_is_sized(const uint8_t *d, size_t len, uint32_t n)
 	return off == len;
 }
 
-static nm_status parse_strg(rfrm_pak *p, const struct gkey *order, nm_error *err)
+static nm_status parse_strg(rfrm_pak *p, const struct rfrm_gkey *order, nm_error *err)
 {
 	uint8_t *d;
 	nm_status s = load_chunk(p->r, &p->strg, &d, err);
@@ -276,7 +276,7 @@ nm_status rfrm_pak_parse(nm_reader *r, rfrm_pak *p, nm_error *err)
 	s = parse_adir(p, err);
 	if (s != NM_OK)
 		return s;
-	struct gkey *order = guid_order(p);
+	struct rfrm_gkey *order = guid_order(p);
 	if (!order)
 		return nm_fail(err, NM_E_NOMEM, file, NULL, NM_NO_OFFSET, "out of memory");
 	p->has_meta = have[1];
@@ -285,13 +285,32 @@ nm_status rfrm_pak_parse(nm_reader *r, rfrm_pak *p, nm_error *err)
 		p->meta_bad = true;
 	if (have[2] && parse_strg(p, order, &p->strg_err) != NM_OK)
 		p->strg_bad = true;
-	free(order);
+	/* Kept for the models, whose materials look their textures up by GUID. */
+	p->order = order;
+	p->png = calloc(p->count ? p->count : 1, sizeof *p->png);
+	if (!p->png)
+		return nm_fail(err, NM_E_NOMEM, file, NULL, NM_NO_OFFSET, "out of memory");
+	pthread_mutex_init(&p->png_lock, NULL);
+	p->png_lock_made = true;
 	return NM_OK;
 }
 
 void rfrm_pak_free(rfrm_pak *p)
 {
+	for (size_t i = 0; p->png && i < p->count; i++) {
+		free(p->png[i].png);
+		free(p->png[i].why);
+	}
+	if (p->png_lock_made)
+		pthread_mutex_destroy(&p->png_lock);
+	free(p->png);
+	free(p->order);
 	free(p->entries);
 	free(p->meta_data);
 	free(p->strg_data);
+}
+
+const rfrm_pak_entry *rfrm_pak_find(const rfrm_pak *p, const uint8_t *guid)
+{
+	return p->order ? find_guid((rfrm_pak *)p, p->order, guid) : NULL;
 }

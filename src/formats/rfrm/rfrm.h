@@ -32,6 +32,8 @@
 extern const nm_driver nm_driver_rfrm;
 extern const nm_driver nm_driver_rfrm_pak;
 
+struct rfrm_pak;
+
 /* --- forms and chunks (rfrm_chunks.c) ------------------------------------------ */
 
 /* One entry of a form's data: a chunk, or a nested form. */
@@ -146,13 +148,21 @@ typedef struct rfrm_mesh {
 	bool bad;                /* refers to a missing or broken buffer */
 } rfrm_mesh;
 
+/* A texture a material names (model_textures.c). */
+typedef struct rfrm_texref {
+	uint8_t id[4];           /* the parameter: DIFT, NMAP, SPCT, ICAN... */
+	uint8_t guid[16];
+	char *png;               /* in a PAK: the asset's level-0 PNG from the model's
+				  * directory ("../NAME.txtr/tex/0.png"), if it has one */
+} rfrm_texref;
+
 /* What mesh.mtl needs of a material; its text is material text. */
 typedef struct rfrm_material {
 	char *name;              /* escaped to one line */
 	char *text;              /* mtrl/N.txt */
 	size_t text_len;
-	bool has_map[3];         /* diffuse (DIFT), normal (NMAP), specular (SPCT) */
-	uint8_t map[3][16];
+	rfrm_texref *tex;        /* its texture parameters, in order */
+	size_t ntex;
 	bool has_color;          /* DIFC */
 	bool switch_layout;      /* parameters in the Switch layout (model_mtrl.c) */
 	float color[4];
@@ -210,6 +220,7 @@ typedef struct rfrm_model {
 	nm_reader *r;
 	nm_tree *t;
 	const char *name;        /* reader name, for messages */
+	const struct rfrm_pak *pak; /* the PAK it is a member of, or NULL */
 	rfrm_item form;
 	rfrm_item *items;        /* every item of the form, in order */
 	size_t nitems;
@@ -277,6 +288,14 @@ nm_status rfrm_parse_head(rfrm_model *m, nm_error *err);
 nm_status rfrm_parse_skhd(rfrm_model *m, nm_error *err);
 nm_status rfrm_parse_wdhd(rfrm_model *m, nm_error *err);
 nm_status rfrm_parse_mtrl(rfrm_model *m, nm_error *err);
+/* A texture parameter of mat (model_textures.c): its slot and, in a PAK, its asset and
+ * PNG, as lines key_slot, key_asset, key_png of o; remembered in mat->tex for mesh.mtl. */
+nm_status rfrm_texture_ref(rfrm_model *m, rfrm_material *mat, const char *key,
+			   const uint8_t *id, const uint8_t *guid, nm_out *o);
+/* "diffuse", "normal"... for a texture parameter id; NULL if its use is unknown. */
+const char *rfrm_texture_slot(const uint8_t *id);
+/* The mesh.mtl statement for a texture parameter id (map_Kd...), or NULL. */
+const char *rfrm_texture_mtl_key(const uint8_t *id);
 nm_status rfrm_parse_mesh(rfrm_model *m, nm_error *err);
 nm_status rfrm_parse_vbuf(rfrm_model *m, nm_error *err);
 nm_status rfrm_parse_ibuf(rfrm_model *m, nm_error *err);
@@ -312,11 +331,14 @@ const char *rfrm_gpu_source_name(rfrm_gpu_source s);
 
 /* --- trees (tree_*.c, rfrm_obj.c) ---------------------------------------------- */
 
-/* The tree of one RFRM asset: a model tree if it is a model, else its chunk tree.
- * meta: the PAK's META blob for it, or NULL. */
+/* The tree of one RFRM asset: a model tree if it is a model, a texture tree if it is a
+ * TXTR, else its chunk tree. meta: the PAK's META blob for it, or NULL; pak: the PAK it
+ * is a member of (whose textures its materials name), or NULL. */
 nm_status rfrm_build_asset(nm_reader *r, nm_tree *t, nm_node *dir, const uint8_t *meta,
-			   size_t meta_len, nm_error *err);
+			   size_t meta_len, const struct rfrm_pak *pak, nm_error *err);
 nm_status rfrm_build_model_tree(rfrm_model *m, nm_node *root, nm_error *err);
+/* info.txt's first lines for an asset: format, source, form type, versions, trailing bytes. */
+void rfrm_form_info(nm_out *o, const rfrm_item *form, nm_reader *r);
 nm_status rfrm_add_gpu(rfrm_model *m, nm_node *gpu_dir);
 void rfrm_gpu_header(nm_out *o, const rfrm_model *m);
 nm_status rfrm_add_vbufs(rfrm_model *m, nm_node *dir);
@@ -330,9 +352,19 @@ typedef struct rfrm_pak_entry {
 	uint8_t guid[16];
 	uint64_t off, size;
 	const char *name;        /* STRG name (raw, NUL-terminated), or NULL */
+	const char *dir;         /* its directory in the PAK's tree: NAME.type */
 	int64_t meta;            /* offset of its META blob in meta_data, or -1 */
 	size_t meta_len;
 } rfrm_pak_entry;
+
+/* What a model needs to know of a texture entry: its level-0 PNG from the model's
+ * directory, or why it has none (model_textures.c fills it on first use). */
+typedef struct rfrm_pak_png {
+	bool known;
+	char *png, *why;
+} rfrm_pak_png;
+
+struct rfrm_gkey;
 
 typedef struct rfrm_pak {
 	nm_reader *r;
@@ -348,9 +380,15 @@ typedef struct rfrm_pak {
 	size_t named, with_meta;
 	nm_error meta_err, strg_err;  /* a broken META/STRG: shown, the rest mounts */
 	bool meta_bad, strg_bad;
+	struct rfrm_gkey *order;      /* the entries by GUID (rfrm_pak_find) */
+	rfrm_pak_png *png;            /* per entry; under png_lock */
+	pthread_mutex_t png_lock;
+	bool png_lock_made;
 } rfrm_pak;
 
 nm_status rfrm_pak_parse(nm_reader *r, rfrm_pak *p, nm_error *err);
+/* The first entry (in ADIR order) with this GUID, or NULL: a binary search. */
+const rfrm_pak_entry *rfrm_pak_find(const rfrm_pak *p, const uint8_t *guid);
 void rfrm_pak_free(rfrm_pak *p);
 
 #endif

@@ -1,8 +1,9 @@
 /* mesh.obj + mesh.mtl: one OBJ group per triangle or triangle-strip mesh (strips turned
  * into triangles), grouped by vertex buffer so that the meshes of one buffer share its
  * vertices. Texture coordinates are texcoord0 with v flipped (GX2 and NVN put t = 0 at
- * the top of the image; FORMATS.md 7). Textures are TXTR assets that nmodelfs does not
- * decode: mesh.mtl names them GUID.png. Points, lines and adjacency meshes stay in
+ * the top of the image; FORMATS.md 7). Textures are TXTR assets: inside a PAK, mesh.mtl
+ * names the level-0 PNG in each texture's directory (model_textures.c); a model mounted
+ * alone names them GUID.png, and says why. Points, lines and adjacency meshes stay in
  * mesh/ only. */
 #include <stdio.h>
 #include <stdlib.h>
@@ -85,9 +86,14 @@ static nm_status load_group(void *ctx, size_t g, nm_obj_data *d, nm_error *err)
 
 static void write_mtl(nm_out *o, const rfrm_model *m)
 {
-	static const char *const keys[3] = { "map_Kd", "norm", "map_Ks" };
-	nm_out_str(o, "# Tropical Freeze materials via nmodelfs. Textures are TXTR assets named by\n"
-		      "# GUID (not decoded here): put GUID.png beside this file.\n");
+	if (m->pak)
+		nm_out_str(o, "# Tropical Freeze materials via nmodelfs. Textures are TXTR assets of this\n"
+			      "# PAK: each map is the level-0 PNG in the texture's directory.\n");
+	else
+		nm_out_str(o, "# Tropical Freeze materials via nmodelfs. This model is mounted on its own:\n"
+			      "# its textures are TXTR assets in other files, named here by GUID, and no PNG\n"
+			      "# of them exists in this mount. Mount the PAK that holds the model for working\n"
+			      "# paths, or put each texture's tex/0.png beside this file as GUID.png.\n");
 	for (size_t i = 0; i < m->nmats; i++) {
 		const rfrm_material *mat = &m->mats[i];
 		nm_out_printf(o, "\nnewmtl material%zu\n# name: ", i);
@@ -100,12 +106,24 @@ static void write_mtl(nm_out *o, const rfrm_model *m)
 			nm_out_float(o, mat->has_color ? mat->color[k] : 1.0f);
 		}
 		nm_out_char(o, '\n');
-		for (int k = 0; k < 3; k++)
-			if (mat->has_map[k]) {
-				char g[RFRM_GUID_STR];
-				rfrm_guid_str(g, mat->map[k]);
-				nm_out_printf(o, "%s %s.png\n", keys[k], g);
-			}
+		for (size_t k = 0; k < mat->ntex; k++) {
+			const rfrm_texref *tx = &mat->tex[k];
+			const char *key = rfrm_texture_mtl_key(tx->id);
+			bool first = true;   /* one statement per key: the first parameter */
+			for (size_t j = 0; j < k && key; j++)
+				first &= rfrm_texture_mtl_key(mat->tex[j].id) != key;
+			char g[RFRM_GUID_STR], id[5];
+			rfrm_guid_str(g, tx->guid);
+			rfrm_fourcc_print(id, tx->id);
+			if (key && first && (tx->png || !m->pak))
+				nm_out_printf(o, "%s %s%s\n", key, tx->png ? tx->png : g,
+					      tx->png ? "" : ".png");
+			else if (tx->png)
+				nm_out_printf(o, "# %sTXTR: %s\n", id, tx->png);
+			else
+				nm_out_printf(o, "# %sTXTR: %s%s\n", id, g,
+					      m->pak ? " (no PNG in this PAK: see mtrl/)" : "");
+		}
 	}
 }
 

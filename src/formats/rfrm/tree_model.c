@@ -2,14 +2,15 @@
  *
  * A model (CMDL/SMDL/WMDL): info.txt, mesh.obj + mesh.mtl, one directory per chunk in
  * file order (head/, mtrl/, mesh/, vbuf/, ibuf/, gpu/, skhd/, wdhd/ and any other chunk
- * or form as it is), each with header.txt and raw.bin. Any other asset: info.txt and
- * its chunk tree. */
+ * or form as it is), each with header.txt and raw.bin. A texture (TXTR): tree_txtr.c.
+ * Any other asset: info.txt and its chunk tree. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include "export/text.h"
 #include "export/triangulate.h"
 #include "formats/rfrm/rfrm.h"
+#include "formats/rfrm/txtr.h"
 
 static uint64_t mesh_triangles(const rfrm_mesh *me)
 {
@@ -17,7 +18,7 @@ static uint64_t mesh_triangles(const rfrm_mesh *me)
 	     : me->prim == 4 ? nm_triangle_count(NM_PRIM_STRIP, me->count) : 0;
 }
 
-static void form_info(nm_out *o, const rfrm_item *form, nm_reader *r)
+void rfrm_form_info(nm_out *o, const rfrm_item *form, nm_reader *r)
 {
 	char id[5];
 	rfrm_fourcc_print(id, (const uint8_t *)form->id);
@@ -39,7 +40,7 @@ static void model_info(nm_out *o, rfrm_model *m)
 		indices += m->meshes[i].count;
 		tris += mesh_triangles(&m->meshes[i]);
 	}
-	form_info(o, &m->form, m->r);
+	rfrm_form_info(o, &m->form, m->r);
 	nm_kv(o, "chunks", "%zu", m->nitems);
 	nm_kv(o, "materials", "%zu", m->nmats);
 	nm_kv(o, "meshes", "%zu", m->nmeshes);
@@ -197,16 +198,18 @@ static void free_model(void *p)
 }
 
 nm_status rfrm_build_asset(nm_reader *r, nm_tree *t, nm_node *dir, const uint8_t *meta,
-			   size_t meta_len, nm_error *err)
+			   size_t meta_len, const struct rfrm_pak *pak, nm_error *err)
 {
 	rfrm_item form;
 	nm_status s = rfrm_read_form(r, 0, nm_reader_size(r), &form, err);
 	if (s != NM_OK)
 		return s;
+	if (memcmp(form.id, "TXTR", 4) == 0)
+		return rfrm_build_txtr(r, t, dir, &form, meta, meta_len, err);
 	if (!rfrm_is_model_type(form.id)) {
 		nm_out o;
 		nm_out_init(&o);
-		form_info(&o, &form, r);
+		rfrm_form_info(&o, &form, r);
 		nm_node *n = nm_text(t, dir, "info.txt", &o);
 		nm_out_free(&o);
 		if (!n)
@@ -218,6 +221,7 @@ nm_status rfrm_build_asset(nm_reader *r, nm_tree *t, nm_node *dir, const uint8_t
 	rfrm_model *m = calloc(1, sizeof *m);
 	if (!m)
 		return nm_fail(err, NM_E_NOMEM, nm_reader_name(r), NULL, NM_NO_OFFSET, "out of memory");
+	m->pak = pak;
 	s = rfrm_model_parse(r, t, &form, meta, meta_len, m, err);
 	if (nm_tree_on_free(t, free_model, m) != NM_OK)
 		return nm_fail(err, NM_E_NOMEM, nm_reader_name(r), NULL, NM_NO_OFFSET, "out of memory");
@@ -235,7 +239,7 @@ static bool rfrm_probe(const uint8_t *head, size_t len, uint64_t size)
 
 static nm_status rfrm_build(nm_reader *r, nm_tree *t, nm_node *dir, nm_error *err)
 {
-	return rfrm_build_asset(r, t, dir, NULL, 0, err);
+	return rfrm_build_asset(r, t, dir, NULL, 0, NULL, err);
 }
 
 const nm_driver nm_driver_rfrm = {

@@ -73,7 +73,7 @@ static nm_status populate_entry(nm_tree *t, nm_node *dir, void *ctx, void *arg, 
 
 	const uint8_t *meta = e->meta >= 0 && e->meta_len ? p->meta_data + e->meta : NULL;
 	nm_error be;
-	if (rfrm_build_asset(w, t, dir, meta, e->meta_len, &be) != NM_OK)
+	if (rfrm_build_asset(w, t, dir, meta, e->meta_len, p, &be) != NM_OK)
 		nm_error_file(t, dir, &be);
 	else if (nm_info_errors(t, dir) != NM_OK)
 		return nm_fail(err, NM_E_NOMEM, wname, NULL, NM_NO_OFFSET, "out of memory");
@@ -200,7 +200,9 @@ static nm_status pak_build(nm_reader *r, nm_tree *t, nm_node *root, nm_error *er
 	for (size_t i = 0; i < p->count; i++) {
 		rfrm_pak_entry *e = &p->entries[i];
 		char *name = entry_name(t, root, e);
-		if (!name || !nm_lazy_dir(t, root, name, populate_entry, p, e)) {
+		/* A model's materials find their textures' directories by it. */
+		e->dir = name ? nm_tree_printf(t, "%s", name) : NULL;
+		if (!e->dir || !nm_lazy_dir(t, root, name, populate_entry, p, e)) {
 			free(name);
 			goto nomem;
 		}

@@ -1,0 +1,244 @@
+/* ASTC through libastcenc (see astc.h). C++ only because astcenc.h is a C++ header;
+ * built without exceptions or RTTI and using nothing of the C++ library, so the C
+ * programs link it as they are. */
+
+/* Debian's libastcenc is the shared build, whose API is extern "C"; the header only
+ * says so when told. */
+#define ASTCENC_DYNAMIC_LIBRARY 1
+#include <astcenc.h>
+#include <pthread.h>
+#include <string.h>
+
+extern "C" {
+#include "codec/astc.h"
+#include "lib/alloc.h"
+}
+
+namespace {
+
+/* The one context of the process (astc.h: about 33 MiB each). */
+struct cached_context {
+	pthread_mutex_t lock;
+	astcenc_context *ctx;
+	unsigned bw, bh;
+	astcenc_profile profile;
+};
+cached_context cache = { PTHREAD_MUTEX_INITIALIZER, nullptr, 0, 0, ASTCENC_PRF_LDR };
+
+const unsigned sizes[][2] = { { 4, 4 }, { 5, 4 }, { 5, 5 }, { 6, 5 }, { 6, 6 }, { 8, 5 },
+			      { 8, 6 }, { 8, 8 }, { 10, 5 }, { 10, 6 }, { 10, 8 },
+			      { 10, 10 }, { 12, 10 }, { 12, 12 } };
+
+/* Called with the lock held: the cached context, rebuilt for another size or profile. */
+nm_status context_for(unsigned bw, unsigned bh, astcenc_profile profile, unsigned flags,
+		      astcenc_context **out)
+{
+	if (cache.ctx && cache.bw == bw && cache.bh == bh && cache.profile == profile) {
+		*out = cache.ctx;
+		return NM_OK;
+	}
+	if (cache.ctx) {
+		astcenc_context_free(cache.ctx);
+		cache.ctx = nullptr;
+	}
+	astcenc_config cfg;
+	if (astcenc_config_init(profile, bw, bh, 1, ASTCENC_PRE_FASTEST, flags, &cfg) !=
+	    ASTCENC_SUCCESS)
+		return NM_E_INVAL;
+	astcenc_context *ctx = nullptr;
+	astcenc_error e = astcenc_context_alloc(&cfg, 1, &ctx);
+	if (e != ASTCENC_SUCCESS)
+		return e == ASTCENC_ERR_OUT_OF_MEM ? NM_E_NOMEM : NM_E_UNSUPPORTED;
+	cache.ctx = ctx;
+	cache.bw = bw;
+	cache.bh = bh;
+	cache.profile = profile;
+	*out = ctx;
+	return NM_OK;
+}
+
+inline uint8_t to_unorm8(uint32_t c16) { return (uint8_t)((c16 * 255u + 32768u) >> 16); }
+
+/* libastcenc gives endpoints as FP16 values of e * 257 / 65536 (8-bit e, in both LDR
+ * profiles): 11 significant bits are plenty to get e back. */
+inline uint32_t endpoint8(float f)
+{
+	float v = f * 255.0f + 0.5f;
+	return v <= 0.0f ? 0u : v >= 255.0f ? 255u : (uint32_t)v;
+}
+
+/* Weights are texel weights 0..64 over 16 (WEIGHTS_TEXEL_SUM): exact in a float. */
+inline uint32_t weight64(float f)
+{
+	float v = f * 16.0f + 0.5f;
+	return v <= 0.0f ? 0u : v >= 64.0f ? 64u : (uint32_t)v;
+}
+
+struct block_out {
+	uint8_t *rgba;
+	unsigned w, h, x0, y0, bw, bh;
+};
+
+void fill(const block_out &b, const uint8_t px[4])
+{
+	for (unsigned y = 0; y < b.bh && b.y0 + y < b.h; y++)
+		for (unsigned x = 0; x < b.bw && b.x0 + x < b.w; x++)
+			memcpy(b.rgba + ((size_t)(b.y0 + y) * b.w + b.x0 + x) * 4, px, 4);
+}
+
+void constant_block(const block_out &b, const uint8_t *blk, bool srgb)
+{
+	/* Bit 9: the colour is FP16 (HDR), which the LDR profiles do not decode. */
+	if (blk[1] & 0x02) {
+		static const uint8_t magenta[4] = { 255, 0, 255, 255 };
+		fill(b, magenta);
+		return;
+	}
+	uint8_t px[4];
+	for (int c = 0; c < 4; c++) {
+		uint32_t c16 = (uint32_t)blk[8 + 2 * c] | (uint32_t)blk[9 + 2 * c] << 8;
+		px[c] = srgb ? (uint8_t)(c16 >> 8) : to_unorm8(c16);
+	}
+	fill(b, px);
+}
+
+void full_block(const block_out &b, const astcenc_block_info &bi, bool srgb)
+{
+	uint32_t ep[4][2][4];
+	for (unsigned p = 0; p < bi.partition_count && p < 4; p++)
+		for (int e = 0; e < 2; e++)
+			for (int c = 0; c < 4; c++)
+				ep[p][e][c] = endpoint8(bi.color_endpoints[p][e][c]);
+	int plane2 = bi.is_dual_plane_block ? (int)bi.dual_plane_component : -1;
+	for (unsigned y = 0; y < b.bh && b.y0 + y < b.h; y++)
+		for (unsigned x = 0; x < b.bw && b.x0 + x < b.w; x++) {
+			unsigned t = y * b.bw + x;
+			unsigned p = bi.partition_count > 1 ? bi.partition_assignment[t] : 0;
+			if (p > 3)
+				p = 0;
+			uint32_t w1 = weight64(bi.weight_values_plane1[t]);
+			uint32_t w2 = plane2 >= 0 ? weight64(bi.weight_values_plane2[t]) : w1;
+			uint8_t *px = b.rgba + ((size_t)(b.y0 + y) * b.w + b.x0 + x) * 4;
+			for (int c = 0; c < 4; c++) {
+				uint32_t w = c == plane2 ? w2 : w1;
+				uint32_t e0 = ep[p][0][c], e1 = ep[p][1][c];
+				if (srgb)
+					px[c] = (uint8_t)((e0 * (64 - w) + e1 * w + 32) >> 6);
+				else
+					px[c] = to_unorm8((e0 * 257 * (64 - w) + e1 * 257 * w + 32) >> 6);
+			}
+		}
+}
+
+bool dims_ok(unsigned bw, unsigned bh, unsigned w, unsigned h)
+{
+	return nm_astc_block_size_ok(bw, bh) && w && h;
+}
+
+size_t blocks_bytes(unsigned bw, unsigned bh, unsigned w, unsigned h)
+{
+	return (size_t)((w + bw - 1) / bw) * ((h + bh - 1) / bh) * NM_ASTC_BLOCK_BYTES;
+}
+
+} // namespace
+
+bool nm_astc_block_size_ok(unsigned bw, unsigned bh)
+{
+	for (const auto &s : sizes)
+		if (s[0] == bw && s[1] == bh)
+			return true;
+	return false;
+}
+
+nm_status nm_astc_decode(const nm_options *opt, unsigned bw, unsigned bh, bool srgb,
+			 const uint8_t *src, size_t src_len, unsigned w, unsigned h,
+			 uint8_t *rgba)
+{
+	if (!dims_ok(bw, bh, w, h) || !src || !rgba)
+		return NM_E_INVAL;
+	if (src_len < blocks_bytes(bw, bh, w, h))
+		return NM_E_FORMAT;
+	size_t ctx_bytes;
+	if (nm_alloc_check(opt, 1, NM_ASTC_CONTEXT_BYTES, &ctx_bytes) != NM_OK)
+		return NM_E_LIMIT;
+	pthread_mutex_lock(&cache.lock);
+	astcenc_context *ctx;
+	nm_status s = context_for(bw, bh, srgb ? ASTCENC_PRF_LDR_SRGB : ASTCENC_PRF_LDR,
+				  ASTCENC_FLG_DECOMPRESS_ONLY, &ctx);
+	unsigned bx_count = (w + bw - 1) / bw, by_count = (h + bh - 1) / bh;
+	for (unsigned by = 0; s == NM_OK && by < by_count; by++)
+		for (unsigned bx = 0; s == NM_OK && bx < bx_count; bx++) {
+			const uint8_t *blk = src + ((size_t)by * bx_count + bx) * NM_ASTC_BLOCK_BYTES;
+			block_out b = { rgba, w, h, bx * bw, by * bh, bw, bh };
+			astcenc_block_info bi;
+			if (astcenc_get_block_info(ctx, blk, &bi) != ASTCENC_SUCCESS) {
+				s = NM_E_UNSUPPORTED;   /* a build of libastcenc without it */
+				break;
+			}
+			if (bi.is_error_block) {
+				static const uint8_t magenta[4] = { 255, 0, 255, 255 };
+				fill(b, magenta);
+			} else if (bi.is_constant_block) {
+				constant_block(b, blk, srgb);
+			} else {
+				full_block(b, bi, srgb);
+			}
+		}
+	pthread_mutex_unlock(&cache.lock);
+	return s;
+}
+
+nm_status nm_astc_decode_reference(unsigned bw, unsigned bh, const uint8_t *src,
+				   size_t src_len, unsigned w, unsigned h, uint8_t *rgba)
+{
+	if (!dims_ok(bw, bh, w, h) || !src || !rgba)
+		return NM_E_INVAL;
+	if (src_len < blocks_bytes(bw, bh, w, h))
+		return NM_E_FORMAT;
+	pthread_mutex_lock(&cache.lock);
+	astcenc_context *ctx;
+	nm_status s = context_for(bw, bh, ASTCENC_PRF_LDR, ASTCENC_FLG_DECOMPRESS_ONLY, &ctx);
+	if (s == NM_OK) {
+		void *slice = rgba;
+		astcenc_image img = { w, h, 1, ASTCENC_TYPE_U8, &slice };
+		const astcenc_swizzle swz = { ASTCENC_SWZ_R, ASTCENC_SWZ_G, ASTCENC_SWZ_B,
+					      ASTCENC_SWZ_A };
+		if (astcenc_decompress_image(ctx, src, src_len, &img, &swz, 0) != ASTCENC_SUCCESS)
+			s = NM_E_FORMAT;
+		astcenc_decompress_reset(ctx);
+	}
+	pthread_mutex_unlock(&cache.lock);
+	return s;
+}
+
+nm_status nm_astc_encode(unsigned bw, unsigned bh, const uint8_t *rgba, unsigned w,
+			 unsigned h, uint8_t *dst, size_t dst_len)
+{
+	if (!dims_ok(bw, bh, w, h) || !rgba || !dst)
+		return NM_E_INVAL;
+	if (dst_len < blocks_bytes(bw, bh, w, h))
+		return NM_E_FORMAT;
+	/* A compressing context of its own: the cached one is decompress-only. */
+	astcenc_config cfg;
+	if (astcenc_config_init(ASTCENC_PRF_LDR, bw, bh, 1, ASTCENC_PRE_FAST, 0, &cfg) !=
+	    ASTCENC_SUCCESS)
+		return NM_E_INVAL;
+	astcenc_context *ctx = nullptr;
+	if (astcenc_context_alloc(&cfg, 1, &ctx) != ASTCENC_SUCCESS)
+		return NM_E_NOMEM;
+	void *slice = const_cast<uint8_t *>(rgba);
+	astcenc_image img = { w, h, 1, ASTCENC_TYPE_U8, &slice };
+	const astcenc_swizzle swz = { ASTCENC_SWZ_R, ASTCENC_SWZ_G, ASTCENC_SWZ_B, ASTCENC_SWZ_A };
+	astcenc_error e = astcenc_compress_image(ctx, &img, &swz, dst, dst_len, 0);
+	astcenc_context_free(ctx);
+	return e == ASTCENC_SUCCESS ? NM_OK : NM_E_FORMAT;
+}
+
+void nm_astc_release(void)
+{
+	pthread_mutex_lock(&cache.lock);
+	if (cache.ctx)
+		astcenc_context_free(cache.ctx);
+	cache.ctx = nullptr;
+	pthread_mutex_unlock(&cache.lock);
+}

@@ -1,0 +1,48 @@
+/* BC1-BC5 (DXT1/3/5, RGTC1/2: 4x4 blocks of 8 or 16 bytes) into RGBA8.
+ *
+ * BC1-BC3 go through libsquish (Debian libsquish-dev). libsquish 1.15 also names BC4
+ * and BC5, but only its compressor handles them: its decompressor reads any block as
+ * BC1. BC4 and BC5 are therefore ours (bcn.c): each channel is one BC3 alpha block, and
+ * tests/test_codec_bcn.c checks ours against libsquish's BC3 alpha bit for bit (every
+ * endpoint pair, both modes, every index). Like libsquish, the interpolated values are
+ * truncated ((6 * a0 + 1 * a1) / 7...), not rounded.
+ *
+ * Output: BC1 (with its transparent black), BC2, BC3 as RGBA; BC4 as grey (r, r, r,
+ * 255); BC5 as (r, g, 0, 255). Only the UNORM variants: SNORM BC4/BC5 are not decoded. */
+#ifndef NM_CODEC_BCN_H
+#define NM_CODEC_BCN_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include "lib/status.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+typedef enum nm_bcn_format { NM_BC1, NM_BC2, NM_BC3, NM_BC4, NM_BC5 } nm_bcn_format;
+
+/* 8 for BC1 and BC4, 16 for the others; 0 for an unknown format. */
+unsigned nm_bcn_block_bytes(nm_bcn_format f);
+
+/* Decode w x h texels: src holds ceil(w / 4) x ceil(h / 4) blocks, row by row
+ * (NM_E_FORMAT if src_len is shorter); rgba gets w * h * 4 bytes. NM_E_INVAL for an
+ * unknown format, a zero size or a side above 65535. */
+nm_status nm_bcn_decode(nm_bcn_format f, const uint8_t *src, size_t src_len, unsigned w,
+			unsigned h, uint8_t *rgba);
+
+/* One BC4 block (a BC3 alpha block): its 16 values, row by row. */
+void nm_bc4_block(const uint8_t block[8], uint8_t out[16]);
+
+/* libsquish itself (bcn_squish.cpp): decode BC1-BC3 (the same contract as
+ * nm_bcn_decode), and encode any of BC1-BC5 (fixtures, tests, the benchmark). */
+nm_status nm_squish_decode(nm_bcn_format f, const uint8_t *src, size_t src_len, unsigned w,
+			   unsigned h, uint8_t *rgba);
+nm_status nm_squish_encode(nm_bcn_format f, const uint8_t *rgba, unsigned w, unsigned h,
+			   uint8_t *dst, size_t dst_len);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif

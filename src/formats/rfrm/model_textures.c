@@ -1,0 +1,129 @@
+/* The textures a material names. Each texture parameter (DIFT, NMAP, ... with the type
+ * TXTR) gets, in mtrl/N.txt after its GUID and usage:
+ *   KEY_slot:  the parameter and what it is for ("DIFTTXTR (diffuse)");
+ *   KEY_asset: inside a PAK, the directory of the asset with that GUID;
+ *   KEY_png:   that asset's level-0 PNG, relative to the model's directory
+ *              ("../NAME.txtr/tex/0.png"), or why it has none.
+ * mesh.mtl then names those PNGs (rfrm_obj.c), so a viewer opens a PAK's model with its
+ * textures. A model mounted on its own knows only the GUIDs. Finding a PNG reads the
+ * texture's form and HEAD (a few small reads), when the model's directory is built. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "export/text.h"
+#include "formats/rfrm/rfrm.h"
+#include "formats/rfrm/txtr.h"
+
+static const struct slot {
+	char id[5];
+	const char *use, *mtl;
+} slots[] = {
+	/* The uses of the ids the corpus models and texture names show; the others (SPCF,
+	 * REFS, REFV, FURL, FURF, FURT...) are named by their id only. */
+	{ "DIFT", "diffuse", "map_Kd" },
+	{ "NMAP", "normal", "map_Bump" },   /* Blender reads map_Bump as a normal map */
+	{ "SPCT", "specular", "map_Ks" },
+	{ "ICAN", "incandescence", "map_Ke" },
+	{ "REFL", "reflection", NULL },
+};
+
+static const struct slot *slot_of(const uint8_t *id)
+{
+	for (size_t i = 0; i < sizeof slots / sizeof slots[0]; i++)
+		if (memcmp(id, slots[i].id, 4) == 0)
+			return &slots[i];
+	return NULL;
+}
+
+const char *rfrm_texture_slot(const uint8_t *id)
+{
+	const struct slot *s = slot_of(id);
+	return s ? s->use : NULL;
+}
+
+const char *rfrm_texture_mtl_key(const uint8_t *id)
+{
+	const struct slot *s = slot_of(id);
+	return s ? s->mtl : NULL;
+}
+
+/* The PNG of a PAK entry from a model's directory, worked out once per entry (materials
+ * of many models may name the same texture; a hostile one may name it a million times):
+ * a malloc'd copy, or NULL with why. */
+static char *entry_png(const rfrm_model *m, const rfrm_pak_entry *e, char *why, size_t len)
+{
+	rfrm_pak *p = (rfrm_pak *)m->pak;   /* only its cache changes, under its lock */
+	rfrm_pak_png *c = &p->png[e - p->entries];
+	pthread_mutex_lock(&p->png_lock);
+	if (!c->known) {
+		char wname[512], path[64], reason[sizeof ((nm_error *)0)->msg];
+		nm_reader *w;
+		nm_error err;
+		bool ok = false;
+		snprintf(wname, sizeof wname, "%s:%s", nm_reader_name(p->r), e->dir);
+		if (nm_reader_new_window(p->r, wname, e->off, e->size, &w, &err) != NM_OK) {
+			snprintf(reason, sizeof reason, "%s", err.msg);
+		} else {
+			ok = rfrm_txtr_png_path(w, m->t, path, sizeof path, reason, sizeof reason);
+			nm_reader_close(w);
+		}
+		size_t n = ok ? strlen(e->dir) + strlen(path) + 5 : 0;
+		if (ok && (c->png = malloc(n)) != NULL)
+			snprintf(c->png, n, "../%s/%s", e->dir, path);
+		else
+			c->why = strdup(ok ? "out of memory" : reason);
+		c->known = c->png || c->why;
+	}
+	char *png = c->png ? strdup(c->png) : NULL;
+	snprintf(why, len, "%s", c->png ? "" : c->why ? c->why : "out of memory");
+	pthread_mutex_unlock(&p->png_lock);
+	return png;
+}
+
+static void key_line(nm_out *o, const char *key, const char *what, const char *value)
+{
+	char k[48];
+	snprintf(k, sizeof k, "%s_%s", key, what);
+	nm_kv_str(o, k, value);
+}
+
+nm_status rfrm_texture_ref(rfrm_model *m, rfrm_material *mat, const char *key,
+			   const uint8_t *id, const uint8_t *guid, nm_out *o)
+{
+	char idtext[5], line[640], why[sizeof ((nm_error *)0)->msg];
+	rfrm_fourcc_print(idtext, id);
+	const char *use = rfrm_texture_slot(id);
+	snprintf(line, sizeof line, "%sTXTR (%s)", idtext, use ? use : "use unknown");
+	key_line(o, key, "slot", line);
+	char *png = NULL;
+	const rfrm_pak_entry *e = m->pak ? rfrm_pak_find(m->pak, guid) : NULL;
+	if (!m->pak) {
+		key_line(o, key, "asset", "unknown (the model is mounted on its own: only the GUID is known)");
+	} else if (!e) {
+		key_line(o, key, "asset", "none (no asset of this PAK has the GUID)");
+	} else {
+		key_line(o, key, "asset", e->dir);
+		if (memcmp(e->type, "TXTR", 4) != 0) {
+			char type[5];
+			rfrm_fourcc_print(type, (const uint8_t *)e->type);
+			snprintf(line, sizeof line, "none (a %s asset, not a TXTR)", type);
+			key_line(o, key, "png", line);
+		} else if ((png = entry_png(m, e, why, sizeof why)) != NULL) {
+			key_line(o, key, "png", png);
+		} else {
+			snprintf(line, sizeof line, "none (%s)", why);
+			key_line(o, key, "png", line);
+		}
+	}
+	rfrm_texref *tex = realloc(mat->tex, (mat->ntex + 1) * sizeof *tex);
+	if (!tex) {
+		free(png);
+		return NM_E_NOMEM;
+	}
+	mat->tex = tex;
+	memcpy(tex[mat->ntex].id, id, 4);
+	memcpy(tex[mat->ntex].guid, guid, 16);
+	tex[mat->ntex].png = png;
+	mat->ntex++;
+	return NM_OK;
+}

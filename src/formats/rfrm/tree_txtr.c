@@ -1,0 +1,301 @@
+/* The TXTR tree (doc/rfrm.md "Textures"): info.txt; head/ and gpu/ (and any other chunk)
+ * with header.txt and raw.bin; gpu/surface.bin, the decompressed surface; tex/K.png for
+ * level K (cube maps tex/faceF/K.png, arrays tex/layerL/K.png). Sizes come from HEAD:
+ * the surface's from its layout, each PNG's from nm_png_size; nothing is decoded
+ * before a read. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "codec/astc.h"
+#include "codec/gpu_buffer.h"
+#include "export/png.h"
+#include "export/text.h"
+#include "formats/rfrm/txtr.h"
+#include "lib/alloc.h"
+
+struct level_ref {
+	rfrm_txtr *x;
+	uint32_t layer, level;
+};
+
+static nm_status produce_surface(void *ctx, void *arg, nm_out *o, nm_error *err)
+{
+	rfrm_txtr *x = arg;
+	(void)ctx;
+	pthread_mutex_lock(&x->lock);
+	bool broken = x->surface_broken;
+	if (broken)
+		*err = x->surface_err;
+	pthread_mutex_unlock(&x->lock);
+	if (broken)
+		return err->code;
+	/* Only a broken stream is remembered: a limit or a short read may not recur. */
+	nm_status s = rfrm_txtr_surface(x, o, err);
+	if (s == NM_E_FORMAT) {
+		pthread_mutex_lock(&x->lock);
+		x->surface_broken = true;
+		x->surface_err = *err;
+		pthread_mutex_unlock(&x->lock);
+	}
+	return s;
+}
+
+/* n buffers, the largest first: a refusal comes before anything is allocated. */
+static nm_status alloc_largest_first(const nm_options *opt, const uint64_t *need, uint8_t **buf,
+				     int n, const rfrm_txtr *x, nm_error *err)
+{
+	bool done[4] = { false };
+	for (int k = 0; k < n; k++) {
+		int big = -1;
+		for (int i = 0; i < n; i++)
+			if (!done[i] && (big < 0 || need[i] > need[big]))
+				big = i;
+		done[big] = true;
+		buf[big] = nm_alloc(opt, need[big], 1, err, x->name, "GPU", x->gpu->data_off);
+		if (!buf[big])
+			return err->code;
+	}
+	return NM_OK;
+}
+
+static nm_status level_fail(nm_error *err, nm_status s, const struct level_ref *ref,
+			    const char *what)
+{
+	char layer[24];
+	rfrm_txtr_layer_dir(ref->x, ref->layer, layer, sizeof layer);
+	return nm_fail(err, s, ref->x->name, "GPU", ref->x->gpu->data_off,
+		       "level %u%s%s of the %s surface: %s", ref->level, layer[0] ? " of " : "",
+		       layer, ref->x->fmt->name, what);
+}
+
+/* Read the level's bytes from the surface (so the tree's cache keeps the surface for
+ * the other levels), put them in rows, decode. */
+static nm_status produce_png(void *ctx, void *arg, nm_out *o, nm_error *err)
+{
+	const struct level_ref *ref = arg;
+	rfrm_txtr *x = ref->x;
+	const nm_tegra_level *l = &x->surf.level[ref->level];
+	uint64_t at = x->surf.layer_size * ref->layer + l->offset;
+	(void)ctx;
+	uint64_t need[3] = { (uint64_t)l->width * l->height * 4, l->size, l->linear_size };
+	uint8_t *buf[3] = { NULL, NULL, NULL };
+	nm_status s = alloc_largest_first(o->opt, need, buf, 3, x, err);
+	uint8_t *rgba = buf[0], *sw = buf[1], *lin = buf[2];
+	size_t got = 0;
+	if (s == NM_OK)
+		s = nm_read(x->t, x->surface_node, at, sw, (size_t)l->size, &got, err);
+	if (s == NM_OK && got != l->size)
+		s = level_fail(err, NM_E_IO, ref, "the surface is shorter than its layout");
+	if (s == NM_OK && nm_tegra_deswizzle(sw, got, l->row_bytes, l->blocks_y, l->block_height,
+					     lin) != NM_OK)
+		s = level_fail(err, NM_E_FORMAT, ref, "cannot deswizzle it");
+	if (s == NM_OK) {
+		s = rfrm_txtr_decode(x->fmt, o->opt, lin, (size_t)l->linear_size, l->width,
+				     l->height, rgba);
+		if (s == NM_E_LIMIT)
+			s = nm_fail_limit(err, o->opt, NM_ASTC_CONTEXT_BYTES, x->name, "GPU",
+					  x->gpu->data_off);
+		else if (s != NM_OK)
+			s = level_fail(err, s, ref, "cannot decode it");
+	}
+	if (s == NM_OK)
+		s = nm_png_write(o, rgba, l->width, l->height, x->fmt->channels);
+	for (int i = 0; i < 3; i++)
+		free(buf[i]);
+	return s;
+}
+
+/* Type, format and size, under the keys info.txt or head/header.txt use. */
+static void summary(nm_out *o, const rfrm_txtr *x, const char *type_key, const char *format_key)
+{
+	nm_kv_enum(o, type_key, rfrm_txtr_type_name(x->type), x->type);
+	nm_kv_enum(o, format_key, x->fmt ? x->fmt->name : NULL, x->format);
+	nm_kv(o, "width", "%u", x->width);
+	nm_kv(o, "height", "%u", x->height);
+	nm_kv(o, "depth", "%u", x->depth);
+}
+
+static void info_text(nm_out *o, const rfrm_txtr *x)
+{
+	rfrm_form_info(o, &x->form, x->r);
+	if (x->head_ok) {
+		summary(o, x, "texture", "texture_format");
+		nm_kv(o, "levels", "%u", x->mip_count);
+	}
+	nm_kv(o, "platform", "%s", x->switch_platform ? "Switch (Tegra X1 block-linear)"
+						   : "Wii U (GX2 tiling)");
+	if (x->has_layout)
+		nm_kv(o, "surface_size", "%llu", (unsigned long long)x->surf.size);
+	else
+		nm_kv(o, "surface", "none (%s)", x->no_layout);
+	if (rfrm_txtr_has_png(x))
+		nm_kv(o, "png_files", "%llu", (unsigned long long)x->layers * x->mip_count);
+	else
+		nm_kv(o, "png_files", "0 (%s)", x->has_layout ? x->no_png : x->no_layout);
+	if (x->items_broken)
+		nm_kv_str(o, "error", x->items_err.msg);
+}
+
+static void head_text(nm_out *o, const rfrm_txtr *x)
+{
+	if (!x->head_ok)
+		return;
+	summary(o, x, "type", "format");
+	nm_kv(o, "tile_mode", "%u", x->tile_mode);
+	nm_kv(o, "swizzle", "%u", x->swizzle);
+	nm_kv(o, "mip_count", "%u", x->mip_count);
+	for (uint32_t k = 0; k < x->mip_count; k++) {
+		uint32_t w = x->width >> k ? x->width >> k : 1, h = x->height >> k ? x->height >> k : 1;
+		char key[16];
+		snprintf(key, sizeof key, "mip%u", k);
+		nm_kv(o, key, "%ux%u, %u bytes", w, h, x->mip_size[k]);
+	}
+	nm_kv(o, "sampler_flags", "0x%x", x->sampler_flags);
+	nm_kv_enum(o, "filter", rfrm_txtr_filter_name(x->filter), x->filter);
+	static const char *const axes[3] = { "wrap_x", "wrap_y", "wrap_z" };
+	for (int i = 0; i < 3; i++)
+		nm_kv_enum(o, axes[i], rfrm_txtr_wrap_name(x->wrap[i]), x->wrap[i]);
+	if (x->head_extra)
+		nm_kv(o, "trailing_bytes", "%llu", (unsigned long long)x->head_extra);
+}
+
+static void gpu_text(nm_out *o, const rfrm_txtr *x)
+{
+	const nm_gpu_codec *c = x->has_codec ? nm_gpu_codec_of(x->codec) : NULL;
+	if (c)
+		nm_kv_enum(o, "codec", c->label, c->tag);
+	else if (x->has_codec)
+		nm_kv(o, "codec", "unknown (%02x %02x %02x %02x)", x->codec[0], x->codec[1],
+		      x->codec[2], x->codec[3]);
+	if (!x->has_layout) {
+		nm_kv(o, "surface", "none (%s)", x->no_layout);
+	} else {
+		const nm_tegra_surface *s = &x->surf;
+		nm_kv(o, "surface", "%llu bytes, block-linear (surface.bin); texels through byte %llu",
+		      (unsigned long long)s->size, (unsigned long long)s->span);
+		nm_kv(o, "layers", "%u", s->layers);
+		if (s->layers > 1)
+			nm_kv(o, "layer_size", "%llu", (unsigned long long)s->layer_size);
+		nm_kv(o, "block_height", "%u", s->block_height);
+		for (uint32_t k = 0; k < s->levels; k++) {
+			const nm_tegra_level *l = &s->level[k];
+			char key[16];
+			snprintf(key, sizeof key, "level%u", k);
+			nm_kv(o, key, "%ux%u, %ux%u blocks of %u bytes, block height %u, at 0x%llx, %llu bytes",
+			      l->width, l->height, l->blocks_x, l->blocks_y, x->fmt->block_bytes,
+			      l->block_height, (unsigned long long)l->offset,
+			      (unsigned long long)l->size);
+		}
+	}
+	if (x->meta)
+		nm_kv(o, "pak_meta", "%zu bytes (meta.bin; not used: the buffers are found one after another)",
+		      x->meta_len);
+}
+
+static nm_status add_pngs(rfrm_txtr *x, nm_node *root)
+{
+	nm_tree *t = x->t;
+	char *stem = nm_unique_stem(t, root, "tex", NULL);
+	nm_node *tex = stem ? nm_dir(t, root, stem) : NULL;
+	free(stem);
+	if (!tex)
+		return NM_E_NOMEM;
+	for (uint32_t layer = 0; layer < x->layers; layer++) {
+		char sub[24];
+		rfrm_txtr_layer_dir(x, layer, sub, sizeof sub);
+		nm_node *dir = sub[0] ? nm_dir(t, tex, sub) : tex;
+		if (!dir)
+			return NM_E_NOMEM;
+		for (uint32_t k = 0; k < x->mip_count; k++) {
+			const nm_tegra_level *l = &x->surf.level[k];
+			struct level_ref *ref = nm_tree_alloc(t, sizeof *ref);
+			char name[24];
+			snprintf(name, sizeof name, "%u.png", k);
+			if (!ref)
+				return NM_E_NOMEM;
+			*ref = (struct level_ref){ x, layer, k };
+			if (!nm_lazy(t, dir, name, nm_png_size(l->width, l->height, x->fmt->channels),
+				     produce_png, NULL, ref))
+				return NM_E_NOMEM;
+		}
+	}
+	return NM_OK;
+}
+
+static nm_status add_chunk(rfrm_txtr *x, nm_node *root, const rfrm_item *it)
+{
+	nm_tree *t = x->t;
+	nm_out o;
+	nm_out_init(&o);
+	if (it == x->head)
+		head_text(&o, x);
+	else if (it == x->gpu)
+		gpu_text(&o, x);
+	if (nm_out_status(&o) != NM_OK) {
+		nm_out_free(&o);
+		return NM_E_NOMEM;
+	}
+	nm_node *d = rfrm_item_dir(t, root, x->r, it, (const char *)o.data, o.len);
+	nm_out_free(&o);
+	if (!d)
+		return NM_E_NOMEM;
+	if (it->is_form)
+		rfrm_add_items(t, d, x->r, it, 1);
+	if (it == x->head && !x->head_ok)
+		nm_error_file(t, d, &x->head_err);
+	if (it != x->gpu)
+		return NM_OK;
+	if (x->has_layout) {
+		x->surface_node = nm_lazy(t, d, "surface.bin", x->surf.size, produce_surface, NULL, x);
+		if (!x->surface_node)
+			return NM_E_NOMEM;
+	}
+	if (x->meta) {
+		nm_out_write(&o, x->meta, x->meta_len);
+		if (!nm_text(t, d, "meta.bin", &o)) {
+			nm_out_free(&o);
+			return NM_E_NOMEM;
+		}
+	}
+	return NM_OK;
+}
+
+static void free_txtr(void *p)
+{
+	rfrm_txtr_free(p);
+	free(p);
+}
+
+nm_status rfrm_build_txtr(nm_reader *r, nm_tree *t, nm_node *dir, const rfrm_item *form,
+			  const uint8_t *meta, size_t meta_len, nm_error *err)
+{
+	const char *name = nm_reader_name(r);
+	rfrm_txtr *x = calloc(1, sizeof *x);
+	/* nm_tree_on_free frees x itself when it fails. */
+	if (!x || nm_tree_on_free(t, free_txtr, x) != NM_OK)
+		return nm_fail(err, NM_E_NOMEM, name, NULL, NM_NO_OFFSET, "out of memory");
+	nm_status s = rfrm_txtr_parse(r, t, form, x, err);
+	if (s != NM_OK)
+		return s;
+	x->meta = meta;
+	x->meta_len = meta_len;
+	nm_out o;
+	nm_out_init(&o);
+	info_text(&o, x);
+	if (!nm_text(t, dir, "info.txt", &o))
+		goto nomem;
+	if (x->items_broken)
+		nm_error_file(t, dir, &x->items_err);
+	if (!x->head)
+		nm_error_file(t, dir, &x->head_err);
+	for (size_t i = 0; i < x->nitems; i++)
+		if (add_chunk(x, dir, &x->items[i]) != NM_OK)
+			goto nomem;
+	if (rfrm_txtr_has_png(x) && add_pngs(x, dir) != NM_OK)
+		goto nomem;
+	nm_out_free(&o);
+	return NM_OK;
+nomem:
+	nm_out_free(&o);
+	return nm_fail(err, NM_E_NOMEM, name, NULL, NM_NO_OFFSET, "out of memory");
+}
