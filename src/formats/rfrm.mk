@@ -1,13 +1,13 @@
 # rfrm driver (Donkey Kong Country: Tropical Freeze RFRM assets, CMDL/SMDL/WMDL models,
 # TXTR textures, PAK archives): sources and tests.
 libnmodel_a_SOURCES += \
-	src/formats/rfrm/rfrm.h src/formats/rfrm/rfrm_chunks.c \
-	src/formats/rfrm/vertex_formats.c src/formats/rfrm/model.c \
-	src/formats/rfrm/model_head.c src/formats/rfrm/model_mtrl.c src/formats/rfrm/model_textures.c \
-	src/formats/rfrm/model_buffers.c src/formats/rfrm/gpu.c \
+	src/formats/rfrm/rfrm.h src/formats/rfrm/driver.c src/formats/rfrm/chunks.c \
+	src/formats/rfrm/vertex_formats.c src/formats/rfrm/parse_model.c \
+	src/formats/rfrm/parse_head.c src/formats/rfrm/parse_mtrl.c src/formats/rfrm/model_textures.c \
+	src/formats/rfrm/parse_buffers.c src/formats/rfrm/gpu.c \
 	src/formats/rfrm/tree_model.c src/formats/rfrm/tree_buffers.c \
-	src/formats/rfrm/rfrm_obj.c src/formats/rfrm/pak.c src/formats/rfrm/tree_pak.c \
-	src/formats/rfrm/txtr.h src/formats/rfrm/txtr_formats.c src/formats/rfrm/txtr_parse.c \
+	src/formats/rfrm/obj.c src/formats/rfrm/parse_pak.c src/formats/rfrm/tree_pak.c \
+	src/formats/rfrm/txtr.h src/formats/rfrm/txtr_formats.c src/formats/rfrm/parse_txtr.c \
 	src/formats/rfrm/txtr_surface.c src/formats/rfrm/txtr_decode.c src/formats/rfrm/tree_txtr.c
 
 check_PROGRAMS += tests/test_rfrm tests/mkpak

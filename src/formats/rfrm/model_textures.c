@@ -4,7 +4,7 @@
  *   KEY_asset: inside a PAK, the directory of the asset with that GUID;
  *   KEY_png:   that asset's level-0 PNG, relative to the model's directory
  *              ("../NAME.txtr/tex/0.png"), or why it has none.
- * mesh.mtl then names those PNGs (rfrm_obj.c), so a viewer opens a PAK's model with its
+ * mesh.mtl then names those PNGs (obj.c), so a viewer opens a PAK's model with its
  * textures. A model mounted on its own knows only the GUIDs. Finding a PNG reads the
  * texture's form and HEAD (a few small reads), when the model's directory is built. */
 #include <stdio.h>

@@ -34,7 +34,7 @@ extern const nm_driver nm_driver_rfrm_pak;
 
 struct rfrm_pak;
 
-/* --- forms and chunks (rfrm_chunks.c) ------------------------------------------ */
+/* --- forms and chunks (chunks.c) -------------------------------------------------- */
 
 /* One entry of a form's data: a chunk, or a nested form. */
 typedef struct rfrm_item {
@@ -78,7 +78,7 @@ nm_node *rfrm_item_dir(nm_tree *t, nm_node *parent, nm_reader *r, const rfrm_ite
 void rfrm_add_items(nm_tree *t, nm_node *dir, nm_reader *r, const rfrm_item *form,
 		    int depth);
 
-/* --- vertex component formats (vertex_formats.c) ------------------------------- */
+/* --- vertex component formats (vertex_formats.c) ---------------------------------- */
 
 typedef enum rfrm_kind {
 	RFRM_K_UNORM, RFRM_K_UINT, RFRM_K_SNORM, RFRM_K_SINT, RFRM_K_FLOAT, RFRM_K_HALF,
@@ -112,7 +112,7 @@ void rfrm_semantic_stem(uint32_t semantic, char *buf, size_t len);
 /* Column name of component c ("x", "u", "r", "index0"...). */
 void rfrm_semantic_column(uint32_t semantic, unsigned c, char *buf, size_t len);
 
-/* --- models (model_*.c) -------------------------------------------------------- */
+/* --- models (parse_model.c, parse_*.c) -------------------------------------------- */
 
 enum rfrm_semantic { RFRM_POSITION = 0, RFRM_NORMAL = 1, RFRM_TANGENT0 = 2, RFRM_TEXCOORD0 = 4 };
 
@@ -164,7 +164,7 @@ typedef struct rfrm_material {
 	rfrm_texref *tex;        /* its texture parameters, in order */
 	size_t ntex;
 	bool has_color;          /* DIFC */
-	bool switch_layout;      /* parameters in the Switch layout (model_mtrl.c) */
+	bool switch_layout;      /* parameters in the Switch layout (parse_mtrl.c) */
 	float color[4];
 } rfrm_material;
 
@@ -303,7 +303,7 @@ nm_status rfrm_parse_ibuf(rfrm_model *m, nm_error *err);
 void rfrm_link_meshes(rfrm_model *m);
 const char *rfrm_prim_name(uint32_t prim);
 
-/* --- GPU buffers (gpu.c) ------------------------------------------------------- */
+/* --- GPU buffers (gpu.c) ---------------------------------------------------------- */
 
 /* Length of the META blob at p (bounded by avail), or 0 if it does not fit. */
 size_t rfrm_meta_length(const uint8_t *p, size_t avail);
@@ -329,7 +329,7 @@ nm_status rfrm_load_indices(rfrm_model *m, size_t ib, uint64_t first, uint64_t c
 			    uint32_t **out, nm_error *err);
 const char *rfrm_gpu_source_name(rfrm_gpu_source s);
 
-/* --- trees (tree_*.c, rfrm_obj.c) ---------------------------------------------- */
+/* --- trees (tree_*.c, obj.c) ------------------------------------------------------ */
 
 /* The tree of one RFRM asset: a model tree if it is a model, a texture tree if it is a
  * TXTR, else its chunk tree. meta: the PAK's META blob for it, or NULL; pak: the PAK it
@@ -345,7 +345,7 @@ nm_status rfrm_add_vbufs(rfrm_model *m, nm_node *dir);
 nm_status rfrm_add_ibufs(rfrm_model *m, nm_node *dir);
 nm_status rfrm_add_obj(rfrm_model *m, nm_node *root);
 
-/* --- PAK (pak.c, tree_pak.c) --------------------------------------------------- */
+/* --- PAK (parse_pak.c, tree_pak.c) ------------------------------------------------ */
 
 typedef struct rfrm_pak_entry {
 	char type[5];
@@ -387,6 +387,8 @@ typedef struct rfrm_pak {
 } rfrm_pak;
 
 nm_status rfrm_pak_parse(nm_reader *r, rfrm_pak *p, nm_error *err);
+/* The PAK's tree: info.txt, toc.txt, the TOC's chunks, one lazy directory per asset. */
+nm_status rfrm_build_pak(nm_reader *r, nm_tree *t, nm_node *root, nm_error *err);
 /* The first entry (in ADIR order) with this GUID, or NULL: a binary search. */
 const rfrm_pak_entry *rfrm_pak_find(const rfrm_pak *p, const uint8_t *guid);
 void rfrm_pak_free(rfrm_pak *p);

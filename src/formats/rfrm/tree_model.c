@@ -229,22 +229,3 @@ nm_status rfrm_build_asset(nm_reader *r, nm_tree *t, nm_node *dir, const uint8_t
 		return s;
 	return rfrm_build_model_tree(m, dir, err);
 }
-
-/* --- the driver ----------------------------------------------------------------- */
-
-static bool rfrm_probe(const uint8_t *head, size_t len, uint64_t size)
-{
-	return len >= RFRM_FORM_LEN && size >= RFRM_FORM_LEN && memcmp(head, "RFRM", 4) == 0;
-}
-
-static nm_status rfrm_build(nm_reader *r, nm_tree *t, nm_node *dir, nm_error *err)
-{
-	return rfrm_build_asset(r, t, dir, NULL, 0, NULL, err);
-}
-
-const nm_driver nm_driver_rfrm = {
-	.name = "rfrm",
-	.description = "Tropical Freeze RFRM asset",
-	.probe = rfrm_probe,
-	.build = rfrm_build,
-};

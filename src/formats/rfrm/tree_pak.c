@@ -171,7 +171,7 @@ static void free_pak(void *ptr)
 	free(ptr);
 }
 
-static nm_status pak_build(nm_reader *r, nm_tree *t, nm_node *root, nm_error *err)
+nm_status rfrm_build_pak(nm_reader *r, nm_tree *t, nm_node *root, nm_error *err)
 {
 	rfrm_pak *p = calloc(1, sizeof *p);
 	if (!p)
@@ -227,16 +227,3 @@ nomem:
 	nm_out_free(&o);
 	return nm_fail(err, NM_E_NOMEM, nm_reader_name(r), NULL, NM_NO_OFFSET, "out of memory");
 }
-
-static bool pak_probe(const uint8_t *head, size_t len, uint64_t size)
-{
-	return len >= RFRM_FORM_LEN && size >= RFRM_FORM_LEN && memcmp(head, "RFRM", 4) == 0 &&
-	       memcmp(head + 0x14, "PACK", 4) == 0;
-}
-
-const nm_driver nm_driver_rfrm_pak = {
-	.name = "pak",
-	.description = "Tropical Freeze PAK archive",
-	.probe = pak_probe,
-	.build = pak_build,
-};

@@ -93,7 +93,7 @@ typedef struct rfrm_txtr {
 	nm_error surface_err;
 } rfrm_txtr;
 
-/* Parse form, HEAD and the first buffer tag (txtr_parse.c). Fails only when nothing
+/* Parse form, HEAD and the first buffer tag (parse_txtr.c). Fails only when nothing
  * can be shown. */
 nm_status rfrm_txtr_parse(nm_reader *r, nm_tree *t, const rfrm_item *form, rfrm_txtr *x,
 			  nm_error *err);
