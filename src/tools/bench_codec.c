@@ -8,6 +8,7 @@
 #include <string.h>
 #include <time.h>
 #include <zlib.h>
+#include "config.h"
 #include "codec/astc.h"
 #include "codec/bcn.h"
 #include "codec/gx.h"
@@ -15,6 +16,9 @@
 #include "codec/inflate.h"
 #include "codec/gpu_buffer.h"
 #include "codec/pica.h"
+#ifdef HAVE_LIBETC1
+#include <android/ETC1/etc1.h>
+#endif
 
 static double now(void)
 {
@@ -49,10 +53,10 @@ static void row(const char *family, const char *name, double secs, size_t bytes,
 	       secs / mc);
 }
 
-static double best_of(nm_status (*fn)(void *), void *arg)
+static double best_of_n(nm_status (*fn)(void *), void *arg, int runs)
 {
 	double best = 1e9;
-	for (int r = 0; r < 5; r++) {
+	for (int r = 0; r < runs; r++) {
 		double t = now();
 		fn(arg);
 		t = now() - t;
@@ -60,6 +64,11 @@ static double best_of(nm_status (*fn)(void *), void *arg)
 			best = t;
 	}
 	return best;
+}
+
+static double best_of(nm_status (*fn)(void *), void *arg)
+{
+	return best_of_n(fn, arg, 5);
 }
 
 struct pica_job { nm_pica_format f; const uint8_t *src; size_t len; uint8_t *out; };
@@ -109,6 +118,20 @@ static nm_status switch_job_run(void *p)
 	return NM_OK;
 }
 
+/* The image the encoders start from: RGBA8, a gradient with noise and flat areas. */
+static void bench_image(uint8_t *img)
+{
+	for (unsigned y = 0; y < H; y++)
+		for (unsigned x = 0; x < W; x++) {
+			uint8_t *p = img + ((size_t)y * W + x) * 4;
+			bool flat = (x / 128 + y / 128) % 3 == 0;
+			p[0] = flat ? 40 : (uint8_t)(x / 4);
+			p[1] = flat ? 90 : (uint8_t)(y / 4);
+			p[2] = flat ? 200 : (uint8_t)((x * y) >> 8 ^ (unsigned)rand() % 16);
+			p[3] = (uint8_t)(255 - (x + y) % 64);
+		}
+}
+
 static void switch_textures(uint8_t *scratch)
 {
 	static const struct { const char *name; int kind; unsigned bw, bh; nm_bcn_format bcn; } fmts[] = {
@@ -122,15 +145,7 @@ static void switch_textures(uint8_t *scratch)
 		{ "ASTC_8x5 (libastcenc's own 8-bit decode, not used)", SW_ASTC_LIB, 8, 5, NM_BC1 },
 	};
 	uint8_t *img = malloc((size_t)W * H * 4), *out = malloc((size_t)W * H * 4);
-	for (unsigned y = 0; y < H; y++)
-		for (unsigned x = 0; x < W; x++) {
-			uint8_t *p = img + ((size_t)y * W + x) * 4;
-			bool flat = (x / 128 + y / 128) % 3 == 0;
-			p[0] = flat ? 40 : (uint8_t)(x / 4);
-			p[1] = flat ? 90 : (uint8_t)(y / 4);
-			p[2] = flat ? 200 : (uint8_t)((x * y) >> 8 ^ (unsigned)rand() % 16);
-			p[3] = (uint8_t)(255 - (x + y) % 64);
-		}
+	bench_image(img);
 	printf("\nSwitch textures, %dx%d level stored block-linear: Tegra deswizzle, then decode "
 	       "to RGBA8 (best of 5; memcpy of the same stored bytes in the same run)\n\n", W, H);
 	printf("| format | stored bytes | deswizzle + decode Mpixel/s | deswizzle alone Mpixel/s | "
@@ -172,6 +187,126 @@ static void switch_textures(uint8_t *scratch)
 	free(out);
 }
 
+/* ETC1 against Android's libETC1 (the peer, when configure found it) on the same blocks.
+ * The two sides do different jobs, said in the table: ours reads PICA's layout (8x8
+ * tiles of four blocks in Z order, each block a little-endian word) and writes RGBA8
+ * rows; libETC1 reads blocks row by row, each a big-endian word, and writes RGB888 rows.
+ * Its input here is ours reordered and byte-swapped, so both decode the same image,
+ * and the RGB of both outputs is compared. */
+#ifdef HAVE_LIBETC1
+struct etc1_peer_job { const uint8_t *src; uint8_t *out; };
+static nm_status etc1_peer_run(void *p)
+{
+	struct etc1_peer_job *j = p;
+	return etc1_decode_image(j->src, j->out, W, H, 3, W * 3) ? NM_E_FORMAT : NM_OK;
+}
+#endif
+
+/* Blocks between PICA's order (tiles row-major, Z order inside a tile, LE words) and
+ * libETC1's (row-major, BE words); to_pica picks the direction. */
+static void etc1_reorder(const uint8_t *from, uint8_t *to, bool to_pica)
+{
+	for (size_t n = 0; n < (size_t)W * H / 16; n++) {
+		size_t tile = n / 4, z = n % 4;
+		size_t bx = tile % (W / 8) * 2 + (z & 1), by = tile / (W / 8) * 2 + (z >> 1);
+		size_t lin = (by * (W / 4) + bx) * 8;
+		for (size_t i = 0; i < 8; i++) {
+			if (to_pica)
+				to[n * 8 + i] = from[lin + 7 - i];
+			else
+				to[lin + i] = from[n * 8 + 7 - i];
+		}
+	}
+}
+
+static void etc1_input(const char *what, const uint8_t *pica, uint8_t *out, uint8_t *scratch)
+{
+	size_t blocks = (size_t)W / 4 * (H / 4);
+	uint8_t *lin = malloc(blocks * 8), *peer = malloc((size_t)W * H * 3);
+	etc1_reorder(pica, lin, false);
+	/* ETC1A4 from the same colour blocks, each after 8 bytes of random alpha. */
+	uint8_t *a4 = malloc(blocks * 16);
+	for (size_t n = 0; n < blocks; n++) {
+		for (int i = 0; i < 8; i++)
+			a4[n * 16 + (size_t)i] = (uint8_t)rand();
+		memcpy(a4 + n * 16 + 8, pica + n * 8, 8);
+	}
+	struct pica_job e = { NM_PICA_ETC1, pica, blocks * 8, out };
+	struct pica_job ea = { NM_PICA_ETC1A4, a4, blocks * 16, out };
+	/* Turns, best of each: a busy machine slows every side alike. */
+	double t_e = 1e9, t_ea = 1e9, t_peer = 0, mc = 1e9;
+#ifdef HAVE_LIBETC1
+	struct etc1_peer_job pj = { lin, peer };
+	t_peer = 1e9;
+#endif
+	for (int r = 0; r < 20; r++) {
+		double t = best_of_n(pica_job_run, &ea, 1);
+		t_ea = t < t_ea ? t : t_ea;
+#ifdef HAVE_LIBETC1
+		t = best_of_n(etc1_peer_run, &pj, 1);
+		t_peer = t < t_peer ? t : t_peer;
+#endif
+		t = memcpy_time(out, (size_t)W * H * 4, scratch);
+		mc = t < mc ? t : mc;
+		t = best_of_n(pica_job_run, &e, 1);
+		t_e = t < t_e ? t : t_e;
+	}
+	const char *same = "peer not installed";
+#ifdef HAVE_LIBETC1
+	size_t diff = 0;
+	for (size_t i = 0; i < (size_t)W * H; i++)
+		diff += memcmp(out + i * 4, peer + i * 3, 3) != 0;
+	same = diff ? "DIFFERENT" : "identical";
+#endif
+	double px = (double)W * H / 1e6;
+	static const char *const what_side[] = {
+		"nmodelfs ETC1: PICA tiles, LE words -> RGBA8 (A = 255)",
+		"nmodelfs ETC1A4: the same + a 4-bit alpha per pixel -> RGBA8",
+		"libETC1 etc1_decode_image: row-major blocks, BE words -> RGB888",
+	};
+	const double t[] = { t_e, t_ea, t_peer };
+	for (int i = 0; i < 3; i++) {
+		char ratio[32] = "-";
+		if (t_peer > 0)
+			snprintf(ratio, sizeof ratio, "%.2f", t_peer / t[i]);
+		if (t[i] > 0)
+			printf("| %s | %s | %.1f | %s | %.1f %% |\n", what, what_side[i], px / t[i],
+			       ratio, 100 * mc / t[i]);
+		else
+			printf("| %s | libETC1: not installed (Debian android-libetc1-dev), not measured "
+			       "| - | - | - |\n", what);
+	}
+	printf("| %s | memcpy of the RGBA8 output (%d bytes) | %.1f | | 100 %% |\n", what, W * H * 4,
+	       px / mc);
+	printf("| %s | RGB of nmodelfs ETC1 and libETC1 | %s | | |\n", what, same);
+	free(lin);
+	free(peer);
+	free(a4);
+}
+
+static void etc1_table(const uint8_t *random, uint8_t *out, uint8_t *scratch)
+{
+	printf("\nETC1, %dx%d, best of 20 turns of every row; speed also as a share of a memcpy of "
+	       "the RGBA8 output, in the same turns\n\n", W, H);
+	printf("| blocks | decoder | Mpixel/s | x libETC1 | of memcpy |\n|---|---|---:|---:|---:|\n");
+	etc1_input("random", random, out, scratch);
+#ifdef HAVE_LIBETC1
+	/* Blocks as an encoder writes them (mostly differential, few clamps): libETC1's
+	 * encoder on a smooth image with flat areas, stored in PICA's order. */
+	uint8_t *img = malloc((size_t)W * H * 4), *lin = malloc((size_t)W * H / 2),
+		*pica = malloc((size_t)W * H / 2);
+	bench_image(img);
+	for (size_t i = 0; i < (size_t)W * H; i++)   /* RGBA8 -> RGB888 in place */
+		memmove(img + i * 3, img + i * 4, 3);
+	etc1_encode_image(img, W, H, 3, W * 3, lin);
+	etc1_reorder(lin, pica, true);
+	etc1_input("encoded", pica, out, scratch);
+	free(img);
+	free(lin);
+	free(pica);
+#endif
+}
+
 int main(void)
 {
 	size_t max = (size_t)W * H * 8;
@@ -196,6 +331,7 @@ int main(void)
 		struct gx_job j = { gx[i], src, nm_gx_level_size(gx[i], W, H), pal, out };
 		row("GX", nm_gx_format_name(gx[i]), best_of(gx_job_run, &j), j.len, src, scratch);
 	}
+	etc1_table(src, out, scratch);
 	switch_textures(scratch);
 
 	/* Decompression: vertex-like data (floats with structure) of 8 MiB, in every GPU
