@@ -1,9 +1,30 @@
 #include "codec/etc1.h"
 
-/* (small, large) modifier per table index; the selector picks the sign. */
-static const int etc1_modifiers[8][2] = {
-	{2, 8}, {5, 17}, {9, 29}, {13, 42}, {18, 60}, {24, 80}, {33, 106}, {47, 183}
-};
+#include <string.h>
+
+/* A block is two sub-blocks of eight pixels, each with a palette of four colours
+ * (base colour plus one of four modifiers, clamped). The decoder builds the eight
+ * colours once per block, as the 32-bit words the image stores, and then each pixel
+ * is a table look-up and one store into the image: no per-pixel arithmetic, no
+ * branch that depends on the data, no staging block. */
+
+#if defined(__SSE2__) && !defined(NM_ETC1_PORTABLE)
+#include <emmintrin.h>
+#define ETC1_SSE2 1
+#endif
+
+/* Where channel c (0 R, 1 G, 2 B, 3 A) sits in the 32-bit word that stores a pixel,
+ * so that the bytes in memory are R, G, B, A on either byte order. */
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__
+#define CHANNEL_SHIFT(c) (24u - 8u * (c))
+#else
+#define CHANNEL_SHIFT(c) (8u * (c))
+#endif
+#define ALPHA_MASK ((uint32_t)0xFF << CHANNEL_SHIFT(3))
+
+/* (small, large) modifier per table index; the selector's MSB makes it negative. */
+#define ETC1_TABLES(X) \
+	X(2, 8) X(5, 17) X(9, 29) X(13, 42) X(18, 60) X(24, 80) X(33, 106) X(47, 183)
 
 uint64_t nm_etc1_word_be(const uint8_t b[NM_ETC1_BLOCK_BYTES])
 {
@@ -23,59 +44,138 @@ uint64_t nm_etc1_word_le(const uint8_t b[NM_ETC1_BLOCK_BYTES])
 	return w;
 }
 
-static int expand4(unsigned n)
+/* The two base colours, bases[s] = R | G << 8 | B << 16 (channel c at bits 8c).
+ * Both readings of the colour bits are worked out and the diff bit picks one with a
+ * mask: a branch on it would be as unpredictable as the blocks are. */
+static void etc1_bases(uint32_t hi, uint32_t bases[2])
 {
-	return (int)(n << 4 | n);
+	uint32_t diff = 0u - ((hi >> 1) & 1);
+
+	bases[0] = bases[1] = 0;
+	/* Each channel is one byte of hi, R highest: base 1 and base 2 as two nibbles,
+	 * or base 1 in five bits and a three-bit delta. */
+	for (unsigned c = 0; c < 3; c++) {
+		uint32_t v = (hi >> (24 - 8 * c)) & 0xFF;
+		uint32_t d1 = v >> 3, dd = v & 7;
+		/* Two's-complement 3-bit delta: adding dd-8 mod 32 == dd+24. */
+		uint32_t d2 = (d1 + dd + (dd & 4) * 6) & 31;
+		uint32_t b1 = ((v >> 4) * 17 & ~diff) | ((d1 << 3 | d1 >> 2) & diff);
+		uint32_t b2 = ((v & 15) * 17 & ~diff) | ((d2 << 3 | d2 >> 2) & diff);
+
+		bases[0] |= b1 << (8 * c);
+		bases[1] |= b2 << (8 * c);
+	}
 }
 
-static int expand5(unsigned n)
+#ifdef ETC1_SSE2
+/* Per table: the modifiers as bytes added to R, G and B of each palette entry
+ * (selectors 0 and 1) and subtracted from them (2 and 3). Unsigned saturating byte
+ * arithmetic clamps to 0..255 exactly, since an entry only adds or only subtracts. */
+#define MOD_ADD(s, l) { (s) * 0x010101u, (l) * 0x010101u, 0, 0 },
+#define MOD_SUB(s, l) { 0, 0, (s) * 0x010101u, (l) * 0x010101u },
+static const uint32_t mod_add[8][4] = { ETC1_TABLES(MOD_ADD) };
+static const uint32_t mod_sub[8][4] = { ETC1_TABLES(MOD_SUB) };
+
+/* x86 is little-endian: the channel order of bases[] is already the memory order. */
+static void etc1_palette(uint32_t base, unsigned table, uint32_t alpha, uint32_t pal[4])
 {
-	return (int)(n << 3 | n >> 2);
+	__m128i v = _mm_set1_epi32((int)(base | alpha << 24));
+
+	v = _mm_adds_epu8(v, _mm_loadu_si128((const __m128i *)mod_add[table]));
+	v = _mm_subs_epu8(v, _mm_loadu_si128((const __m128i *)mod_sub[table]));
+	_mm_storeu_si128((__m128i *)pal, v);
+}
+#else
+/* clamp_255[v + CLAMP_BIAS] for every base + modifier, -183 .. 255 + 183: a table,
+ * because a comparison there is the branch random blocks mispredict most. */
+#define CLAMP_BIAS 192
+#define C1(v) ((v) < 0 ? 0 : (v) > 255 ? 255 : (v))
+#define C4(v) C1(v), C1((v) + 1), C1((v) + 2), C1((v) + 3)
+#define C16(v) C4(v), C4((v) + 4), C4((v) + 8), C4((v) + 12)
+#define C64(v) C16(v), C16((v) + 16), C16((v) + 32), C16((v) + 48)
+static const uint8_t clamp_255[640] = {
+	C64(-192), C64(-128), C64(-64), C64(0), C64(64), C64(128), C64(192), C64(256),
+	C64(320), C64(384)
+};
+
+#define MOD_PAIR(s, l) { s, l },
+static const int etc1_modifiers[8][2] = { ETC1_TABLES(MOD_PAIR) };
+
+static void etc1_palette(uint32_t base, unsigned table, uint32_t alpha, uint32_t pal[4])
+{
+	for (unsigned sel = 0; sel < 4; sel++) {
+		int m = etc1_modifiers[table][sel & 1];
+		uint32_t px = alpha << CHANNEL_SHIFT(3);
+
+		if (sel & 2)
+			m = -m;
+		for (unsigned c = 0; c < 3; c++)
+			px |= (uint32_t)clamp_255[(int)((base >> (8 * c)) & 0xFF) + m + CLAMP_BIAS]
+			      << CHANNEL_SHIFT(c);
+		pal[sel] = px;
+	}
+}
+#endif
+
+/* The 16 selectors as 2-bit numbers, pixel k (x = k / 4, y = k % 4) at bits 2k and
+ * 2k + 1: the block keeps their LSBs in lo bits 0..15 and MSBs in bits 16..31, and
+ * interleaving the two halves puts each pair together. */
+static uint32_t etc1_selectors(uint32_t lo)
+{
+	uint64_t x = (lo & 0xFFFF) | (uint64_t)(lo >> 16) << 32;
+
+	x = (x | x << 8) & UINT64_C(0x00FF00FF00FF00FF);
+	x = (x | x << 4) & UINT64_C(0x0F0F0F0F0F0F0F0F);
+	x = (x | x << 2) & UINT64_C(0x3333333333333333);
+	x = (x | x << 1) & UINT64_C(0x5555555555555555);
+	return (uint32_t)x | (uint32_t)(x >> 32) << 1;
 }
 
-static uint8_t clamp255(int v)
+/* The pixel loop, with or without an alpha of its own per pixel (per_pixel is a
+ * constant at each call, so each is its own loop). quad[q] is the palette of quadrant
+ * q = (y / 2) * 2 + x / 2. */
+static inline void etc1_pixels(const uint32_t *const quad[4], uint32_t sel, uint64_t alpha,
+			       int per_pixel, uint8_t *dst, size_t stride)
 {
-	return v < 0 ? 0 : v > 255 ? 255 : (uint8_t)v;
+	for (unsigned x = 0; x < 4; x++)
+		for (unsigned y = 0; y < 4; y++) {
+			unsigned k = 4 * x + y;
+			uint32_t px = quad[(y >> 1) * 2 + (x >> 1)][(sel >> 2 * k) & 3];
+
+			if (per_pixel)
+				px |= (uint32_t)((alpha >> 4 * k) & 15) * (0x11u << CHANNEL_SHIFT(3));
+			memcpy(dst + y * stride + 4 * x, &px, 4);
+		}
+}
+
+void nm_etc1_decode_rgba(uint64_t word, uint64_t alpha, uint8_t *dst, size_t stride)
+{
+	uint32_t hi = (uint32_t)(word >> 32), lo = (uint32_t)word;
+	uint32_t bases[2], pal[2][4];
+	/* Opaque (every ETC1 block) or one alpha for the block: the palette carries it
+	 * and the pixels need nothing more. */
+	int per_pixel = alpha != (alpha & 15) * UINT64_C(0x1111111111111111);
+	uint32_t a = per_pixel ? 0 : (uint32_t)(alpha & 15) * 17;
+
+	etc1_bases(hi, bases);
+	etc1_palette(bases[0], (hi >> 5) & 7, a, pal[0]);
+	etc1_palette(bases[1], (hi >> 2) & 7, a, pal[1]);
+
+	/* flip 0: sub-block 2 is columns 2-3; flip 1: rows 2-3. Quadrants (0,0) and
+	 * (1,1) belong to one sub-block whatever the flip. */
+	int flip = hi & 1;
+	const uint32_t *const quad[4] = {
+		pal[0], flip ? pal[0] : pal[1], flip ? pal[1] : pal[0], pal[1]
+	};
+	uint32_t sel = etc1_selectors(lo);
+
+	if (per_pixel)
+		etc1_pixels(quad, sel, alpha, 1, dst, stride);
+	else
+		etc1_pixels(quad, sel, 0, 0, dst, stride);
 }
 
 void nm_etc1_decode_block(uint64_t word, uint8_t out[4][4][4])
 {
-	uint32_t hi = (uint32_t)(word >> 32);
-	uint32_t lo = (uint32_t)word;
-	unsigned table[2] = { (hi >> 5) & 7, (hi >> 2) & 7 };
-	int flip = hi & 1;
-	int base[2][3];
-
-	/* The three channels sit 8 bits apart, R highest. */
-	for (int c = 0; c < 3; c++) {
-		if (hi & 2) {
-			unsigned sh = 27 - 8 * (unsigned)c;
-			unsigned b1 = (hi >> sh) & 31;
-			unsigned d = (hi >> (sh - 3)) & 7;
-			/* Two's-complement 3-bit delta: adding d-8 mod 32 == d+24. */
-			unsigned b2 = (b1 + (d < 4 ? d : d + 24)) & 31;
-
-			base[0][c] = expand5(b1);
-			base[1][c] = expand5(b2);
-		} else {
-			unsigned sh = 28 - 8 * (unsigned)c;
-
-			base[0][c] = expand4((hi >> sh) & 15);
-			base[1][c] = expand4((hi >> (sh - 4)) & 15);
-		}
-	}
-
-	/* Selectors run down columns: pixel k is x = k/4, y = k%4. */
-	for (unsigned k = 0; k < 16; k++) {
-		unsigned x = k >> 2, y = k & 3;
-		unsigned sub = flip ? y >> 1 : x >> 1;
-		unsigned sel = ((lo >> (16 + k)) & 1) << 1 | ((lo >> k) & 1);
-		int m = etc1_modifiers[table[sub]][sel & 1];
-
-		if (sel & 2)
-			m = -m;
-		for (int c = 0; c < 3; c++)
-			out[y][x][c] = clamp255(base[sub][c] + m);
-		out[y][x][3] = 255;
-	}
+	nm_etc1_decode_rgba(word, NM_ETC1_OPAQUE, &out[0][0][0], 16);
 }

@@ -3,9 +3,13 @@
 #ifndef NM_CODEC_ETC1_H
 #define NM_CODEC_ETC1_H
 
+#include <stddef.h>
 #include <stdint.h>
 
 #define NM_ETC1_BLOCK_BYTES 8
+
+/* The alpha word of a block without alpha: every nibble 15, i.e. A = 255. */
+#define NM_ETC1_OPAQUE UINT64_MAX
 
 /* The 64-bit block word as the ETC1 specification numbers its bits (bit 63 =
  * first bit of the base colours, bits 31..0 = pixel selectors). Containers store
@@ -13,10 +17,14 @@
 uint64_t nm_etc1_word_be(const uint8_t b[NM_ETC1_BLOCK_BYTES]);
 uint64_t nm_etc1_word_le(const uint8_t b[NM_ETC1_BLOCK_BYTES]);
 
-/* Decode one block into out[y][x] = {R, G, B, A}; A is always 255, for the
- * caller to overwrite if its format carries alpha separately. A differential
- * block whose base + delta leaves 0..31 (undefined in ETC1, reused by ETC2
- * for other modes) wraps to 5 bits. */
+/* Decode one block straight into an RGBA8 image: pixel (x, y) of the block goes to
+ * dst + y * stride + 4 * x as R, G, B, A. Its alpha is nibble 4x + y of alpha (the
+ * order the selectors use; PICA's ETC1A4 stores it so), widened to 8 bits:
+ * NM_ETC1_OPAQUE for a format without alpha. A differential block whose base + delta
+ * leaves 0..31 (undefined in ETC1, reused by ETC2 for other modes) wraps to 5 bits. */
+void nm_etc1_decode_rgba(uint64_t word, uint64_t alpha, uint8_t *dst, size_t stride);
+
+/* The same into out[y][x] = {R, G, B, A}, A = 255. */
 void nm_etc1_decode_block(uint64_t word, uint8_t out[4][4][4]);
 
 #endif

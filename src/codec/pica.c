@@ -184,31 +184,23 @@ static void decode_texels(nm_pica_format f, const uint8_t *src, unsigned w, unsi
 			}
 }
 
+/* Each block is decoded straight into its place in the image. */
 static void decode_etc1(int alpha, const uint8_t *src, unsigned w, unsigned h,
 			uint8_t *rgba)
 {
-	size_t stride = alpha ? 16 : 8;
+	size_t stride = alpha ? 16 : 8, row = (size_t)w * 4;
 
 	for (unsigned ty = 0; ty < h; ty += TILE)
 		for (unsigned tx = 0; tx < w; tx += TILE)
 			/* Four 4x4 blocks per tile, Z order. */
 			for (unsigned b = 0; b < 4; b++, src += stride) {
 				unsigned bx = tx + (b & 1) * 4, by = ty + (b >> 1) * 4;
-				uint8_t blk[4][4][4];
-				uint64_t a = alpha ? nm_etc1_word_le(src) : 0;
+				/* ETC1A4: the alpha nibbles come first and, like the
+				 * selectors, run down columns. */
+				uint64_t a = alpha ? nm_etc1_word_le(src) : NM_ETC1_OPAQUE;
 
-				nm_etc1_decode_block(nm_etc1_word_le(src + stride - 8), blk);
-				for (unsigned x = 0; x < 4; x++)
-					for (unsigned y = 0; y < 4; y++) {
-						uint8_t *o = rgba + ((size_t)(by + y) * w + bx + x) * 4;
-
-						o[0] = blk[y][x][0];
-						o[1] = blk[y][x][1];
-						o[2] = blk[y][x][2];
-						/* Alpha nibbles, like the selectors, run down columns. */
-						o[3] = alpha ? expand4((a >> (4 * (x * 4 + y))) & 15)
-							     : 255;
-					}
+				nm_etc1_decode_rgba(nm_etc1_word_le(src + stride - 8), a,
+						    rgba + (size_t)by * row + (size_t)bx * 4, row);
 			}
 }
 
