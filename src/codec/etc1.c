@@ -26,49 +26,37 @@
 #define ETC1_TABLES(X) \
 	X(2, 8) X(5, 17) X(9, 29) X(13, 42) X(18, 60) X(24, 80) X(33, 106) X(47, 183)
 
-uint64_t nm_etc1_word_be(const uint8_t b[NM_ETC1_BLOCK_BYTES])
+/* A word with R, G, B (as its low three bytes) in memory order on either byte order. */
+static uint32_t etc1_rgb(uint32_t r_g_b_)
 {
-	uint64_t w = 0;
+	uint32_t r = r_g_b_ >> 24, g = (r_g_b_ >> 16) & 0xFF, b = (r_g_b_ >> 8) & 0xFF;
 
-	for (int i = 0; i < NM_ETC1_BLOCK_BYTES; i++)
-		w = (w << 8) | b[i];
-	return w;
+	return r << CHANNEL_SHIFT(0) | g << CHANNEL_SHIFT(1) | b << CHANNEL_SHIFT(2);
 }
 
-uint64_t nm_etc1_word_le(const uint8_t b[NM_ETC1_BLOCK_BYTES])
-{
-	uint64_t w = 0;
-
-	for (int i = NM_ETC1_BLOCK_BYTES - 1; i >= 0; i--)
-		w = (w << 8) | b[i];
-	return w;
-}
-
-/* The two base colours, bases[s] = R | G << 8 | B << 16 (channel c at bits 8c).
- * Both readings of the colour bits are worked out and the diff bit picks one with a
- * mask: a branch on it would be as unpredictable as the blocks are. */
+/* The two base colours. The channels are the top three bytes of hi, R highest: in
+ * each, base 1 and base 2 as two nibbles, or base 1 in five bits and a three-bit
+ * delta. All three are worked out at once, one per byte (no sum leaves its byte),
+ * in both readings; the diff bit picks one with a mask, since a branch on it would
+ * be as unpredictable as the blocks are. */
 static void etc1_bases(uint32_t hi, uint32_t bases[2])
 {
 	uint32_t diff = 0u - ((hi >> 1) & 1);
+	uint32_t i1 = (hi >> 4) & 0x0F0F0F00, i2 = hi & 0x0F0F0F00;
+	uint32_t d1 = (hi >> 3) & 0x1F1F1F00, dd = hi & 0x07070700;
+	/* Two's-complement 3-bit delta: adding dd-8 mod 32 == dd+24. */
+	uint32_t d2 = (d1 + dd + (dd & 0x04040400) * 6) & 0x1F1F1F00;
+	/* Widening: 4 -> 8 bits n * 17, 5 -> 8 bits n << 3 | n >> 2. */
+	uint32_t b1 = (i1 * 17 & ~diff) | ((d1 << 3 | (d1 >> 2 & 0x07070700)) & diff);
+	uint32_t b2 = (i2 * 17 & ~diff) | ((d2 << 3 | (d2 >> 2 & 0x07070700)) & diff);
 
-	bases[0] = bases[1] = 0;
-	/* Each channel is one byte of hi, R highest: base 1 and base 2 as two nibbles,
-	 * or base 1 in five bits and a three-bit delta. */
-	for (unsigned c = 0; c < 3; c++) {
-		uint32_t v = (hi >> (24 - 8 * c)) & 0xFF;
-		uint32_t d1 = v >> 3, dd = v & 7;
-		/* Two's-complement 3-bit delta: adding dd-8 mod 32 == dd+24. */
-		uint32_t d2 = (d1 + dd + (dd & 4) * 6) & 31;
-		uint32_t b1 = ((v >> 4) * 17 & ~diff) | ((d1 << 3 | d1 >> 2) & diff);
-		uint32_t b2 = ((v & 15) * 17 & ~diff) | ((d2 << 3 | d2 >> 2) & diff);
-
-		bases[0] |= b1 << (8 * c);
-		bases[1] |= b2 << (8 * c);
-	}
+	bases[0] = etc1_rgb(b1);
+	bases[1] = etc1_rgb(b2);
 }
 
 #ifdef ETC1_SSE2
-/* Per table: the modifiers as bytes added to R, G and B of each palette entry
+/* (x86 is little-endian: bytes 0..2 of each word are R, G, B.)
+ * Per table: the modifiers as bytes added to R, G and B of each palette entry
  * (selectors 0 and 1) and subtracted from them (2 and 3). Unsigned saturating byte
  * arithmetic clamps to 0..255 exactly, since an entry only adds or only subtracts. */
 #define MOD_ADD(s, l) { (s) * 0x010101u, (l) * 0x010101u, 0, 0 },
@@ -76,10 +64,9 @@ static void etc1_bases(uint32_t hi, uint32_t bases[2])
 static const uint32_t mod_add[8][4] = { ETC1_TABLES(MOD_ADD) };
 static const uint32_t mod_sub[8][4] = { ETC1_TABLES(MOD_SUB) };
 
-/* x86 is little-endian: the channel order of bases[] is already the memory order. */
 static void etc1_palette(uint32_t base, unsigned table, uint32_t alpha, uint32_t pal[4])
 {
-	__m128i v = _mm_set1_epi32((int)(base | alpha << 24));
+	__m128i v = _mm_set1_epi32((int)(base | alpha << CHANNEL_SHIFT(3)));
 
 	v = _mm_adds_epu8(v, _mm_loadu_si128((const __m128i *)mod_add[table]));
 	v = _mm_subs_epu8(v, _mm_loadu_si128((const __m128i *)mod_sub[table]));
@@ -110,8 +97,8 @@ static void etc1_palette(uint32_t base, unsigned table, uint32_t alpha, uint32_t
 		if (sel & 2)
 			m = -m;
 		for (unsigned c = 0; c < 3; c++)
-			px |= (uint32_t)clamp_255[(int)((base >> (8 * c)) & 0xFF) + m + CLAMP_BIAS]
-			      << CHANNEL_SHIFT(c);
+			px |= (uint32_t)clamp_255[(int)((base >> CHANNEL_SHIFT(c)) & 0xFF) + m +
+						  CLAMP_BIAS] << CHANNEL_SHIFT(c);
 		pal[sel] = px;
 	}
 }
@@ -131,21 +118,37 @@ static uint32_t etc1_selectors(uint32_t lo)
 	return (uint32_t)x | (uint32_t)(x >> 32) << 1;
 }
 
-/* The pixel loop, with or without an alpha of its own per pixel (per_pixel is a
- * constant at each call, so each is its own loop). quad[q] is the palette of quadrant
- * q = (y / 2) * 2 + x / 2. */
+/* Pixel k of the block (x = k / 4, y = k % 4) from its palette pal, with or without
+ * an alpha of its own (per_pixel is a constant at every call). */
+static inline void etc1_put(uint8_t *dst, const uint32_t *pal, uint32_t sel, unsigned k,
+			    uint64_t alpha, int per_pixel)
+{
+	uint32_t px = pal[(sel >> 2 * k) & 3];
+
+	if (per_pixel)
+		px |= (uint32_t)((alpha >> 4 * k) & 15) * (0x11u << CHANNEL_SHIFT(3));
+	memcpy(dst, &px, 4);
+}
+
+/* Row y: the palettes of its left and right halves. Written out pixel by pixel so
+ * that every shift is a constant. */
+static inline void etc1_row(uint8_t *dst, const uint32_t *left, const uint32_t *right,
+			    uint32_t sel, unsigned y, uint64_t alpha, int per_pixel)
+{
+	etc1_put(dst, left, sel, y, alpha, per_pixel);
+	etc1_put(dst + 4, left, sel, 4 + y, alpha, per_pixel);
+	etc1_put(dst + 8, right, sel, 8 + y, alpha, per_pixel);
+	etc1_put(dst + 12, right, sel, 12 + y, alpha, per_pixel);
+}
+
+/* quad[q]: the palette of quadrant q = (y / 2) * 2 + x / 2. */
 static inline void etc1_pixels(const uint32_t *const quad[4], uint32_t sel, uint64_t alpha,
 			       int per_pixel, uint8_t *dst, size_t stride)
 {
-	for (unsigned x = 0; x < 4; x++)
-		for (unsigned y = 0; y < 4; y++) {
-			unsigned k = 4 * x + y;
-			uint32_t px = quad[(y >> 1) * 2 + (x >> 1)][(sel >> 2 * k) & 3];
-
-			if (per_pixel)
-				px |= (uint32_t)((alpha >> 4 * k) & 15) * (0x11u << CHANNEL_SHIFT(3));
-			memcpy(dst + y * stride + 4 * x, &px, 4);
-		}
+	etc1_row(dst, quad[0], quad[1], sel, 0, alpha, per_pixel);
+	etc1_row(dst + stride, quad[0], quad[1], sel, 1, alpha, per_pixel);
+	etc1_row(dst + 2 * stride, quad[2], quad[3], sel, 2, alpha, per_pixel);
+	etc1_row(dst + 3 * stride, quad[2], quad[3], sel, 3, alpha, per_pixel);
 }
 
 void nm_etc1_decode_rgba(uint64_t word, uint64_t alpha, uint8_t *dst, size_t stride)

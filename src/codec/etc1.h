@@ -13,9 +13,21 @@
 
 /* The 64-bit block word as the ETC1 specification numbers its bits (bit 63 =
  * first bit of the base colours, bits 31..0 = pixel selectors). Containers store
- * it either big-endian (KTX, PKM) or little-endian (PICA200); these build it. */
-uint64_t nm_etc1_word_be(const uint8_t b[NM_ETC1_BLOCK_BYTES]);
-uint64_t nm_etc1_word_le(const uint8_t b[NM_ETC1_BLOCK_BYTES]);
+ * it either big-endian (KTX, PKM) or little-endian (PICA200); these build it (inline:
+ * compilers make each one load). */
+static inline uint64_t nm_etc1_word_be(const uint8_t b[NM_ETC1_BLOCK_BYTES])
+{
+	return (uint64_t)b[0] << 56 | (uint64_t)b[1] << 48 | (uint64_t)b[2] << 40 |
+	       (uint64_t)b[3] << 32 | (uint64_t)b[4] << 24 | (uint64_t)b[5] << 16 |
+	       (uint64_t)b[6] << 8 | b[7];
+}
+
+static inline uint64_t nm_etc1_word_le(const uint8_t b[NM_ETC1_BLOCK_BYTES])
+{
+	return (uint64_t)b[7] << 56 | (uint64_t)b[6] << 48 | (uint64_t)b[5] << 40 |
+	       (uint64_t)b[4] << 32 | (uint64_t)b[3] << 24 | (uint64_t)b[2] << 16 |
+	       (uint64_t)b[1] << 8 | b[0];
+}
 
 /* Decode one block straight into an RGBA8 image: pixel (x, y) of the block goes to
  * dst + y * stride + 4 * x as R, G, B, A. Its alpha is nibble 4x + y of alpha (the
