@@ -182,3 +182,12 @@ void nm_etc1_decode_block(uint64_t word, uint8_t out[4][4][4])
 {
 	nm_etc1_decode_rgba(word, NM_ETC1_OPAQUE, &out[0][0][0], 16);
 }
+
+const char *nm_etc1_kernel(void)
+{
+#ifdef ETC1_SSE2
+	return "SSE2";
+#else
+	return "portable";
+#endif
+}

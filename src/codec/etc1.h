@@ -39,4 +39,8 @@ void nm_etc1_decode_rgba(uint64_t word, uint64_t alpha, uint8_t *dst, size_t str
 /* The same into out[y][x] = {R, G, B, A}, A = 255. */
 void nm_etc1_decode_block(uint64_t word, uint8_t out[4][4][4]);
 
+/* How this build makes the palettes: "SSE2" (saturating bytes) or "portable" (a clamp
+ * table; also with -DNM_ETC1_PORTABLE, which the tests use to check both). */
+const char *nm_etc1_kernel(void);
+
 #endif
