@@ -3,8 +3,8 @@
  * formats"): the block as its eight big-endian bytes, each field read bit by bit,
  * one pixel at a time, with plain comparisons for the clamp. The decoder under test
  * works on whole words and builds palettes; agreeing on every mode, flip, table,
- * delta and clamp is the point. Built twice: as is (SSE2 on x86) and with
- * -DNM_ETC1_PORTABLE (the clamp table), so that both kernels are held to it. */
+ * delta and clamp is the point. Every test runs once per kernel (AVX2, SSE2,
+ * portable); one this build or CPU lacks says so and passes. */
 #include <check.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -87,6 +87,20 @@ static void ref_pixel(const uint8_t be[8], unsigned x, unsigned y, uint8_t rgb[3
 
 static struct ref_stats stats;
 
+static const char *const kernel_names[] = { "AVX2", "SSE2", "portable" };
+#define KERNELS (int)(sizeof kernel_names / sizeof kernel_names[0])
+static nm_etc1_decode_fn *kernel;
+
+/* Take kernel i for this test; false (and a line saying so) when it is missing. */
+static int use_kernel(int i, const char *test)
+{
+	kernel = nm_etc1_decoder_named(kernel_names[i]);
+	if (!kernel)
+		printf("codec_etc1: %s: no %s kernel in this build or on this CPU, not run\n",
+		       test, kernel_names[i]);
+	return kernel != NULL;
+}
+
 static void be_bytes(uint64_t word, uint8_t be[8])
 {
 	for (unsigned i = 0; i < 8; i++)
@@ -103,7 +117,7 @@ static void check_block(uint64_t word, uint64_t alpha)
 
 	memset(img, 0xA5, sizeof img);
 	be_bytes(word, be);
-	nm_etc1_decode_rgba(word, alpha, img + AT, STRIDE);
+	kernel(word, alpha, img + AT, STRIDE);
 	for (unsigned y = 0; y < ROWS; y++)
 		for (unsigned x = 0; x < STRIDE / 4; x++) {
 			const uint8_t *p = img + y * STRIDE + x * 4;
@@ -132,18 +146,21 @@ static uint64_t random_word(uint32_t *s)
 
 /* ---- tests ---- */
 
-START_TEST(test_kernel)
+/* The kernel nm_pica_decode uses is one of them, the first this CPU runs; and the
+ * portable one is always there. */
+START_TEST(test_kernel_choice)
 {
-	const char *k = nm_etc1_kernel();
+	const char *name = NULL;
+	nm_etc1_decode_fn *best = nm_etc1_decoder(&name);
+	int i = 0;
 
-	printf("codec_etc1: testing the %s kernel\n", k);
-#if defined(NM_ETC1_PORTABLE)
-	ck_assert_str_eq(k, "portable");
-#elif defined(__SSE2__)
-	ck_assert_str_eq(k, "SSE2");
-#else
-	ck_assert_str_eq(k, "portable");
-#endif
+	while (!nm_etc1_decoder_named(kernel_names[i]))
+		i++;
+	printf("codec_etc1: images use the %s kernel\n", name);
+	ck_assert_str_eq(name, kernel_names[i]);
+	ck_assert_ptr_eq(best, nm_etc1_decoder_named(name));
+	ck_assert_ptr_nonnull(nm_etc1_decoder_named("portable"));
+	ck_assert_ptr_null(nm_etc1_decoder_named("NEON9"));
 }
 END_TEST
 
@@ -151,6 +168,8 @@ END_TEST
  * with random colours and selectors. */
 START_TEST(test_every_mode_and_table)
 {
+	if (!use_kernel(_i, "every_mode_and_table"))
+		return;
 	uint32_t s = 0x1234567u;
 
 	for (unsigned ctl = 0; ctl < 256; ctl++)
@@ -168,6 +187,8 @@ END_TEST
  * above 31 included). Both flips, random tables and selectors. */
 START_TEST(test_every_channel_byte)
 {
+	if (!use_kernel(_i, "every_channel_byte"))
+		return;
 	uint32_t s = 0xBEEFu;
 
 	for (unsigned v = 0; v < 256; v++)
@@ -188,6 +209,8 @@ END_TEST
  * (LSBs of columns 1 and 3, MSBs of columns 2 and 3). */
 START_TEST(test_clamp_both_ends)
 {
+	if (!use_kernel(_i, "clamp_both_ends"))
+		return;
 	static const uint8_t want[4][3] = {
 		{ 255, 183, 47 },   /* +47 */
 		{ 255, 255, 183 },  /* +183: R and G clamp high */
@@ -197,7 +220,7 @@ START_TEST(test_clamp_both_ends)
 	uint64_t w = (uint64_t)(0xFF880000u | 7u << 5 | 7u << 2) << 32 | 0xFF00F0F0u;
 	uint8_t img[4][4][4];
 
-	nm_etc1_decode_block(w, img);
+	kernel(w, NM_ETC1_OPAQUE, &img[0][0][0], 16);
 	for (unsigned y = 0; y < 4; y++)
 		for (unsigned x = 0; x < 4; x++) {
 			const uint8_t *p = img[y][x];
@@ -214,6 +237,8 @@ END_TEST
  * both clamps often (so that they could have failed there). */
 START_TEST(test_random_blocks)
 {
+	if (!use_kernel(_i, "random_blocks"))
+		return;
 	uint32_t s = 0x2545F491u;
 
 	memset(&stats, 0, sizeof stats);
@@ -232,11 +257,13 @@ END_TEST
  * nibble differs from the rest (every pixel gets its own) must both be right. */
 START_TEST(test_alpha_nibbles)
 {
+	if (!use_kernel(_i, "alpha_nibbles"))
+		return;
 	uint32_t s = 0xA1FAu;
 	uint64_t w = random_word(&s);
 	uint8_t img[4 * 4 * 4];
 
-	nm_etc1_decode_rgba(w, UINT64_C(0xFEDCBA9876543210), img, 16);
+	kernel(w, UINT64_C(0xFEDCBA9876543210), img, 16);
 	for (unsigned y = 0; y < 4; y++)
 		for (unsigned x = 0; x < 4; x++)
 			ck_assert_uint_eq(img[(y * 4 + x) * 4 + 3], 17 * (4 * x + y));
@@ -313,12 +340,12 @@ static Suite *etc1_suite(void)
 	Suite *s = suite_create("codec_etc1");
 	TCase *tc = tcase_create("core");
 
-	tcase_add_test(tc, test_kernel);
-	tcase_add_test(tc, test_every_mode_and_table);
-	tcase_add_test(tc, test_every_channel_byte);
-	tcase_add_test(tc, test_clamp_both_ends);
-	tcase_add_test(tc, test_random_blocks);
-	tcase_add_test(tc, test_alpha_nibbles);
+	tcase_add_test(tc, test_kernel_choice);
+	tcase_add_loop_test(tc, test_every_mode_and_table, 0, KERNELS);
+	tcase_add_loop_test(tc, test_every_channel_byte, 0, KERNELS);
+	tcase_add_loop_test(tc, test_clamp_both_ends, 0, KERNELS);
+	tcase_add_loop_test(tc, test_random_blocks, 0, KERNELS);
+	tcase_add_loop_test(tc, test_alpha_nibbles, 0, KERNELS);
 	tcase_add_test(tc, test_words);
 	tcase_add_test(tc, test_pica_image);
 	suite_add_tcase(s, tc);

@@ -10,10 +10,10 @@ libnmodel_a_SOURCES += \
 	src/codec/astc.h src/codec/astc.cpp \
 	src/codec/bcn.h src/codec/bcn.c src/codec/bcn_squish.cpp
 
-check_PROGRAMS += tests/test_codec_pica tests/test_codec_etc1 tests/test_codec_etc1_portable \
+check_PROGRAMS += tests/test_codec_pica tests/test_codec_etc1 \
 	tests/test_codec_gx tests/test_codec_compress \
 	tests/test_codec_gpu tests/test_codec_tegra tests/test_codec_astc tests/test_codec_bcn
-TESTS += tests/test_codec_pica tests/test_codec_etc1 tests/test_codec_etc1_portable \
+TESTS += tests/test_codec_pica tests/test_codec_etc1 \
 	tests/test_codec_gx tests/test_codec_compress \
 	tests/test_codec_gpu tests/test_codec_tegra tests/test_codec_astc tests/test_codec_bcn
 tests_test_codec_pica_SOURCES = tests/test_codec_pica.c
@@ -22,11 +22,6 @@ tests_test_codec_pica_LDADD = $(LDADD_COMMON) $(CHECK_LIBS)
 tests_test_codec_etc1_SOURCES = tests/test_codec_etc1.c
 tests_test_codec_etc1_CFLAGS = $(AM_CFLAGS) $(CHECK_CFLAGS)
 tests_test_codec_etc1_LDADD = $(LDADD_COMMON) $(CHECK_LIBS)
-# The same tests over the portable kernel: its own etc1.o comes before the library's.
-tests_test_codec_etc1_portable_SOURCES = tests/test_codec_etc1.c src/codec/etc1.c
-tests_test_codec_etc1_portable_CPPFLAGS = $(AM_CPPFLAGS) -DNM_ETC1_PORTABLE
-tests_test_codec_etc1_portable_CFLAGS = $(AM_CFLAGS) $(CHECK_CFLAGS)
-tests_test_codec_etc1_portable_LDADD = $(LDADD_COMMON) $(CHECK_LIBS)
 tests_test_codec_gx_SOURCES = tests/test_codec_gx.c
 tests_test_codec_gx_CFLAGS = $(AM_CFLAGS) $(CHECK_CFLAGS)
 tests_test_codec_gx_LDADD = $(LDADD_COMMON) $(CHECK_LIBS)

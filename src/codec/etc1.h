@@ -34,13 +34,20 @@ static inline uint64_t nm_etc1_word_le(const uint8_t b[NM_ETC1_BLOCK_BYTES])
  * order the selectors use; PICA's ETC1A4 stores it so), widened to 8 bits:
  * NM_ETC1_OPAQUE for a format without alpha. A differential block whose base + delta
  * leaves 0..31 (undefined in ETC1, reused by ETC2 for other modes) wraps to 5 bits. */
+typedef void nm_etc1_decode_fn(uint64_t word, uint64_t alpha, uint8_t *dst, size_t stride);
+
+/* The fastest kernel this build has and this CPU runs ("AVX2", "SSE2", "portable":
+ * its name in *name unless NULL); all give the same bytes. Asked once per image, it
+ * costs nothing per block. */
+nm_etc1_decode_fn *nm_etc1_decoder(const char **name);
+
+/* One kernel by name, NULL when this build or this CPU lacks it (tests, bench). */
+nm_etc1_decode_fn *nm_etc1_decoder_named(const char *name);
+
+/* One block with nm_etc1_decoder()'s kernel. */
 void nm_etc1_decode_rgba(uint64_t word, uint64_t alpha, uint8_t *dst, size_t stride);
 
 /* The same into out[y][x] = {R, G, B, A}, A = 255. */
 void nm_etc1_decode_block(uint64_t word, uint8_t out[4][4][4]);
-
-/* How this build makes the palettes: "SSE2" (saturating bytes) or "portable" (a clamp
- * table; also with -DNM_ETC1_PORTABLE, which the tests use to check both). */
-const char *nm_etc1_kernel(void);
 
 #endif

@@ -189,6 +189,7 @@ static void decode_etc1(int alpha, const uint8_t *src, unsigned w, unsigned h,
 			uint8_t *rgba)
 {
 	size_t stride = alpha ? 16 : 8, row = (size_t)w * 4;
+	nm_etc1_decode_fn *decode = nm_etc1_decoder(NULL);
 
 	for (unsigned ty = 0; ty < h; ty += TILE)
 		for (unsigned tx = 0; tx < w; tx += TILE)
@@ -199,8 +200,8 @@ static void decode_etc1(int alpha, const uint8_t *src, unsigned w, unsigned h,
 				 * selectors, run down columns. */
 				uint64_t a = alpha ? nm_etc1_word_le(src) : NM_ETC1_OPAQUE;
 
-				nm_etc1_decode_rgba(nm_etc1_word_le(src + stride - 8), a,
-						    rgba + (size_t)by * row + (size_t)bx * 4, row);
+				decode(nm_etc1_word_le(src + stride - 8), a,
+				       rgba + (size_t)by * row + (size_t)bx * 4, row);
 			}
 }
 
