@@ -75,7 +75,7 @@ static inline uint32_t etc1_block_alpha(uint64_t alpha, int *per_pixel)
 /* clamp_255[v + CLAMP_BIAS] for every base + modifier, -183 .. 255 + 183: a table,
  * because a comparison there is the branch random blocks mispredict most. */
 #define CLAMP_BIAS 192
-#define C1(v) ((v) < 0 ? 0 : (v) > 255 ? 255 : (v))
+#define C1(v) (uint8_t)((v) < 0 ? 0 : (v) > 255 ? 255 : (v))
 #define C4(v) C1(v), C1((v) + 1), C1((v) + 2), C1((v) + 3)
 #define C16(v) C4(v), C4((v) + 4), C4((v) + 8), C4((v) + 12)
 #define C64(v) C16(v), C16((v) + 16), C16((v) + 32), C16((v) + 48)

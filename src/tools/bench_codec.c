@@ -16,6 +16,7 @@
 #include "codec/inflate.h"
 #include "codec/gpu_buffer.h"
 #include "codec/pica.h"
+#include "codec/etc1.h"
 #ifdef HAVE_LIBETC1
 #include <android/ETC1/etc1.h>
 #endif
@@ -188,11 +189,12 @@ static void switch_textures(uint8_t *scratch)
 }
 
 /* ETC1 against Android's libETC1 (the peer, when configure found it) on the same blocks.
- * The two sides do different jobs, said in the table: ours reads PICA's layout (8x8
- * tiles of four blocks in Z order, each block a little-endian word) and writes RGBA8
- * rows; libETC1 reads blocks row by row, each a big-endian word, and writes RGB888 rows.
- * Its input here is ours reordered and byte-swapped, so both decode the same image,
- * and the RGB of both outputs is compared. */
+ * The sides do different jobs, said in the table: nm_pica_decode reads PICA's layout
+ * (8x8 tiles of four blocks in Z order, little-endian words) and writes RGBA8 rows;
+ * libETC1 reads blocks row by row, big-endian words, and writes RGB888 rows. Each of
+ * our kernels alone also decodes libETC1's very input (to RGBA8). The peer's input is
+ * ours reordered and byte-swapped, so every row decodes the same image; the RGB of
+ * every output is compared with libETC1's (without it, with nm_pica_decode's). */
 #ifdef HAVE_LIBETC1
 struct etc1_peer_job { const uint8_t *src; uint8_t *out; };
 static nm_status etc1_peer_run(void *p)
@@ -201,6 +203,19 @@ static nm_status etc1_peer_run(void *p)
 	return etc1_decode_image(j->src, j->out, W, H, 3, W * 3) ? NM_E_FORMAT : NM_OK;
 }
 #endif
+
+/* One kernel over row-major blocks of big-endian words, as libETC1 reads them. */
+struct etc1_kernel_job { nm_etc1_decode_fn *fn; const uint8_t *src; uint8_t *out; };
+static nm_status etc1_kernel_run(void *p)
+{
+	struct etc1_kernel_job *j = p;
+	const uint8_t *b = j->src;
+	for (unsigned by = 0; by < H; by += 4)
+		for (unsigned bx = 0; bx < W; bx += 4, b += 8)
+			j->fn(nm_etc1_word_be(b), NM_ETC1_OPAQUE, j->out + ((size_t)by * W + bx) * 4,
+			      (size_t)W * 4);
+	return NM_OK;
+}
 
 /* Blocks between PICA's order (tiles row-major, Z order inside a tile, LE words) and
  * libETC1's (row-major, BE words); to_pica picks the direction. */
@@ -219,10 +234,19 @@ static void etc1_reorder(const uint8_t *from, uint8_t *to, bool to_pica)
 	}
 }
 
+/* Pixels whose RGB differ between an RGBA8 image and an RGB888 or RGBA8 one. */
+static size_t etc1_rgb_diff(const uint8_t *rgba, const uint8_t *ref, size_t ref_px)
+{
+	size_t diff = 0;
+	for (size_t i = 0; i < (size_t)W * H; i++)
+		diff += memcmp(rgba + i * 4, ref + i * ref_px, 3) != 0;
+	return diff;
+}
+
 static void etc1_input(const char *what, const uint8_t *pica, uint8_t *out, uint8_t *scratch)
 {
 	size_t blocks = (size_t)W / 4 * (H / 4);
-	uint8_t *lin = malloc(blocks * 8), *peer = malloc((size_t)W * H * 3);
+	uint8_t *lin = malloc(blocks * 8), *peer = malloc((size_t)W * H * 4);
 	etc1_reorder(pica, lin, false);
 	/* ETC1A4 from the same colour blocks, each after 8 bytes of random alpha. */
 	uint8_t *a4 = malloc(blocks * 16);
@@ -231,54 +255,72 @@ static void etc1_input(const char *what, const uint8_t *pica, uint8_t *out, uint
 			a4[n * 16 + (size_t)i] = (uint8_t)rand();
 		memcpy(a4 + n * 16 + 8, pica + n * 8, 8);
 	}
+	const char *best = NULL;
+	nm_etc1_decoder(&best);
 	struct pica_job e = { NM_PICA_ETC1, pica, blocks * 8, out };
 	struct pica_job ea = { NM_PICA_ETC1A4, a4, blocks * 16, out };
-	/* Turns, best of each: a busy machine slows every side alike. */
-	double t_e = 1e9, t_ea = 1e9, t_peer = 0, mc = 1e9;
+	static const char *const kernels[] = { "AVX2", "SSE2", "portable" };
+	struct etc1_kernel_job kj[3];
+	struct { char what[120]; nm_status (*fn)(void *); void *arg; double t; } rows[6];
+	int nrows = 0, peer_row = -1;
+#define ETC1_ROW(fn_, arg_, ...) do { \
+		snprintf(rows[nrows].what, sizeof rows[nrows].what, __VA_ARGS__); \
+		rows[nrows].fn = fn_; rows[nrows].arg = arg_; rows[nrows++].t = 1e9; \
+	} while (0)
+	ETC1_ROW(pica_job_run, &e, "nm_pica_decode ETC1 (%s): PICA tiles, LE words -> RGBA8", best);
+	ETC1_ROW(pica_job_run, &ea, "nm_pica_decode ETC1A4 (%s): the same + a 4-bit alpha per "
+		 "pixel -> RGBA8", best);
+	for (int k = 0; k < 3; k++) {
+		kj[k] = (struct etc1_kernel_job){ nm_etc1_decoder_named(kernels[k]), lin, out };
+		if (kj[k].fn)
+			ETC1_ROW(etc1_kernel_run, &kj[k], "%s kernel alone: libETC1's input (row-major "
+				 "blocks, BE words) -> RGBA8", kernels[k]);
+	}
 #ifdef HAVE_LIBETC1
 	struct etc1_peer_job pj = { lin, peer };
-	t_peer = 1e9;
+	peer_row = nrows;
+	ETC1_ROW(etc1_peer_run, &pj, "libETC1 etc1_decode_image: row-major blocks, BE words -> "
+		 "RGB888");
 #endif
+#undef ETC1_ROW
+	/* Turns, best of each: a busy machine slows every row alike. */
+	double mc = 1e9;
 	for (int r = 0; r < 20; r++) {
-		double t = best_of_n(pica_job_run, &ea, 1);
-		t_ea = t < t_ea ? t : t_ea;
-#ifdef HAVE_LIBETC1
-		t = best_of_n(etc1_peer_run, &pj, 1);
-		t_peer = t < t_peer ? t : t_peer;
-#endif
-		t = memcpy_time(out, (size_t)W * H * 4, scratch);
+		for (int i = 0; i < nrows; i++) {
+			double t = best_of_n(rows[i].fn, rows[i].arg, 1);
+			rows[i].t = t < rows[i].t ? t : rows[i].t;
+		}
+		double t = memcpy_time(out, (size_t)W * H * 4, scratch);
 		mc = t < mc ? t : mc;
-		t = best_of_n(pica_job_run, &e, 1);
-		t_e = t < t_e ? t : t_e;
 	}
-	const char *same = "peer not installed";
-#ifdef HAVE_LIBETC1
-	size_t diff = 0;
-	for (size_t i = 0; i < (size_t)W * H; i++)
-		diff += memcmp(out + i * 4, peer + i * 3, 3) != 0;
-	same = diff ? "DIFFERENT" : "identical";
-#endif
+	/* Every row's RGB against the peer's (or, without it, nm_pica_decode ETC1's). */
+	size_t ref_px = 3;
+	if (peer_row < 0) {
+		pica_job_run(&e);
+		memcpy(peer, out, (size_t)W * H * 4);
+		ref_px = 4;
+	}
+	char differ[200] = "";
+	for (int i = 0; i < nrows; i++)
+		if (i != peer_row && (rows[i].fn(rows[i].arg), etc1_rgb_diff(out, peer, ref_px)))
+			snprintf(differ + strlen(differ), sizeof differ - strlen(differ), " row %d", i + 1);
+
 	double px = (double)W * H / 1e6;
-	static const char *const what_side[] = {
-		"nmodelfs ETC1: PICA tiles, LE words -> RGBA8 (A = 255)",
-		"nmodelfs ETC1A4: the same + a 4-bit alpha per pixel -> RGBA8",
-		"libETC1 etc1_decode_image: row-major blocks, BE words -> RGB888",
-	};
-	const double t[] = { t_e, t_ea, t_peer };
-	for (int i = 0; i < 3; i++) {
+	for (int i = 0; i < nrows; i++) {
 		char ratio[32] = "-";
-		if (t_peer > 0)
-			snprintf(ratio, sizeof ratio, "%.2f", t_peer / t[i]);
-		if (t[i] > 0)
-			printf("| %s | %s | %.1f | %s | %.1f %% |\n", what, what_side[i], px / t[i],
-			       ratio, 100 * mc / t[i]);
-		else
-			printf("| %s | libETC1: not installed (Debian android-libetc1-dev), not measured "
-			       "| - | - | - |\n", what);
+		if (peer_row >= 0)
+			snprintf(ratio, sizeof ratio, "%.2f", rows[peer_row].t / rows[i].t);
+		printf("| %s | %s | %.1f | %s | %.1f %% |\n", what, rows[i].what, px / rows[i].t,
+		       ratio, 100 * mc / rows[i].t);
 	}
+	if (peer_row < 0)
+		printf("| %s | libETC1: not installed (Debian android-libetc1-dev), not measured "
+		       "| - | - | - |\n", what);
 	printf("| %s | memcpy of the RGBA8 output (%d bytes) | %.1f | | 100 %% |\n", what, W * H * 4,
 	       px / mc);
-	printf("| %s | RGB of nmodelfs ETC1 and libETC1 | %s | | |\n", what, same);
+	printf("| %s | RGB of every row against %s | %s%s | | |\n", what,
+	       peer_row >= 0 ? "libETC1's" : "nm_pica_decode ETC1's (no peer)",
+	       *differ ? "DIFFERENT:" : "identical", differ);
 	free(lin);
 	free(peer);
 	free(a4);
