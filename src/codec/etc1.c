@@ -259,6 +259,7 @@ static inline void avx2_rows(__m256i pal, __m256i sel, const int32_t *sub, __m25
 		__m256i n = _mm256_srlv_epi32(alpha, avx2_half(alpha_shift[h]));
 
 		n = _mm256_and_si256(n, _mm256_set1_epi32(15));
+		/* n * 17 in the top byte, A on little-endian x86. */
 		px = _mm256_or_si256(px, _mm256_mullo_epi32(n, _mm256_set1_epi32(0x11000000)));
 	}
 	_mm_storeu_si128((__m128i *)dst, _mm256_castsi256_si128(px));
