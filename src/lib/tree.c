@@ -524,7 +524,9 @@ static void run_populate(nm_tree *t, nm_node *dir)
 	pthread_mutex_unlock(&t->lock);
 
 	nm_error_clear(&e);
+	uint64_t outer = nm_reader_batch_begin(); /* a member's parse: one check of the source */
 	nm_status s = fn(t, dir, dir->ctx, dir->arg, &e);
+	nm_reader_batch_end(outer);
 	char *msg = NULL;
 	if (s != NM_OK) {
 		if (!e.msg[0])
@@ -620,7 +622,10 @@ static nm_status produce(void *node, void *unused, nm_out *out, nm_error *err)
 {
 	nm_node *n = node;
 	(void)unused;
-	return n->produce(n->ctx, n->arg, out, err);
+	uint64_t outer = nm_reader_batch_begin();
+	nm_status s = n->produce(n->ctx, n->arg, out, err);
+	nm_reader_batch_end(outer);
+	return s;
 }
 
 /* Pinned produced bytes of a lazy file, checked against its declared size. A file
@@ -660,45 +665,90 @@ nm_status nm_size(nm_tree *t, nm_node *n, uint64_t *size, nm_error *err)
 	return NM_OK;
 }
 
+/* The bytes [off, off+*len) of a non-directory exist: clip len to the file's end. */
+static nm_status clip(nm_tree *t, nm_node *n, uint64_t off, size_t *len, nm_error *err)
+{
+	if (n->kind == NM_NODE_DIR)
+		return nm_fail(err, NM_E_ISDIR, n->name, NULL, NM_NO_OFFSET, "is a directory");
+	uint64_t size;
+	nm_status s = nm_size(t, n, &size, err);
+	if (s != NM_OK)
+		return s;
+	*len = off >= size ? 0 : *len < size - off ? *len : (size_t)(size - off);
+	return NM_OK;
+}
+
+static nm_status read_slice(nm_node *n, uint64_t off, void *buf, size_t len, nm_error *err)
+{
+	nm_status s = nm_reader_read(n->reader, n->off + off, buf, len, n->name, err);
+	return s == NM_E_FORMAT ? NM_E_IO : s; /* the file shrank under us */
+}
+
+nm_status nm_read_pin(nm_tree *t, nm_node *n, uint64_t off, size_t len, nm_read_hold *h,
+		      nm_error *err)
+{
+	*h = (nm_read_hold){ 0 };
+	nm_status s = clip(t, n, off, &len, err);
+	if (s != NM_OK || len == 0)
+		return s;
+	switch (n->kind) {
+	case NM_NODE_TEXT:
+		h->data = n->text + off;
+		break;
+	case NM_NODE_SLICE:
+		/* Bounded by the request (the kernel's read size), not by the file. */
+		h->owned = malloc(len);
+		if (!h->owned)
+			return nm_fail(err, NM_E_NOMEM, n->name, NULL, off, "out of memory");
+		s = read_slice(n, off, h->owned, len, err);
+		if (s != NM_OK) {
+			free(h->owned);
+			h->owned = NULL;
+			return s;
+		}
+		h->data = h->owned;
+		break;
+	case NM_NODE_LAZY: {
+		nm_cache_entry *e;
+		s = produced(t, n, &e, err);
+		if (s != NM_OK)
+			return s;
+		h->entry = e;
+		h->data = nm_cache_data(e) + off;
+		break;
+	}
+	case NM_NODE_DIR:
+		return NM_E_INVAL;
+	}
+	h->len = len;
+	return NM_OK;
+}
+
+void nm_read_release(nm_tree *t, nm_read_hold *h)
+{
+	if (h->entry)
+		nm_cache_release(t->cache, h->entry);
+	free(h->owned);
+	*h = (nm_read_hold){ 0 };
+}
+
 nm_status nm_read(nm_tree *t, nm_node *n, uint64_t off, void *buf, size_t len, size_t *got,
 		  nm_error *err)
 {
 	*got = 0;
-	if (n->kind == NM_NODE_DIR)
-		return nm_fail(err, NM_E_ISDIR, n->name, NULL, NM_NO_OFFSET, "is a directory");
-	uint64_t size = atomic_load(&n->size);
-	if (n->kind != NM_NODE_LAZY || size != NM_SIZE_MEASURE) {
-		if (off >= size)
-			return NM_OK;
-		if (len > size - off)
-			len = (size_t)(size - off);
-	}
-	switch (n->kind) {
-	case NM_NODE_TEXT:
-		memcpy(buf, n->text + off, len);
-		*got = len;
-		return NM_OK;
-	case NM_NODE_SLICE: {
-		nm_status s = nm_reader_read(n->reader, n->off + off, buf, len, n->name, err);
+	nm_status s = clip(t, n, off, &len, err);
+	if (s != NM_OK || len == 0)
+		return s;
+	if (n->kind == NM_NODE_SLICE) {
+		s = read_slice(n, off, buf, len, err);
+	} else {
+		nm_read_hold h;
+		s = nm_read_pin(t, n, off, len, &h, err);
 		if (s == NM_OK)
-			*got = len;
-		return s == NM_E_FORMAT ? NM_E_IO : s; /* the file shrank under us */
+			memcpy(buf, h.data, h.len);
+		nm_read_release(t, &h);
 	}
-	case NM_NODE_LAZY: {
-		nm_cache_entry *e;
-		nm_status s = produced(t, n, &e, err);
-		if (s != NM_OK)
-			return s;
-		size_t have = nm_cache_len(e);
-		if (off < have) {
-			*got = len < have - off ? len : (size_t)(have - off);
-			memcpy(buf, nm_cache_data(e) + off, *got);
-		}
-		nm_cache_release(t->cache, e);
-		return NM_OK;
-	}
-	case NM_NODE_DIR:
-		break;
-	}
-	return NM_E_INVAL;
+	if (s == NM_OK)
+		*got = len;
+	return s;
 }

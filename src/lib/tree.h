@@ -116,6 +116,20 @@ nm_status nm_size(nm_tree *t, nm_node *file, uint64_t *size, nm_error *err);
 /* Copy up to len bytes from off; *got = bytes copied (0 at or past the end). */
 nm_status nm_read(nm_tree *t, nm_node *file, uint64_t off, void *buf, size_t len,
 		  size_t *got, nm_error *err);
+/* A read without a copy into the caller's buffer (the FUSE layer replies from it):
+ * data points at len bytes of the file from the offset asked (fewer at its end, none
+ * past it), valid until nm_read_release. A produced file's bytes stay pinned in the
+ * cache meanwhile; a text file's point into the tree; a slice's are read into a buffer
+ * the hold owns. */
+typedef struct nm_read_hold {
+	const uint8_t *data;
+	size_t len;
+	void *entry;   /* the pinned cache entry, or NULL */
+	void *owned;   /* the slice's buffer, or NULL */
+} nm_read_hold;
+nm_status nm_read_pin(nm_tree *t, nm_node *file, uint64_t off, size_t len, nm_read_hold *h,
+		      nm_error *err);
+void nm_read_release(nm_tree *t, nm_read_hold *h);
 /* Count of files produced so far (tests use it to prove laziness). */
 uint64_t nm_tree_productions(nm_tree *t);
 /* Count of lazy directories populated so far (tests: a driver that promises to decode
