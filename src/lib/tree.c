@@ -8,35 +8,42 @@
 #include "lib/cache.h"
 #include "lib/tree.h"
 
-struct nm_node {
-	nm_node_kind kind;
-	char *name;
-	nm_node *parent;
-	uint64_t id;
-	nm_node *hnext;            /* (parent, name) hash chain */
-
-	/* NM_NODE_DIR */
-	nm_node **kids;
-	size_t nkids, capkids;
-	nm_populate_fn populate;   /* NULL once its populate started (or never lazy) */
-	bool populating;           /* its populate runs now, in thread populator */
-	pthread_t populator;
-	nm_status pop_status;      /* how its populate ended */
-	char *pop_msg;             /* and why, when it failed (NULL: out of memory) */
-
-	/* NM_NODE_TEXT */
-	uint8_t *text;
-
-	/* NM_NODE_SLICE */
-	nm_reader *reader;
-	uint64_t off;
-
-	/* NM_NODE_LAZY */
-	nm_produce_fn produce;
-
-	/* lazy files and lazy directories */
+/* A lazy directory's populate state: only lazy directories have one. */
+struct populate_state {
+	nm_populate_fn fn;         /* NULL once its populate started */
 	void *ctx, *arg;
-	_Atomic uint64_t size;     /* NM_SIZE_MEASURE until known */
+	bool running;              /* its populate runs now, in thread runner */
+	pthread_t runner;
+	nm_status status;          /* how its populate ended */
+	char *msg;                 /* and why, when it failed (NULL: out of memory) */
+};
+
+/* Kept small: a PAK's listing makes a node per file of every asset (24 per asset in a
+ * generated PAK), so each byte here is tens of megabytes across a big archive. The
+ * kind's fields share one union and the name is stored inline. */
+struct nm_node {
+	nm_node *parent;
+	nm_node *hnext;            /* (parent, name) hash chain */
+	uint64_t id;
+	_Atomic uint64_t size;     /* files; NM_SIZE_MEASURE until known */
+	union {
+		struct {           /* NM_NODE_DIR */
+			nm_node **kids;
+			uint32_t nkids, capkids;
+			struct populate_state *pop; /* NULL: not lazy */
+		};
+		uint8_t *text;     /* NM_NODE_TEXT */
+		struct {           /* NM_NODE_SLICE */
+			nm_reader *reader;
+			uint64_t off;
+		};
+		struct {           /* NM_NODE_LAZY */
+			nm_produce_fn produce;
+			void *ctx, *arg;
+		};
+	};
+	uint8_t kind;              /* nm_node_kind */
+	char name[];
 };
 
 struct cleanup {
@@ -58,7 +65,6 @@ struct nm_tree {
 	uint64_t next_id;
 	nm_node **buckets;
 	size_t nbuckets, nnodes;
-	nm_node **all;             /* every node, for freeing */
 	struct cleanup *cleanups;
 	size_t ncleanups, capcleanups;
 	nm_options opt;            /* fixed at creation: threads read it without a lock */
@@ -83,20 +89,25 @@ static nm_node *find_child(nm_tree *t, const nm_node *dir, const char *name)
 	return NULL;
 }
 
+static void rehash_under(nm_node *dir, nm_node **b, size_t n)
+{
+	for (uint32_t i = 0; i < dir->nkids; i++) {
+		nm_node *k = dir->kids[i];
+		size_t j = hash_name(dir, k->name, n);
+		k->hnext = b[j];
+		b[j] = k;
+		if (k->kind == NM_NODE_DIR)
+			rehash_under(k, b, n);
+	}
+}
+
 static void rehash(nm_tree *t)
 {
 	size_t n = t->nbuckets * 2;
 	nm_node **b = calloc(n, sizeof *b);
 	if (!b)
 		return;
-	for (size_t i = 0; i < t->nnodes; i++) {
-		nm_node *node = t->all[i];
-		if (!node->parent)
-			continue;
-		size_t j = hash_name(node->parent, node->name, n);
-		node->hnext = b[j];
-		b[j] = node;
-	}
+	rehash_under(t->root, b, n);
 	free(t->buckets);
 	t->buckets = b;
 	t->nbuckets = n;
@@ -106,37 +117,31 @@ static nm_node *add_node_locked(nm_tree *t, nm_node *parent, const char *name,
 				nm_node_kind kind)
 {
 	if (parent && (parent->kind != NM_NODE_DIR || !name[0] || strchr(name, '/') ||
-		       find_child(t, parent, name)))
+		       find_child(t, parent, name) || parent->nkids == UINT32_MAX))
 		return NULL;
-	nm_node *n = calloc(1, sizeof *n);
+	size_t len = strlen(name);
+	nm_node *n = malloc(sizeof *n + len + 1);
 	if (!n)
 		return NULL;
-	n->name = strdup(name);
-	if (!n->name) {
-		free(n);
-		return NULL;
-	}
-	/* all[] grows in powers of two. */
-	if ((t->nnodes & (t->nnodes - 1)) == 0) {
-		size_t cap = t->nnodes ? t->nnodes * 2 : 64;
-		nm_node **all = realloc(t->all, cap * sizeof *all);
-		if (!all)
-			goto fail;
-		t->all = all;
-	}
+	memset(n, 0, sizeof *n);
+	memcpy(n->name, name, len + 1);
 	if (parent && parent->nkids == parent->capkids) {
-		size_t cap = parent->capkids ? parent->capkids * 2 : 8;
+		uint32_t cap = parent->capkids ? parent->capkids * 2 : 4;
+		if (cap < parent->capkids)
+			cap = UINT32_MAX;
 		nm_node **k = realloc(parent->kids, cap * sizeof *k);
-		if (!k)
-			goto fail;
+		if (!k) {
+			free(n);
+			return NULL;
+		}
 		parent->kids = k;
 		parent->capkids = cap;
 	}
-	n->kind = kind;
+	n->kind = (uint8_t)kind;
 	n->parent = parent;
 	n->id = ++t->next_id;
 	atomic_init(&n->size, 0);
-	t->all[t->nnodes++] = n;
+	t->nnodes++;
 	if (parent) {
 		parent->kids[parent->nkids++] = n;
 		size_t b = hash_name(parent, name, t->nbuckets);
@@ -146,10 +151,6 @@ static nm_node *add_node_locked(nm_tree *t, nm_node *parent, const char *name,
 			rehash(t);
 	}
 	return n;
-fail:
-	free(n->name);
-	free(n);
-	return NULL;
 }
 
 /* Builders run at build time (one thread) and inside populate callbacks, several of
@@ -160,6 +161,21 @@ static nm_node *add_node(nm_tree *t, nm_node *parent, const char *name, nm_node_
 	nm_node *n = add_node_locked(t, parent, name, kind);
 	pthread_mutex_unlock(&t->lock);
 	return n;
+}
+
+static void free_node(nm_node *n)
+{
+	if (n->kind == NM_NODE_DIR) {
+		for (uint32_t i = 0; i < n->nkids; i++)
+			free_node(n->kids[i]);
+		free(n->kids);
+		if (n->pop)
+			free(n->pop->msg);
+		free(n->pop);
+	} else if (n->kind == NM_NODE_TEXT) {
+		free(n->text);
+	}
+	free(n);
 }
 
 nm_tree *nm_tree_new(const nm_options *opt)
@@ -187,18 +203,11 @@ void nm_tree_free(nm_tree *t)
 	if (!t)
 		return;
 	nm_cache_free(t->cache);
-	for (size_t i = 0; i < t->nnodes; i++) {
-		nm_node *n = t->all[i];
-		free(n->kids);
-		free(n->text);
-		free(n->name);
-		free(n->pop_msg);
-		free(n);
-	}
+	if (t->root)
+		free_node(t->root);
 	for (size_t i = t->ncleanups; i-- > 0;)
 		t->cleanups[i].fn(t->cleanups[i].p);
 	free(t->cleanups);
-	free(t->all);
 	free(t->buckets);
 	pthread_mutex_destroy(&t->lock);
 	pthread_cond_destroy(&t->populated);
@@ -292,12 +301,19 @@ nm_node *nm_dir(nm_tree *t, nm_node *parent, const char *name)
 nm_node *nm_lazy_dir(nm_tree *t, nm_node *parent, const char *name, nm_populate_fn fn,
 		     void *ctx, void *arg)
 {
-	nm_node *n = add_node(t, parent, name, NM_NODE_DIR);
-	if (n) {
-		n->populate = fn;
-		n->ctx = ctx;
-		n->arg = arg;
-	}
+	struct populate_state *pop = calloc(1, sizeof *pop);
+	if (!pop)
+		return NULL;
+	pop->fn = fn;
+	pop->ctx = ctx;
+	pop->arg = arg;
+	pthread_mutex_lock(&t->lock);
+	nm_node *n = add_node_locked(t, parent, name, NM_NODE_DIR);
+	if (n)
+		n->pop = pop; /* under the lock: a lookup may see the node at once */
+	pthread_mutex_unlock(&t->lock);
+	if (!n)
+		free(pop);
 	return n;
 }
 
@@ -309,6 +325,10 @@ nm_node *nm_text(nm_tree *t, nm_node *parent, const char *name, nm_out *out)
 	if (n) {
 		size_t len;
 		n->text = nm_out_take(out, &len);
+		/* Built text keeps the slack of its growth otherwise: trim it. */
+		uint8_t *trimmed = realloc(n->text, len + 1);
+		if (trimmed)
+			n->text = trimmed;
 		atomic_store(&n->size, len);
 	}
 	return n;
@@ -381,11 +401,12 @@ nm_status nm_text_append(nm_tree *t, nm_node *file, nm_out *more)
 static size_t count_error_files(nm_tree *t, const nm_node *dir)
 {
 	size_t n = 0;
-	for (size_t i = 0; i < dir->nkids; i++) {
+	for (uint32_t i = 0; i < dir->nkids; i++) {
 		const nm_node *k = dir->kids[i];
 		if (k->kind != NM_NODE_DIR)
 			n += strcmp(k->name, "error.txt") == 0;
-		else if (!k->populate && !k->populating && !find_child(t, k, "info.txt"))
+		else if (!(k->pop && (k->pop->fn || k->pop->running)) &&
+			 !find_child(t, k, "info.txt"))
 			n += count_error_files(t, k);
 	}
 	return n;
@@ -498,34 +519,35 @@ uint64_t nm_node_id(const nm_node *n) { return n->id; }
 /* The outcome of dir's populate, as the one that ran it saw it. Callers hold t->lock. */
 static nm_status populate_result(const nm_node *dir, nm_error *err)
 {
-	if (dir->pop_status == NM_OK)
+	if (dir->pop->status == NM_OK)
 		return NM_OK;
-	if (!dir->pop_msg)
-		return nm_fail(err, dir->pop_status, dir->name, NULL, NM_NO_OFFSET, "%s",
-			       nm_status_str(dir->pop_status));
+	if (!dir->pop->msg)
+		return nm_fail(err, dir->pop->status, dir->name, NULL, NM_NO_OFFSET, "%s",
+			       nm_status_str(dir->pop->status));
 	if (err) {
-		err->code = dir->pop_status;
-		snprintf(err->msg, sizeof err->msg, "%s", dir->pop_msg);
+		err->code = dir->pop->status;
+		snprintf(err->msg, sizeof err->msg, "%s", dir->pop->msg);
 	}
-	return dir->pop_status;
+	return dir->pop->status;
 }
 
 /* Run dir's populate callback, unlocked (see struct nm_tree). A failure keeps what was
  * added and says why in the directory itself (error.txt, unless the callback made
- * one) and in pop_status, so every caller, not only this one, hears of it. */
+ * one) and in its status, so every caller, not only this one, hears of it. */
 static void run_populate(nm_tree *t, nm_node *dir)
 {
-	nm_populate_fn fn = dir->populate;
+	struct populate_state *pop = dir->pop;
+	nm_populate_fn fn = pop->fn;
 	nm_error e;
-	dir->populate = NULL;
+	pop->fn = NULL;
 	t->populations++;
-	dir->populating = true;
-	dir->populator = pthread_self();
+	pop->running = true;
+	pop->runner = pthread_self();
 	pthread_mutex_unlock(&t->lock);
 
 	nm_error_clear(&e);
 	uint64_t outer = nm_reader_batch_begin(); /* a member's parse: one check of the source */
-	nm_status s = fn(t, dir, dir->ctx, dir->arg, &e);
+	nm_status s = fn(t, dir, pop->ctx, pop->arg, &e);
 	nm_reader_batch_end(outer);
 	char *msg = NULL;
 	if (s != NM_OK) {
@@ -540,9 +562,9 @@ static void run_populate(nm_tree *t, nm_node *dir)
 	}
 
 	pthread_mutex_lock(&t->lock);
-	dir->pop_status = s;
-	dir->pop_msg = msg;
-	dir->populating = false;
+	pop->status = s;
+	pop->msg = msg;
+	pop->running = false;
 	pthread_cond_broadcast(&t->populated);
 }
 
@@ -550,14 +572,16 @@ static void run_populate(nm_tree *t, nm_node *dir)
  * directory only. Callers hold t->lock (released while the callback runs). */
 static nm_status populate(nm_tree *t, nm_node *dir, nm_error *err)
 {
-	if (dir->populate) {
+	if (!dir->pop) {
+		return NM_OK;
+	} else if (dir->pop->fn) {
 		run_populate(t, dir);
-	} else if (dir->populating) {
+	} else if (dir->pop->running) {
 		/* A callback that looks up its own directory would wait for itself. */
-		if (pthread_equal(dir->populator, pthread_self()))
+		if (pthread_equal(dir->pop->runner, pthread_self()))
 			return nm_fail(err, NM_E_INVAL, dir->name, NULL, NM_NO_OFFSET,
 				       "looked up while it is being populated");
-		while (dir->populating)
+		while (dir->pop->running)
 			pthread_cond_wait(&t->populated, &t->lock);
 	}
 	return populate_result(dir, err);
