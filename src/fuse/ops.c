@@ -17,15 +17,23 @@ void nm_fuse_say_error(const nm_fuse_fs *fs, const nm_error *err)
 
 static nm_fuse_fs *fs_of(fuse_req_t req) { return fuse_req_userdata(req); }
 
-static nm_node *node_of(nm_fuse_fs *fs, fuse_ino_t ino)
+/* Inode numbers are node ids (the root's is 1, FUSE_ROOT_ID): they stay valid when the
+ * tree evicts an archive member's nodes. A request holds its node from here until
+ * done (put), so that nothing it uses is evicted under it; on failure the request has
+ * been answered. */
+static nm_node *hold(fuse_req_t req, nm_fuse_fs *fs, fuse_ino_t ino)
 {
-	return ino == FUSE_ROOT_ID ? nm_tree_root(fs->tree) : (nm_node *)(uintptr_t)ino;
+	nm_node *n;
+	nm_error err;
+	nm_status s = nm_node_get(fs->tree, ino, &n, &err);
+	if (s != NM_OK) {
+		fuse_reply_err(req, nm_status_errno(s));
+		return NULL;
+	}
+	return n;
 }
 
-static fuse_ino_t ino_of(nm_fuse_fs *fs, nm_node *n)
-{
-	return n == nm_tree_root(fs->tree) ? FUSE_ROOT_ID : (fuse_ino_t)(uintptr_t)n;
-}
+static void put(nm_fuse_fs *fs, nm_node *n) { nm_node_put(fs->tree, n); }
 
 static int fill_stat(nm_fuse_fs *fs, nm_node *n, struct stat *st)
 {
@@ -60,7 +68,7 @@ static int fill_stat(nm_fuse_fs *fs, nm_node *n, struct stat *st)
  * failing with EIO (the reader checks), so nothing needs revalidating. */
 static int entry_of(nm_fuse_fs *fs, nm_node *n, struct fuse_entry_param *e)
 {
-	*e = (struct fuse_entry_param){ .ino = ino_of(fs, n), .attr_timeout = FOREVER,
+	*e = (struct fuse_entry_param){ .ino = nm_node_id(n), .attr_timeout = FOREVER,
 					.entry_timeout = FOREVER };
 	return fill_stat(fs, n, &e->attr);
 }
@@ -94,18 +102,18 @@ static void fs_lookup(fuse_req_t req, fuse_ino_t parent, const char *name)
 {
 	nm_fuse_fs *fs = fs_of(req);
 	nm_error err;
-	nm_node *n;
-	nm_status s = nm_lookup(fs->tree, node_of(fs, parent), name, &n, &err);
-	if (s != NM_OK) {
-		fuse_reply_err(req, nm_status_errno(s));
+	nm_node *dir = hold(req, fs, parent), *n;
+	if (!dir)
 		return;
-	}
+	/* The child belongs to the directory's listing, held with it. */
+	nm_status s = nm_lookup(fs->tree, dir, name, &n, &err);
 	struct fuse_entry_param e;
-	int rc = entry_of(fs, n, &e);
+	int rc = s != NM_OK ? nm_status_errno(s) : entry_of(fs, n, &e);
 	if (rc)
 		fuse_reply_err(req, rc);
 	else
 		fuse_reply_entry(req, &e);
+	put(fs, dir);
 }
 
 static void fs_getattr(fuse_req_t req, fuse_ino_t ino, struct fuse_file_info *fi)
@@ -113,11 +121,15 @@ static void fs_getattr(fuse_req_t req, fuse_ino_t ino, struct fuse_file_info *fi
 	nm_fuse_fs *fs = fs_of(req);
 	struct stat st;
 	(void)fi;
-	int rc = fill_stat(fs, node_of(fs, ino), &st);
+	nm_node *n = hold(req, fs, ino);
+	if (!n)
+		return;
+	int rc = fill_stat(fs, n, &st);
 	if (rc)
 		fuse_reply_err(req, rc);
 	else
 		fuse_reply_attr(req, &st, FOREVER);
+	put(fs, n);
 }
 
 /* One listing for READDIR and READDIRPLUS. Offsets: 0 ".", 1 "..", 2+i child i. The
@@ -127,18 +139,18 @@ static void fs_getattr(fuse_req_t req, fuse_ino_t ino, struct fuse_file_info *fi
 static void list_dir(fuse_req_t req, fuse_ino_t ino, size_t size, off_t off, bool plus)
 {
 	nm_fuse_fs *fs = fs_of(req);
-	nm_node *dir = node_of(fs, ino), **kids;
+	nm_node *dir = hold(req, fs, ino), **kids;
 	size_t count;
 	nm_error err;
+	if (!dir)
+		return;
 	/* A lazy directory whose populate failed is still listed: its error.txt says why. */
 	nm_status s = nm_children(fs->tree, dir, &kids, &count, &err);
-	if (s != NM_OK && nm_node_type(dir) != NM_NODE_DIR) {
-		fuse_reply_err(req, nm_status_errno(s));
-		return;
-	}
-	char *buf = malloc(size);
+	char *buf = s != NM_OK && nm_node_type(dir) != NM_NODE_DIR ? NULL : malloc(size);
 	if (!buf) {
-		fuse_reply_err(req, ENOMEM);
+		fuse_reply_err(req, s != NM_OK && nm_node_type(dir) != NM_NODE_DIR
+					    ? nm_status_errno(s) : ENOMEM);
+		put(fs, dir);
 		return;
 	}
 	size_t used = 0;
@@ -168,6 +180,7 @@ static void list_dir(fuse_req_t req, fuse_ino_t ino, size_t size, off_t off, boo
 	}
 	fuse_reply_buf(req, buf, used);
 	free(buf);
+	put(fs, dir);
 }
 
 static void fs_readdir(fuse_req_t req, fuse_ino_t ino, size_t size, off_t off,
@@ -187,7 +200,12 @@ static void fs_readdirplus(fuse_req_t req, fuse_ino_t ino, size_t size, off_t of
 static void fs_opendir(fuse_req_t req, fuse_ino_t ino, struct fuse_file_info *fi)
 {
 	nm_fuse_fs *fs = fs_of(req);
-	if (nm_node_type(node_of(fs, ino)) != NM_NODE_DIR) {
+	nm_node *n = hold(req, fs, ino);
+	if (!n)
+		return;
+	nm_node_kind kind = nm_node_type(n);
+	put(fs, n);
+	if (kind != NM_NODE_DIR) {
 		fuse_reply_err(req, ENOTDIR);
 		return;
 	}
@@ -207,7 +225,12 @@ static void fs_open(fuse_req_t req, fuse_ino_t ino, struct fuse_file_info *fi)
 		fuse_reply_err(req, EROFS);
 		return;
 	}
-	if (nm_node_type(node_of(fs, ino)) == NM_NODE_DIR) {
+	nm_node *n = hold(req, fs, ino);
+	if (!n)
+		return;
+	nm_node_kind kind = nm_node_type(n);
+	put(fs, n);
+	if (kind == NM_NODE_DIR) {
 		fuse_reply_err(req, EISDIR);
 		return;
 	}
@@ -228,14 +251,18 @@ static void fs_read(fuse_req_t req, fuse_ino_t ino, size_t size, off_t off,
 	nm_error err;
 	nm_read_hold h;
 	(void)fi;
-	nm_status s = nm_read_pin(fs->tree, node_of(fs, ino), (uint64_t)off, size, &h, &err);
+	nm_node *n = hold(req, fs, ino);
+	if (!n)
+		return;
+	nm_status s = nm_read_pin(fs->tree, n, (uint64_t)off, size, &h, &err);
 	if (s != NM_OK) {
 		nm_fuse_say_error(fs, &err);
 		fuse_reply_err(req, nm_status_errno(s));
-		return;
+	} else {
+		fuse_reply_buf(req, (const char *)h.data, h.len);
+		nm_read_release(fs->tree, &h);
 	}
-	fuse_reply_buf(req, (const char *)h.data, h.len);
-	nm_read_release(fs->tree, &h);
+	put(fs, n);
 }
 
 static void fs_statfs(fuse_req_t req, fuse_ino_t ino)

@@ -1,5 +1,6 @@
-/* The FUSE low-level operations over an nm_tree. Inode numbers are node pointers (the
- * tree never frees a node while mounted); the root is FUSE_ROOT_ID. The handlers are
+/* The FUSE low-level operations over an nm_tree. Inode numbers are node ids, stable
+ * while the tree evicts and brings back archive members' nodes (nm_node_get); the
+ * root's is 1, FUSE_ROOT_ID. The handlers are
  * fs_* (static, in ops.c), apart from the library's nm_* that they call. */
 #ifndef NM_FUSE_OPS_H
 #define NM_FUSE_OPS_H

@@ -6,71 +6,7 @@
 #include <string.h>
 #include "lib/alloc.h"
 #include "lib/cache.h"
-#include "lib/tree.h"
-
-/* A lazy directory's populate state: only lazy directories have one. */
-struct populate_state {
-	nm_populate_fn fn;         /* NULL once its populate started */
-	void *ctx, *arg;
-	bool running;              /* its populate runs now, in thread runner */
-	pthread_t runner;
-	nm_status status;          /* how its populate ended */
-	char *msg;                 /* and why, when it failed (NULL: out of memory) */
-};
-
-/* Kept small: a PAK's listing makes a node per file of every asset (24 per asset in a
- * generated PAK), so each byte here is tens of megabytes across a big archive. The
- * kind's fields share one union and the name is stored inline. */
-struct nm_node {
-	nm_node *parent;
-	nm_node *hnext;            /* (parent, name) hash chain */
-	uint64_t id;
-	_Atomic uint64_t size;     /* files; NM_SIZE_MEASURE until known */
-	union {
-		struct {           /* NM_NODE_DIR */
-			nm_node **kids;
-			uint32_t nkids, capkids;
-			struct populate_state *pop; /* NULL: not lazy */
-		};
-		uint8_t *text;     /* NM_NODE_TEXT */
-		struct {           /* NM_NODE_SLICE */
-			nm_reader *reader;
-			uint64_t off;
-		};
-		struct {           /* NM_NODE_LAZY */
-			nm_produce_fn produce;
-			void *ctx, *arg;
-		};
-	};
-	uint8_t kind;              /* nm_node_kind */
-	char name[];
-};
-
-struct cleanup {
-	nm_free_fn fn;
-	void *p;
-};
-
-struct nm_tree {
-	/* Guards the structure: the name hash, every directory's children, the node and
-	 * cleanup lists, and each lazy directory's populate state. It is held only for
-	 * those short updates and look-ups, never while a populate callback runs, so a
-	 * directory that takes long to populate (a PAK member's whole parse) holds up only
-	 * the lookups of that directory: they wait on `populated` until it is done.
-	 * The nodes a populate adds are reachable only through its directory, so nobody
-	 * reads them (or their fields, set after add_node) before it ends. */
-	pthread_mutex_t lock;
-	pthread_cond_t populated;
-	nm_node *root;
-	uint64_t next_id;
-	nm_node **buckets;
-	size_t nbuckets, nnodes;
-	struct cleanup *cleanups;
-	size_t ncleanups, capcleanups;
-	nm_options opt;            /* fixed at creation: threads read it without a lock */
-	nm_cache *cache;
-	uint64_t populations;      /* lazy directories populated (under lock) */
-};
+#include "lib/tree_internal.h"
 
 static size_t hash_name(const nm_node *parent, const char *name, size_t nbuckets)
 {
@@ -81,7 +17,7 @@ static size_t hash_name(const nm_node *parent, const char *name, size_t nbuckets
 }
 
 /* Callers hold t->lock. */
-static nm_node *find_child(nm_tree *t, const nm_node *dir, const char *name)
+nm_node *nm_tree_find_child(nm_tree *t, const nm_node *dir, const char *name)
 {
 	for (nm_node *n = t->buckets[hash_name(dir, name, t->nbuckets)]; n; n = n->hnext)
 		if (n->parent == dir && strcmp(n->name, name) == 0)
@@ -113,11 +49,20 @@ static void rehash(nm_tree *t)
 	t->nbuckets = n;
 }
 
-static nm_node *add_node_locked(nm_tree *t, nm_node *parent, const char *name,
-				nm_node_kind kind)
+nm_node *nm_tree_add_node_locked(nm_tree *t, nm_node *parent, const char *name,
+				 nm_node_kind kind)
 {
+	nm_content *c = nm_content_current(t);
+	if (c->nnodes == c->capnodes) {
+		uint32_t cap = c->capnodes ? c->capnodes * 2 : 8;
+		nm_node **a = cap > c->capnodes ? realloc(c->nodes, cap * sizeof *a) : NULL;
+		if (!a)
+			return NULL;
+		c->nodes = a;
+		c->capnodes = cap;
+	}
 	if (parent && (parent->kind != NM_NODE_DIR || !name[0] || strchr(name, '/') ||
-		       find_child(t, parent, name) || parent->nkids == UINT32_MAX))
+		       nm_tree_find_child(t, parent, name) || parent->nkids == UINT32_MAX))
 		return NULL;
 	size_t len = strlen(name);
 	nm_node *n = malloc(sizeof *n + len + 1);
@@ -139,7 +84,8 @@ static nm_node *add_node_locked(nm_tree *t, nm_node *parent, const char *name,
 	}
 	n->kind = (uint8_t)kind;
 	n->parent = parent;
-	n->id = ++t->next_id;
+	c->nodes[c->nnodes++] = n;
+	n->id = (uint64_t)c->serial << 32 | c->nnodes;
 	atomic_init(&n->size, 0);
 	t->nnodes++;
 	if (parent) {
@@ -158,20 +104,28 @@ static nm_node *add_node_locked(nm_tree *t, nm_node *parent, const char *name,
 static nm_node *add_node(nm_tree *t, nm_node *parent, const char *name, nm_node_kind kind)
 {
 	pthread_mutex_lock(&t->lock);
-	nm_node *n = add_node_locked(t, parent, name, kind);
+	nm_node *n = nm_tree_add_node_locked(t, parent, name, kind);
 	pthread_mutex_unlock(&t->lock);
 	return n;
 }
 
-static void free_node(nm_node *n)
+void nm_tree_unhash(nm_tree *t, nm_node *n)
+{
+	if (!n->parent)
+		return;
+	nm_node **p = &t->buckets[hash_name(n->parent, n->name, t->nbuckets)];
+	while (*p && *p != n)
+		p = &(*p)->hnext;
+	if (*p)
+		*p = n->hnext;
+}
+
+void nm_tree_free_node(nm_node *n)
 {
 	if (n->kind == NM_NODE_DIR) {
 		for (uint32_t i = 0; i < n->nkids; i++)
-			free_node(n->kids[i]);
+			nm_tree_free_node(n->kids[i]);
 		free(n->kids);
-		if (n->pop)
-			free(n->pop->msg);
-		free(n->pop);
 	} else if (n->kind == NM_NODE_TEXT) {
 		free(n->text);
 	}
@@ -189,8 +143,10 @@ nm_tree *nm_tree_new(const nm_options *opt)
 	t->nbuckets = 64;
 	t->buckets = calloc(t->nbuckets, sizeof *t->buckets);
 	t->cache = nm_cache_new(&t->opt);
-	if (t->buckets && t->cache)
+	if (t->buckets && t->cache && nm_content_new(t)) {
+		t->contents[0]->phase = CONTENT_DONE; /* the build's: never evicted */
 		t->root = add_node(t, NULL, "/", NM_NODE_DIR);
+	}
 	if (!t->root) {
 		nm_tree_free(t);
 		return NULL;
@@ -204,10 +160,8 @@ void nm_tree_free(nm_tree *t)
 		return;
 	nm_cache_free(t->cache);
 	if (t->root)
-		free_node(t->root);
-	for (size_t i = t->ncleanups; i-- > 0;)
-		t->cleanups[i].fn(t->cleanups[i].p);
-	free(t->cleanups);
+		nm_tree_free_node(t->root);
+	nm_content_free_all(t);
 	free(t->buckets);
 	pthread_mutex_destroy(&t->lock);
 	pthread_cond_destroy(&t->populated);
@@ -224,31 +178,6 @@ uint64_t nm_tree_populations(nm_tree *t)
 	uint64_t n = t->populations;
 	pthread_mutex_unlock(&t->lock);
 	return n;
-}
-
-nm_status nm_tree_on_free(nm_tree *t, nm_free_fn fn, void *p)
-{
-	pthread_mutex_lock(&t->lock);
-	/* Grows by doubling: a driver's records all come from nm_tree_alloc. */
-	struct cleanup *c = t->cleanups;
-	if (t->ncleanups == t->capcleanups) {
-		size_t cap = t->capcleanups ? 2 * t->capcleanups : 16;
-		if ((c = realloc(t->cleanups, cap * sizeof *c))) {
-			t->cleanups = c;
-			t->capcleanups = cap;
-		}
-	}
-	if (c) {
-		c[t->ncleanups].fn = fn;
-		c[t->ncleanups].p = p;
-		t->ncleanups++;
-	}
-	pthread_mutex_unlock(&t->lock);
-	if (!c) {
-		fn(p);
-		return NM_E_NOMEM;
-	}
-	return NM_OK;
 }
 
 static void close_reader(void *r) { nm_reader_close(r); }
@@ -301,19 +230,17 @@ nm_node *nm_dir(nm_tree *t, nm_node *parent, const char *name)
 nm_node *nm_lazy_dir(nm_tree *t, nm_node *parent, const char *name, nm_populate_fn fn,
 		     void *ctx, void *arg)
 {
-	struct populate_state *pop = calloc(1, sizeof *pop);
-	if (!pop)
-		return NULL;
-	pop->fn = fn;
-	pop->ctx = ctx;
-	pop->arg = arg;
 	pthread_mutex_lock(&t->lock);
-	nm_node *n = add_node_locked(t, parent, name, NM_NODE_DIR);
-	if (n)
-		n->pop = pop; /* under the lock: a lookup may see the node at once */
+	nm_content *c = nm_content_for_lazy_dir(t);
+	nm_node *n = c ? nm_tree_add_node_locked(t, parent, name, NM_NODE_DIR) : NULL;
+	if (n) { /* under the lock: a lookup may see the node at once */
+		c->fn = fn;
+		c->ctx = ctx;
+		c->arg = arg;
+		c->dir = n;
+		n->pop = c;
+	}
 	pthread_mutex_unlock(&t->lock);
-	if (!n)
-		free(pop);
 	return n;
 }
 
@@ -374,7 +301,7 @@ nm_node *nm_lazy(nm_tree *t, nm_node *parent, const char *name, uint64_t size,
 nm_node *nm_child(nm_tree *t, nm_node *dir, const char *name)
 {
 	pthread_mutex_lock(&t->lock);
-	nm_node *n = dir->kind == NM_NODE_DIR ? find_child(t, dir, name) : NULL;
+	nm_node *n = dir->kind == NM_NODE_DIR ? nm_tree_find_child(t, dir, name) : NULL;
 	pthread_mutex_unlock(&t->lock);
 	return n;
 }
@@ -405,8 +332,8 @@ static size_t count_error_files(nm_tree *t, const nm_node *dir)
 		const nm_node *k = dir->kids[i];
 		if (k->kind != NM_NODE_DIR)
 			n += strcmp(k->name, "error.txt") == 0;
-		else if (!(k->pop && (k->pop->fn || k->pop->running)) &&
-			 !find_child(t, k, "info.txt"))
+		else if (!(k->pop && k->pop->phase != CONTENT_DONE) &&
+			 !nm_tree_find_child(t, k, "info.txt"))
 			n += count_error_files(t, k);
 	}
 	return n;
@@ -491,7 +418,7 @@ static bool stem_taken(nm_tree *t, nm_node *dir, const char *stem, const char *c
 	char buf[1024];
 	for (size_t i = 0; exts[i]; i++) {
 		snprintf(buf, sizeof buf, "%s%s", stem, exts[i]);
-		if (find_child(t, dir, buf))
+		if (nm_tree_find_child(t, dir, buf))
 			return true;
 	}
 	return false;
@@ -516,84 +443,13 @@ const char *nm_node_name(const nm_node *n) { return n->name; }
 nm_node *nm_node_parent(const nm_node *n) { return n->parent ? n->parent : (nm_node *)n; }
 uint64_t nm_node_id(const nm_node *n) { return n->id; }
 
-/* The outcome of dir's populate, as the one that ran it saw it. Callers hold t->lock. */
-static nm_status populate_result(const nm_node *dir, nm_error *err)
-{
-	if (dir->pop->status == NM_OK)
-		return NM_OK;
-	if (!dir->pop->msg)
-		return nm_fail(err, dir->pop->status, dir->name, NULL, NM_NO_OFFSET, "%s",
-			       nm_status_str(dir->pop->status));
-	if (err) {
-		err->code = dir->pop->status;
-		snprintf(err->msg, sizeof err->msg, "%s", dir->pop->msg);
-	}
-	return dir->pop->status;
-}
-
-/* Run dir's populate callback, unlocked (see struct nm_tree). A failure keeps what was
- * added and says why in the directory itself (error.txt, unless the callback made
- * one) and in its status, so every caller, not only this one, hears of it. */
-static void run_populate(nm_tree *t, nm_node *dir)
-{
-	struct populate_state *pop = dir->pop;
-	nm_populate_fn fn = pop->fn;
-	nm_error e;
-	pop->fn = NULL;
-	t->populations++;
-	pop->running = true;
-	pop->runner = pthread_self();
-	pthread_mutex_unlock(&t->lock);
-
-	nm_error_clear(&e);
-	uint64_t outer = nm_reader_batch_begin(); /* a member's parse: one check of the source */
-	nm_status s = fn(t, dir, pop->ctx, pop->arg, &e);
-	nm_reader_batch_end(outer);
-	char *msg = NULL;
-	if (s != NM_OK) {
-		if (!e.msg[0])
-			nm_fail(&e, s, dir->name, NULL, NM_NO_OFFSET, "%s", nm_status_str(s));
-		pthread_mutex_lock(&t->lock);
-		bool has_error_file = find_child(t, dir, "error.txt") != NULL;
-		pthread_mutex_unlock(&t->lock);
-		if (!has_error_file)
-			nm_error_file(t, dir, &e);
-		msg = strdup(e.msg);
-	}
-
-	pthread_mutex_lock(&t->lock);
-	pop->status = s;
-	pop->msg = msg;
-	pop->running = false;
-	pthread_cond_broadcast(&t->populated);
-}
-
-/* Populate a lazy directory once: the first caller runs it, later ones wait for that
- * directory only. Callers hold t->lock (released while the callback runs). */
-static nm_status populate(nm_tree *t, nm_node *dir, nm_error *err)
-{
-	if (!dir->pop) {
-		return NM_OK;
-	} else if (dir->pop->fn) {
-		run_populate(t, dir);
-	} else if (dir->pop->running) {
-		/* A callback that looks up its own directory would wait for itself. */
-		if (pthread_equal(dir->pop->runner, pthread_self()))
-			return nm_fail(err, NM_E_INVAL, dir->name, NULL, NM_NO_OFFSET,
-				       "looked up while it is being populated");
-		while (dir->pop->running)
-			pthread_cond_wait(&t->populated, &t->lock);
-	}
-	return populate_result(dir, err);
-}
-
 nm_status nm_lookup(nm_tree *t, nm_node *dir, const char *name, nm_node **out, nm_error *err)
 {
 	if (dir->kind != NM_NODE_DIR)
 		return nm_fail(err, NM_E_NOTDIR, dir->name, NULL, NM_NO_OFFSET, "not a directory");
 	pthread_mutex_lock(&t->lock);
-	nm_status s = populate(t, dir, err);
-	nm_node *n = find_child(t, dir, name);
+	nm_status s = nm_content_populate(t, dir, err);
+	nm_node *n = nm_tree_find_child(t, dir, name);
 	pthread_mutex_unlock(&t->lock);
 	if (n) {
 		*out = n; /* what a failed populate added (and its error.txt) stays reachable */
@@ -635,7 +491,7 @@ nm_status nm_children(nm_tree *t, nm_node *dir, nm_node ***out, size_t *count, n
 	if (dir->kind != NM_NODE_DIR)
 		return nm_fail(err, NM_E_NOTDIR, dir->name, NULL, NM_NO_OFFSET, "not a directory");
 	pthread_mutex_lock(&t->lock);
-	nm_status s = populate(t, dir, err);
+	nm_status s = nm_content_populate(t, dir, err);
 	*out = dir->kids;
 	*count = dir->nkids;
 	pthread_mutex_unlock(&t->lock);
