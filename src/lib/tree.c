@@ -53,13 +53,14 @@ nm_node *nm_tree_add_node_locked(nm_tree *t, nm_node *parent, const char *name,
 				 nm_node_kind kind)
 {
 	nm_content *c = nm_content_current(t);
-	if (c->nnodes == c->capnodes) {
-		uint32_t cap = c->capnodes ? c->capnodes * 2 : 8;
-		nm_node **a = cap > c->capnodes ? realloc(c->nodes, cap * sizeof *a) : NULL;
+	nm_residence *r = c->res;
+	if (r->nnodes == r->capnodes) {
+		uint32_t cap = r->capnodes ? r->capnodes * 2 : 8;
+		nm_node **a = cap > r->capnodes ? realloc(r->nodes, cap * sizeof *a) : NULL;
 		if (!a)
 			return NULL;
-		c->nodes = a;
-		c->capnodes = cap;
+		r->nodes = a;
+		r->capnodes = cap;
 	}
 	if (parent && (parent->kind != NM_NODE_DIR || !name[0] || strchr(name, '/') ||
 		       nm_tree_find_child(t, parent, name) || parent->nkids == UINT32_MAX))
@@ -84,8 +85,8 @@ nm_node *nm_tree_add_node_locked(nm_tree *t, nm_node *parent, const char *name,
 	}
 	n->kind = (uint8_t)kind;
 	n->parent = parent;
-	c->nodes[c->nnodes++] = n;
-	n->id = (uint64_t)c->serial << 32 | c->nnodes;
+	r->nodes[r->nnodes++] = n;
+	n->id = (uint64_t)c->serial << 32 | r->nnodes;
 	atomic_init(&n->size, 0);
 	t->nnodes++;
 	if (parent) {
@@ -143,8 +144,9 @@ nm_tree *nm_tree_new(const nm_options *opt)
 	t->nbuckets = 64;
 	t->buckets = calloc(t->nbuckets, sizeof *t->buckets);
 	t->cache = nm_cache_new(&t->opt);
-	if (t->buckets && t->cache && nm_content_new(t)) {
-		t->contents[0]->phase = CONTENT_DONE; /* the build's: never evicted */
+	nm_content *build = t->buckets && t->cache ? nm_content_new(t) : NULL;
+	if (build && (build->res = calloc(1, sizeof *build->res)) != NULL) {
+		build->phase = CONTENT_DONE; /* the build's: never evicted */
 		t->root = add_node(t, NULL, "/", NM_NODE_DIR);
 	}
 	if (!t->root) {

@@ -16,12 +16,14 @@
 #endif
 #include "lib/tree_internal.h"
 
-/* The content whose populate this thread runs (NULL: none; nodes go to the build's). */
+/* The content whose populate this thread runs, and its tree (NULL: none; nodes go to
+ * the build's). */
 static _Thread_local nm_content *building;
+static _Thread_local nm_tree *building_tree;
 
 nm_content *nm_content_current(nm_tree *t)
 {
-	return building && building->tree == t ? building : t->contents[0];
+	return building && building_tree == t ? building : t->contents[0];
 }
 
 nm_content *nm_content_new(nm_tree *t)
@@ -37,7 +39,6 @@ nm_content *nm_content_new(nm_tree *t)
 	nm_content *c = calloc(1, sizeof *c);
 	if (!c)
 		return NULL;
-	c->tree = t;
 	c->serial = t->ncontents;
 	t->contents[t->ncontents++] = c;
 	return c;
@@ -49,8 +50,8 @@ nm_content *nm_content_for_lazy_dir(nm_tree *t)
 	if (owner->reuse < owner->nmade)
 		return owner->made[owner->reuse++];
 	if (owner->nmade == owner->capmade) {
-		size_t cap = owner->capmade ? owner->capmade * 2 : 4;
-		nm_content **a = realloc(owner->made, cap * sizeof *a);
+		uint32_t cap = owner->capmade ? owner->capmade * 2 : 4;
+		nm_content **a = cap > owner->capmade ? realloc(owner->made, cap * sizeof *a) : NULL;
 		if (!a)
 			return NULL;
 		owner->made = a;
@@ -72,19 +73,19 @@ nm_status nm_tree_on_free(nm_tree *t, nm_free_fn fn, void *p)
 	pthread_mutex_lock(&t->lock);
 	/* Grows by doubling: a driver's records all come from nm_tree_alloc. A populate's
 	 * allocations belong to its content and go with it when it is evicted. */
-	nm_content *c = nm_content_current(t);
-	struct cleanup *a = c->cleanups;
-	if (c->ncleanups == c->capcleanups) {
-		size_t cap = c->capcleanups ? 2 * c->capcleanups : 16;
-		if ((a = realloc(c->cleanups, cap * sizeof *a))) {
-			c->cleanups = a;
-			c->capcleanups = cap;
+	nm_residence *r = nm_content_current(t)->res;
+	struct cleanup *a = r->cleanups;
+	if (r->ncleanups == r->capcleanups) {
+		size_t cap = r->capcleanups ? 2 * r->capcleanups : 16;
+		if ((a = realloc(r->cleanups, cap * sizeof *a))) {
+			r->cleanups = a;
+			r->capcleanups = cap;
 		}
 	}
 	if (a) {
-		a[c->ncleanups].fn = fn;
-		a[c->ncleanups].p = p;
-		c->ncleanups++;
+		a[r->ncleanups].fn = fn;
+		a[r->ncleanups].p = p;
+		r->ncleanups++;
 	}
 	pthread_mutex_unlock(&t->lock);
 	if (!a) {
@@ -105,10 +106,13 @@ void nm_content_free_all(nm_tree *t)
 {
 	for (uint32_t i = t->ncontents; i-- > 0;) {
 		nm_content *c = t->contents[i];
-		run_cleanups(c->cleanups, c->ncleanups);
-		free(c->nodes);
+		if (c->res) {
+			run_cleanups(c->res->cleanups, c->res->ncleanups);
+			free(c->res->nodes);
+			free(c->res->msg);
+			free(c->res);
+		}
 		free(c->made);
-		free(c->msg);
 		free(c);
 	}
 	free(t->contents);
@@ -131,23 +135,24 @@ static size_t heap_in_use(void)
 
 static void lru_unlink(nm_tree *t, nm_content *c)
 {
-	if (c->older)
-		c->older->newer = c->newer;
+	nm_residence *r = c->res;
+	if (r->older)
+		r->older->res->newer = r->newer;
 	else if (t->oldest == c)
-		t->oldest = c->newer;
-	if (c->newer)
-		c->newer->older = c->older;
+		t->oldest = r->newer;
+	if (r->newer)
+		r->newer->res->older = r->older;
 	else if (t->newest == c)
-		t->newest = c->older;
-	c->older = c->newer = NULL;
+		t->newest = r->older;
+	r->older = r->newer = NULL;
 }
 
 static void lru_push_newest(nm_tree *t, nm_content *c)
 {
-	c->older = t->newest;
-	c->newer = NULL;
+	c->res->older = t->newest;
+	c->res->newer = NULL;
 	if (t->newest)
-		t->newest->newer = c;
+		t->newest->res->newer = c;
 	t->newest = c;
 	if (!t->oldest)
 		t->oldest = c;
@@ -156,34 +161,41 @@ static void lru_push_newest(nm_tree *t, nm_content *c)
 /* The outcome of dir's populate, as the one that ran it saw it. */
 static nm_status populate_result(const nm_node *dir, nm_error *err)
 {
-	const nm_content *c = dir->pop;
-	if (c->status == NM_OK)
+	const nm_residence *r = dir->pop->res;
+	if (!r) /* evicted meanwhile: it was populated (a failure stays in its error.txt) */
 		return NM_OK;
-	if (!c->msg)
-		return nm_fail(err, c->status, dir->name, NULL, NM_NO_OFFSET, "%s",
-			       nm_status_str(c->status));
+	if (r->status == NM_OK)
+		return NM_OK;
+	if (!r->msg)
+		return nm_fail(err, r->status, dir->name, NULL, NM_NO_OFFSET, "%s",
+			       nm_status_str(r->status));
 	if (err) {
-		err->code = c->status;
-		snprintf(err->msg, sizeof err->msg, "%s", c->msg);
+		err->code = r->status;
+		snprintf(err->msg, sizeof err->msg, "%s", r->msg);
 	}
-	return c->status;
+	return r->status;
 }
 
 /* Run dir's populate callback, unlocked (see struct nm_tree). A failure keeps what was
  * added and says why in the directory itself (error.txt, unless the callback made
  * one) and in its status, so every caller, not only this one, hears of it. */
-static void run_populate(nm_tree *t, nm_node *dir)
+static nm_status run_populate(nm_tree *t, nm_node *dir, nm_error *err)
 {
 	nm_content *c = dir->pop;
 	nm_error e;
+	c->res = calloc(1, sizeof *c->res);
+	if (!c->res)
+		return nm_fail(err, NM_E_NOMEM, dir->name, NULL, NM_NO_OFFSET, "out of memory");
 	t->populations++;
 	c->phase = CONTENT_RUNNING;
-	c->runner = pthread_self();
+	c->res->runner = pthread_self();
 	c->reuse = 0;
 	c->pins++; /* its own nodes are being made: not evicted meanwhile */
-	c->owner->resident_made++;
+	c->owner->res->resident_made++;
 	nm_content *outer_content = building;
+	nm_tree *outer_tree = building_tree;
 	building = c;
+	building_tree = t;
 	pthread_mutex_unlock(&t->lock);
 
 	size_t before = t->evictable ? heap_in_use() : 0;
@@ -201,20 +213,22 @@ static void run_populate(nm_tree *t, nm_node *dir)
 	}
 	size_t after = t->evictable ? heap_in_use() : 0;
 	building = outer_content;
+	building_tree = outer_tree;
 
 	pthread_mutex_lock(&t->lock);
-	c->status = s;
-	free(c->msg);
-	c->msg = msg;
+	nm_residence *r = c->res;
+	r->status = s;
+	r->msg = msg;
 	c->phase = CONTENT_DONE;
 	c->pins--;
 	/* At least the nodes, whatever else the heap did meanwhile. */
-	c->bytes = after > before ? after - before : 0;
-	if (c->bytes < (size_t)c->nnodes * sizeof(nm_node))
-		c->bytes = (size_t)c->nnodes * sizeof(nm_node);
-	t->resident_bytes += c->bytes;
+	r->bytes = after > before ? after - before : 0;
+	if (r->bytes < (size_t)r->nnodes * sizeof(nm_node))
+		r->bytes = (size_t)r->nnodes * sizeof(nm_node);
+	t->resident_bytes += r->bytes;
 	lru_push_newest(t, c);
 	pthread_cond_broadcast(&t->populated);
+	return NM_OK;
 }
 
 nm_status nm_content_populate(nm_tree *t, nm_node *dir, nm_error *err)
@@ -223,10 +237,12 @@ nm_status nm_content_populate(nm_tree *t, nm_node *dir, nm_error *err)
 	if (!c)
 		return NM_OK;
 	if (c->phase == CONTENT_NEEDED) {
-		run_populate(t, dir);
+		nm_status s = run_populate(t, dir, err);
+		if (s != NM_OK)
+			return s;
 	} else if (c->phase == CONTENT_RUNNING) {
 		/* A callback that looks up its own directory would wait for itself. */
-		if (pthread_equal(c->runner, pthread_self()))
+		if (pthread_equal(c->res->runner, pthread_self()))
 			return nm_fail(err, NM_E_INVAL, dir->name, NULL, NM_NO_OFFSET,
 				       "looked up while it is being populated");
 		while (c->phase == CONTENT_RUNNING)
@@ -276,13 +292,13 @@ nm_status nm_node_get(nm_tree *t, uint64_t id, nm_node **out, nm_error *err)
 	nm_status s = c ? hold(t, c, err)
 			: nm_fail(err, NM_E_NOENT, "tree", NULL, NM_NO_OFFSET, "no node %llu",
 				  (unsigned long long)id);
-	if (s == NM_OK && (rank == 0 || rank > c->nnodes)) {
+	if (s == NM_OK && (!c->res || rank == 0 || rank > c->res->nnodes)) {
 		c->pins--;
 		s = nm_fail(err, NM_E_NOENT, "tree", NULL, NM_NO_OFFSET, "no node %llu",
 			    (unsigned long long)id);
 	}
 	if (s == NM_OK) {
-		nm_node *n = c->nodes[rank - 1];
+		nm_node *n = c->res->nodes[rank - 1];
 		touch(t, c);
 		/* A directory's listing is its content: held with it. */
 		if (n->kind == NM_NODE_DIR && n->pop)
@@ -297,8 +313,9 @@ nm_status nm_node_get(nm_tree *t, uint64_t id, nm_node **out, nm_error *err)
  * readers that take other locks). */
 static struct cleanup *evict(nm_tree *t, nm_content *c, size_t *ncleanups)
 {
-	for (uint32_t i = c->nnodes; i-- > 0;) {
-		nm_node *n = c->nodes[i];
+	nm_residence *r = c->res;
+	for (uint32_t i = r->nnodes; i-- > 0;) {
+		nm_node *n = r->nodes[i];
 		nm_tree_unhash(t, n);
 		if (n->kind == NM_NODE_LAZY)
 			nm_cache_forget(t->cache, n);
@@ -311,30 +328,28 @@ static struct cleanup *evict(nm_tree *t, nm_content *c, size_t *ncleanups)
 		}
 		free(n);
 	}
-	t->nnodes -= c->nnodes;
-	free(c->nodes);
-	c->nodes = NULL;
-	c->nnodes = c->capnodes = 0;
+	t->nnodes -= r->nnodes;
 	free(c->dir->kids);
 	c->dir->kids = NULL;
 	c->dir->nkids = c->dir->capkids = 0;
-	c->phase = CONTENT_NEEDED;
-	t->resident_bytes -= c->bytes;
-	c->bytes = 0;
-	c->owner->resident_made--;
+	t->resident_bytes -= r->bytes;
+	c->owner->res->resident_made--;
 	lru_unlink(t, c);
-	struct cleanup *a = c->cleanups;
-	*ncleanups = c->ncleanups;
-	c->cleanups = NULL;
-	c->ncleanups = c->capcleanups = 0;
+	struct cleanup *a = r->cleanups;
+	*ncleanups = r->ncleanups;
+	free(r->nodes);
+	free(r->msg);
+	free(r);
+	c->res = NULL;
+	c->phase = CONTENT_NEEDED;
 	return a;
 }
 
 /* The least recently used content nothing holds and nothing nested in keeps. */
 static nm_content *victim(nm_tree *t)
 {
-	for (nm_content *c = t->oldest; c; c = c->newer)
-		if (c->pins == 0 && c->resident_made == 0 && c->phase == CONTENT_DONE)
+	for (nm_content *c = t->oldest; c; c = c->res->newer)
+		if (c->pins == 0 && c->res->resident_made == 0 && c->phase == CONTENT_DONE)
 			return c;
 	return NULL;
 }

@@ -14,37 +14,37 @@ struct cleanup {
 	void *p;
 };
 
-/* The content of the build (serial 0) or of one lazy directory: the nodes, allocations
- * and cleanups its populate made. Made once per lazy directory and kept until the tree
- * is freed, also while the content is evicted, so that populating it again gives every
- * node the id it had (ids are serial << 32 | the node's rank in its content). */
-typedef struct nm_content {
-	nm_tree *tree;
-	uint32_t serial;
-	nm_populate_fn fn;
-	void *ctx, *arg;
-	nm_node *dir;                 /* its lazy directory; NULL while the owner is evicted */
-	struct nm_content *owner;     /* the content dir belongs to */
-	enum { CONTENT_NEEDED, CONTENT_RUNNING, CONTENT_DONE } phase;
+/* What a content holds while resident: made by its populate, freed by its eviction. */
+typedef struct nm_residence {
 	pthread_t runner;             /* CONTENT_RUNNING: who populates it */
 	nm_status status;             /* how its populate ended */
 	char *msg;                    /* and why, when it failed (NULL: out of memory) */
-
-	/* Present while resident (phase DONE, or RUNNING: being made). */
 	nm_node **nodes;              /* by rank */
 	uint32_t nnodes, capnodes;
 	struct cleanup *cleanups;
 	size_t ncleanups, capcleanups;
 	size_t bytes;                 /* what it costs, measured around its populate */
+	unsigned resident_made;       /* of the lazy directories it made, how many are resident */
+	struct nm_content *older, *newer; /* LRU of resident contents, for eviction */
+} nm_residence;
 
+/* The content of the build (serial 0) or of one lazy directory: the nodes, allocations
+ * and cleanups its populate made. Made once per lazy directory and kept until the tree
+ * is freed, also while the content is evicted, so that populating it again gives every
+ * node the id it had (ids are serial << 32 | the node's rank in its content). Small:
+ * a PAK has one per asset; what only a populated one needs is in res. */
+typedef struct nm_content {
+	nm_populate_fn fn;
+	void *ctx, *arg;
+	nm_node *dir;                 /* its lazy directory; NULL while the owner is evicted */
+	struct nm_content *owner;     /* the content dir belongs to */
 	/* The lazy directories its populate made, in order: populating it again reuses
 	 * them (their serials, and whether they are resident) one by one. */
 	struct nm_content **made;
-	size_t nmade, capmade, reuse;
-	unsigned resident_made;       /* of those, how many have content now */
-
+	nm_residence *res;            /* NULL while not resident */
+	uint32_t serial, nmade, capmade, reuse;
 	unsigned pins;                /* requests using its nodes now (nm_node_get) */
-	struct nm_content *older, *newer; /* LRU of resident contents, for eviction */
+	enum { CONTENT_NEEDED, CONTENT_RUNNING, CONTENT_DONE } phase;
 } nm_content;
 
 struct nm_node {
