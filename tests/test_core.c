@@ -292,6 +292,74 @@ static nm_status populate_member(nm_tree *t, nm_node *dir, void *ctx, void *arg,
 	return NM_OK;
 }
 
+/* Inside a batch (one production) the source is checked once, before its first read;
+ * outside one, before every read. */
+START_TEST(reader_file_batches)
+{
+	char path[] = "/tmp/nm_test_XXXXXX";
+	int fd = mkstemp(path);
+	ck_assert_int_ge(fd, 0);
+	ck_assert_int_eq(write(fd, "abcdef", 6), 6);
+	nm_reader *r;
+	nm_error err;
+	char buf[2];
+	ck_assert_int_eq(nm_reader_open_file(path, &r, &err), NM_OK);
+	uint64_t outer = nm_reader_batch_begin();
+	ck_assert_int_eq(nm_reader_read(r, 0, buf, 2, NULL, &err), NM_OK);
+	ck_assert_int_eq(write(fd, "g", 1), 1); /* it grows: changed, but not checked again */
+	ck_assert_int_eq(nm_reader_read(r, 2, buf, 2, NULL, &err), NM_OK);
+	nm_reader_batch_end(outer);
+	ck_assert_int_eq(nm_reader_read(r, 2, buf, 2, NULL, &err), NM_E_IO);
+	outer = nm_reader_batch_begin(); /* a new batch checks again */
+	ck_assert_int_eq(nm_reader_read(r, 2, buf, 2, NULL, &err), NM_E_IO);
+	nm_reader_batch_end(outer);
+	close(fd);
+	nm_reader_close(r);
+	unlink(path);
+}
+END_TEST
+
+/* A pinned read points at the bytes a plain read copies, clipped the same way. */
+static void expect_pinned(nm_tree *t, const char *path, uint64_t off, size_t len,
+			  const char *want)
+{
+	nm_node *n;
+	nm_error err;
+	nm_read_hold h;
+	char buf[64];
+	size_t got;
+	ck_assert_int_eq(nm_resolve(t, path, &n, &err), NM_OK);
+	ck_assert_int_eq(nm_read_pin(t, n, off, len, &h, &err), NM_OK);
+	ck_assert_uint_eq(h.len, strlen(want));
+	ck_assert_int_eq(memcmp(h.data, want, h.len), 0);
+	nm_read_release(t, &h);
+	ck_assert_ptr_null(h.data);
+	ck_assert_int_eq(nm_read(t, n, off, buf, len, &got, &err), NM_OK);
+	ck_assert_uint_eq(got, strlen(want));
+	ck_assert_int_eq(memcmp(buf, want, got), 0);
+}
+
+START_TEST(tree_pinned_reads)
+{
+	nm_tree *t = nm_tree_new(NULL);
+	nm_node *root = nm_tree_root(t);
+	nm_reader *r = memory_reader("0123456789", 10);
+	nm_error err;
+	nm_read_hold h;
+	nm_text_str(t, root, "a.txt", "abc\n");
+	nm_slice(t, root, "raw.bin", r, 3, 4);
+	nm_lazy(t, root, "hello.txt", 11, produce_hello, NULL, NULL);
+	expect_pinned(t, "a.txt", 1, 10, "bc\n");
+	expect_pinned(t, "raw.bin", 1, 10, "456");
+	expect_pinned(t, "raw.bin", 4, 10, "");
+	expect_pinned(t, "hello.txt", 6, 3, "wor");
+	expect_pinned(t, "hello.txt", 20, 3, "");
+	ck_assert_int_eq(nm_read_pin(t, root, 0, 1, &h, &err), NM_E_ISDIR);
+	nm_tree_free(t);
+	nm_reader_close(r);
+}
+END_TEST
+
 START_TEST(tree_files)
 {
 	nm_tree *t = nm_tree_new(NULL);
@@ -541,6 +609,8 @@ static Suite *core_suite(void)
 	tcase_add_test(tc, output_empty_write);
 	tcase_add_test(tc, tree_names);
 	tcase_add_test(tc, tree_files);
+	tcase_add_test(tc, reader_file_batches);
+	tcase_add_test(tc, tree_pinned_reads);
 	tcase_add_test(tc, cache_concurrent_single_fill);
 	tcase_add_test(tc, cache_lru_bound);
 	tcase_add_test(tc, triangulate_kinds);

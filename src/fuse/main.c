@@ -88,6 +88,8 @@ int main(int argc, char *argv[])
 		nm_fuse_say_error(&fs, &err);
 		goto out;
 	}
+	/* Inode numbers are node ids: archive members' nodes may come and go. */
+	nm_tree_allow_eviction(fs.tree);
 	stat(opts.source, &fs.source);
 	if (nm_fuse_log_open(opts.log_file, cmd.foreground) != 0)
 		goto out;

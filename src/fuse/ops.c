@@ -17,15 +17,23 @@ void nm_fuse_say_error(const nm_fuse_fs *fs, const nm_error *err)
 
 static nm_fuse_fs *fs_of(fuse_req_t req) { return fuse_req_userdata(req); }
 
-static nm_node *node_of(nm_fuse_fs *fs, fuse_ino_t ino)
+/* Inode numbers are node ids (the root's is 1, FUSE_ROOT_ID): they stay valid when the
+ * tree evicts an archive member's nodes. A request holds its node from here until
+ * done (put), so that nothing it uses is evicted under it; on failure the request has
+ * been answered. */
+static nm_node *hold(fuse_req_t req, nm_fuse_fs *fs, fuse_ino_t ino)
 {
-	return ino == FUSE_ROOT_ID ? nm_tree_root(fs->tree) : (nm_node *)(uintptr_t)ino;
+	nm_node *n;
+	nm_error err;
+	nm_status s = nm_node_get(fs->tree, ino, &n, &err);
+	if (s != NM_OK) {
+		fuse_reply_err(req, nm_status_errno(s));
+		return NULL;
+	}
+	return n;
 }
 
-static fuse_ino_t ino_of(nm_fuse_fs *fs, nm_node *n)
-{
-	return n == nm_tree_root(fs->tree) ? FUSE_ROOT_ID : (fuse_ino_t)(uintptr_t)n;
-}
+static void put(nm_fuse_fs *fs, nm_node *n) { nm_node_put(fs->tree, n); }
 
 static int fill_stat(nm_fuse_fs *fs, nm_node *n, struct stat *st)
 {
@@ -55,30 +63,57 @@ static int fill_stat(nm_fuse_fs *fs, nm_node *n, struct stat *st)
 	return 0;
 }
 
+/* Round trips are most of what a mount costs once the decoders are fast, so the kernel
+ * is asked to keep everything it can: the source cannot change without every read
+ * failing with EIO (the reader checks), so nothing needs revalidating. */
+static int entry_of(nm_fuse_fs *fs, nm_node *n, struct fuse_entry_param *e)
+{
+	*e = (struct fuse_entry_param){ .ino = nm_node_id(n), .attr_timeout = FOREVER,
+					.entry_timeout = FOREVER };
+	return fill_stat(fs, n, &e->attr);
+}
+
 static void fs_init(void *data, struct fuse_conn_info *conn)
 {
-	(void)data;
+	nm_fuse_fs *fs = data;
 	/* No writeback, no locks: a read-only tree that the page cache can keep. */
-	conn->want &= ~(unsigned)FUSE_CAP_WRITEBACK_CACHE;
+	conn->want &= ~(unsigned)(FUSE_CAP_WRITEBACK_CACHE | FUSE_CAP_AUTO_INVAL_DATA);
+	/* A listing brings every entry's attributes (sizes are known at mount), so `ls -l`
+	 * or a file manager needs no LOOKUP per entry; always, not only when the kernel
+	 * guesses that the attributes will be wanted. */
+	if (conn->capable & FUSE_CAP_READDIRPLUS) {
+		conn->want |= FUSE_CAP_READDIRPLUS;
+		conn->want &= ~(unsigned)FUSE_CAP_READDIRPLUS_AUTO;
+	}
+	/* Opening a file or directory needs nothing from us: answering the first OPEN and
+	 * OPENDIR with ENOSYS makes the kernel open the others itself, keeping the page
+	 * cache and the cached listing (fs_open, fs_opendir). */
+	fs->no_open = (conn->capable & FUSE_CAP_NO_OPEN_SUPPORT) != 0;
+	fs->no_opendir = (conn->capable & FUSE_CAP_NO_OPENDIR_SUPPORT) != 0;
+	/* Fewer, larger reads of big files (textures, mesh.obj): the kernel's request size
+	 * follows max_write. */
+	if (conn->max_write < NM_FUSE_MAX_REQUEST)
+		conn->max_write = NM_FUSE_MAX_REQUEST;
+	if (conn->max_readahead < NM_FUSE_MAX_REQUEST)
+		conn->max_readahead = NM_FUSE_MAX_REQUEST;
 }
 
 static void fs_lookup(fuse_req_t req, fuse_ino_t parent, const char *name)
 {
 	nm_fuse_fs *fs = fs_of(req);
 	nm_error err;
-	nm_node *n;
-	nm_status s = nm_lookup(fs->tree, node_of(fs, parent), name, &n, &err);
-	if (s != NM_OK) {
-		fuse_reply_err(req, nm_status_errno(s));
+	nm_node *dir = hold(req, fs, parent), *n;
+	if (!dir)
 		return;
-	}
-	struct fuse_entry_param e = { .ino = ino_of(fs, n), .attr_timeout = FOREVER,
-				      .entry_timeout = FOREVER };
-	int rc = fill_stat(fs, n, &e.attr);
+	/* The child belongs to the directory's listing, held with it. */
+	nm_status s = nm_lookup(fs->tree, dir, name, &n, &err);
+	struct fuse_entry_param e;
+	int rc = s != NM_OK ? nm_status_errno(s) : entry_of(fs, n, &e);
 	if (rc)
 		fuse_reply_err(req, rc);
 	else
 		fuse_reply_entry(req, &e);
+	put(fs, dir);
 }
 
 static void fs_getattr(fuse_req_t req, fuse_ino_t ino, struct fuse_file_info *fi)
@@ -86,59 +121,101 @@ static void fs_getattr(fuse_req_t req, fuse_ino_t ino, struct fuse_file_info *fi
 	nm_fuse_fs *fs = fs_of(req);
 	struct stat st;
 	(void)fi;
-	int rc = fill_stat(fs, node_of(fs, ino), &st);
+	nm_node *n = hold(req, fs, ino);
+	if (!n)
+		return;
+	int rc = fill_stat(fs, n, &st);
 	if (rc)
 		fuse_reply_err(req, rc);
 	else
 		fuse_reply_attr(req, &st, FOREVER);
+	put(fs, n);
 }
 
-static void fs_readdir(fuse_req_t req, fuse_ino_t ino, size_t size, off_t off,
-		       struct fuse_file_info *fi)
+/* One listing for READDIR and READDIRPLUS. Offsets: 0 ".", 1 "..", 2+i child i. The
+ * plus form carries each child's attributes, which never decode anything (every size
+ * is known when its node is made) and count as a lookup of it (nodes are never
+ * forgotten, so nothing needs counting here); "." and ".." carry none. */
+static void list_dir(fuse_req_t req, fuse_ino_t ino, size_t size, off_t off, bool plus)
 {
 	nm_fuse_fs *fs = fs_of(req);
-	nm_node *dir = node_of(fs, ino), **kids;
+	nm_node *dir = hold(req, fs, ino), **kids;
 	size_t count;
 	nm_error err;
-	(void)fi;
+	if (!dir)
+		return;
 	/* A lazy directory whose populate failed is still listed: its error.txt says why. */
 	nm_status s = nm_children(fs->tree, dir, &kids, &count, &err);
-	if (s != NM_OK && nm_node_type(dir) != NM_NODE_DIR) {
-		fuse_reply_err(req, nm_status_errno(s));
-		return;
-	}
-	char *buf = malloc(size);
+	char *buf = s != NM_OK && nm_node_type(dir) != NM_NODE_DIR ? NULL : malloc(size);
 	if (!buf) {
-		fuse_reply_err(req, ENOMEM);
+		fuse_reply_err(req, s != NM_OK && nm_node_type(dir) != NM_NODE_DIR
+					    ? nm_status_errno(s) : ENOMEM);
+		put(fs, dir);
 		return;
 	}
-	/* Offsets: 0 ".", 1 "..", 2+i child i. Only the type goes to the kernel here;
-	 * attributes (and so sizes) are asked for separately, never decoded by a listing. */
 	size_t used = 0;
 	for (off_t i = off; i < (off_t)count + 2; i++) {
-		struct stat st = { 0 };
+		struct fuse_entry_param e = { 0 };
 		const char *name;
-		if (i == 0) {
-			name = ".";
-			st.st_mode = S_IFDIR;
-			st.st_ino = nm_node_id(dir);
-		} else if (i == 1) {
-			name = "..";
-			st.st_mode = S_IFDIR;
-			st.st_ino = nm_node_id(nm_node_parent(dir));
+		if (i < 2) {
+			name = i == 0 ? "." : "..";
+			e.attr.st_mode = S_IFDIR;
+			e.attr.st_ino = nm_node_id(i == 0 ? dir : nm_node_parent(dir));
 		} else {
 			nm_node *k = kids[i - 2];
 			name = nm_node_name(k);
-			st.st_mode = nm_node_type(k) == NM_NODE_DIR ? S_IFDIR : S_IFREG;
-			st.st_ino = nm_node_id(k);
+			if (!plus) {
+				e.attr.st_mode = nm_node_type(k) == NM_NODE_DIR ? S_IFDIR : S_IFREG;
+				e.attr.st_ino = nm_node_id(k);
+			} else if (entry_of(fs, k, &e) != 0) {
+				break; /* said in the log; the listing ends before it */
+			}
 		}
-		size_t need = fuse_add_direntry(req, buf + used, size - used, name, &st, i + 1);
-		if (need > size - used)
+		size_t room = size - used;
+		size_t need = plus ? fuse_add_direntry_plus(req, buf + used, room, name, &e, i + 1)
+				   : fuse_add_direntry(req, buf + used, room, name, &e.attr, i + 1);
+		if (need > room)
 			break;
 		used += need;
 	}
 	fuse_reply_buf(req, buf, used);
 	free(buf);
+	put(fs, dir);
+}
+
+static void fs_readdir(fuse_req_t req, fuse_ino_t ino, size_t size, off_t off,
+		       struct fuse_file_info *fi)
+{
+	(void)fi;
+	list_dir(req, ino, size, off, false);
+}
+
+static void fs_readdirplus(fuse_req_t req, fuse_ino_t ino, size_t size, off_t off,
+			   struct fuse_file_info *fi)
+{
+	(void)fi;
+	list_dir(req, ino, size, off, true);
+}
+
+static void fs_opendir(fuse_req_t req, fuse_ino_t ino, struct fuse_file_info *fi)
+{
+	nm_fuse_fs *fs = fs_of(req);
+	nm_node *n = hold(req, fs, ino);
+	if (!n)
+		return;
+	nm_node_kind kind = nm_node_type(n);
+	put(fs, n);
+	if (kind != NM_NODE_DIR) {
+		fuse_reply_err(req, ENOTDIR);
+		return;
+	}
+	if (fs->no_opendir) {
+		fuse_reply_err(req, ENOSYS); /* see fs_init: the kernel opens the rest */
+		return;
+	}
+	fi->cache_readdir = 1;
+	fi->keep_cache = 1;
+	fuse_reply_open(req, fi);
 }
 
 static void fs_open(fuse_req_t req, fuse_ino_t ino, struct fuse_file_info *fi)
@@ -148,34 +225,44 @@ static void fs_open(fuse_req_t req, fuse_ino_t ino, struct fuse_file_info *fi)
 		fuse_reply_err(req, EROFS);
 		return;
 	}
-	if (nm_node_type(node_of(fs, ino)) == NM_NODE_DIR) {
+	nm_node *n = hold(req, fs, ino);
+	if (!n)
+		return;
+	nm_node_kind kind = nm_node_type(n);
+	put(fs, n);
+	if (kind == NM_NODE_DIR) {
 		fuse_reply_err(req, EISDIR);
+		return;
+	}
+	if (fs->no_open) {
+		fuse_reply_err(req, ENOSYS); /* see fs_init: the kernel opens the rest */
 		return;
 	}
 	fi->keep_cache = 1;
 	fuse_reply_open(req, fi);
 }
 
+/* Replied from the produced bytes where they lie (pinned in the cache), not copied
+ * into a buffer of ours first. */
 static void fs_read(fuse_req_t req, fuse_ino_t ino, size_t size, off_t off,
 		    struct fuse_file_info *fi)
 {
 	nm_fuse_fs *fs = fs_of(req);
 	nm_error err;
-	size_t got;
+	nm_read_hold h;
 	(void)fi;
-	char *buf = malloc(size ? size : 1);
-	if (!buf) {
-		fuse_reply_err(req, ENOMEM);
+	nm_node *n = hold(req, fs, ino);
+	if (!n)
 		return;
-	}
-	nm_status s = nm_read(fs->tree, node_of(fs, ino), (uint64_t)off, buf, size, &got, &err);
+	nm_status s = nm_read_pin(fs->tree, n, (uint64_t)off, size, &h, &err);
 	if (s != NM_OK) {
 		nm_fuse_say_error(fs, &err);
 		fuse_reply_err(req, nm_status_errno(s));
 	} else {
-		fuse_reply_buf(req, buf, got);
+		fuse_reply_buf(req, (const char *)h.data, h.len);
+		nm_read_release(fs->tree, &h);
 	}
-	free(buf);
+	put(fs, n);
 }
 
 static void fs_statfs(fuse_req_t req, fuse_ino_t ino)
@@ -216,7 +303,9 @@ const struct fuse_lowlevel_ops nm_fuse_ops = {
 	.init = fs_init,
 	.lookup = fs_lookup,
 	.getattr = fs_getattr,
+	.opendir = fs_opendir,
 	.readdir = fs_readdir,
+	.readdirplus = fs_readdirplus,
 	.open = fs_open,
 	.read = fs_read,
 	.statfs = fs_statfs,

@@ -1,17 +1,24 @@
-/* The FUSE low-level operations over an nm_tree. Inode numbers are node pointers (the
- * tree never frees a node while mounted); the root is FUSE_ROOT_ID. The handlers are
+/* The FUSE low-level operations over an nm_tree. Inode numbers are node ids, stable
+ * while the tree evicts and brings back archive members' nodes (nm_node_get); the
+ * root's is 1, FUSE_ROOT_ID. The handlers are
  * fs_* (static, in ops.c), apart from the library's nm_* that they call. */
 #ifndef NM_FUSE_OPS_H
 #define NM_FUSE_OPS_H
 
+#include <stdbool.h>
 #include <sys/stat.h>
 #include "fuse/options.h"
 #include "lib/tree.h"
+
+/* The largest read the kernel is asked to send at once (and to read ahead). */
+#define NM_FUSE_MAX_REQUEST (1024u * 1024u)
 
 typedef struct nm_fuse_fs {
 	nm_tree *tree;
 	struct stat source;     /* owner and times shown on every node */
 	const char *path;       /* the model as the user gave it, for messages */
+	bool no_open;           /* the kernel opens files itself (fs_init) */
+	bool no_opendir;        /* and directories */
 } nm_fuse_fs;
 
 /* Log a library message, naming the model by the path the user gave. */

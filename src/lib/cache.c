@@ -220,6 +220,22 @@ nm_status nm_cache_get(nm_cache *c, const void *key, nm_fill_fn fill, void *ctx,
 	return s;
 }
 
+void nm_cache_forget(nm_cache *c, const void *key)
+{
+	pthread_mutex_lock(&c->lock);
+	nm_cache_entry *e = find(c, key);
+	if (e && e->ready) { /* one being filled belongs to a held node: never asked */
+		lru_unlink(c, e);
+		hash_remove(c, e);
+		c->bytes -= e->len;
+		if (e->pins)
+			e->dropped = true;
+		else
+			entry_free(e);
+	}
+	pthread_mutex_unlock(&c->lock);
+}
+
 const uint8_t *nm_cache_data(const nm_cache_entry *e) { return e->data; }
 size_t nm_cache_len(const nm_cache_entry *e) { return e->len; }
 

@@ -1,4 +1,5 @@
 #include <errno.h>
+#include <stdatomic.h>
 #include <stdbool.h>
 #include <fcntl.h>
 #include <stdlib.h>
@@ -16,6 +17,7 @@ struct nm_reader {
 	uint64_t size;
 	int fd;               /* READER_FILE */
 	struct stat opened;   /* READER_FILE: identity at open, to notice a changed source */
+	_Atomic uint64_t checked_in; /* READER_FILE: the batch that last checked it */
 	uint8_t *data;        /* READER_MEMORY */
 	nm_reader *parent;    /* READER_WINDOW */
 	uint64_t base;        /* READER_WINDOW */
@@ -128,12 +130,29 @@ static bool changed_since_open(const nm_reader *r)
 	       st.st_mtim.tv_nsec != r->opened.st_mtim.tv_nsec;
 }
 
+/* Batches (nm_reader_batch_begin): numbered across threads, 0 for "not in one". */
+static _Atomic uint64_t batches = 1;
+static _Thread_local uint64_t current_batch;
+
+uint64_t nm_reader_batch_begin(void)
+{
+	uint64_t outer = current_batch;
+	current_batch = atomic_fetch_add(&batches, 1);
+	return outer;
+}
+
+void nm_reader_batch_end(uint64_t outer) { current_batch = outer; }
+
 static nm_status read_file(nm_reader *r, uint64_t off, uint8_t *buf, size_t len,
 			   const char *chunk, nm_error *err)
 {
-	if (changed_since_open(r))
-		return nm_fail(err, NM_E_IO, r->name, chunk, off,
-			       "the file changed after it was mounted");
+	uint64_t batch = current_batch;
+	if (batch == 0 || atomic_load(&r->checked_in) != batch) {
+		if (changed_since_open(r))
+			return nm_fail(err, NM_E_IO, r->name, chunk, off,
+				       "the file changed after it was mounted");
+		atomic_store(&r->checked_in, batch);
+	}
 	while (len > 0) {
 		ssize_t n = pread(r->fd, buf, len, (off_t)off);
 		if (n < 0 && errno == EINTR)

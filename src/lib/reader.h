@@ -31,6 +31,14 @@ const char *nm_reader_name(const nm_reader *r);
 nm_status nm_reader_read(nm_reader *r, uint64_t off, void *buf, size_t len,
 			 const char *chunk, nm_error *err);
 
+/* A file reader checks that its file has not changed (size, inode, mtime) before it
+ * reads. Inside a batch it checks once: a producer making one file may read the source
+ * thousands of times, and one fstat per production is what keeps two versions from
+ * mixing in it. The tree makes each production and each populate a batch; batches nest
+ * (end restores what begin returned) and belong to the calling thread. */
+uint64_t nm_reader_batch_begin(void);
+void nm_reader_batch_end(uint64_t outer);
+
 /* malloc'd copy of [off, off+len); the caller frees. The buffer comes from nm_alloc
  * under the reader's options: NM_E_LIMIT past max_file_size, before allocating. */
 nm_status nm_reader_load(nm_reader *r, uint64_t off, size_t len, const char *chunk,

@@ -6,65 +6,7 @@
 #include <string.h>
 #include "lib/alloc.h"
 #include "lib/cache.h"
-#include "lib/tree.h"
-
-struct nm_node {
-	nm_node_kind kind;
-	char *name;
-	nm_node *parent;
-	uint64_t id;
-	nm_node *hnext;            /* (parent, name) hash chain */
-
-	/* NM_NODE_DIR */
-	nm_node **kids;
-	size_t nkids, capkids;
-	nm_populate_fn populate;   /* NULL once its populate started (or never lazy) */
-	bool populating;           /* its populate runs now, in thread populator */
-	pthread_t populator;
-	nm_status pop_status;      /* how its populate ended */
-	char *pop_msg;             /* and why, when it failed (NULL: out of memory) */
-
-	/* NM_NODE_TEXT */
-	uint8_t *text;
-
-	/* NM_NODE_SLICE */
-	nm_reader *reader;
-	uint64_t off;
-
-	/* NM_NODE_LAZY */
-	nm_produce_fn produce;
-
-	/* lazy files and lazy directories */
-	void *ctx, *arg;
-	_Atomic uint64_t size;     /* NM_SIZE_MEASURE until known */
-};
-
-struct cleanup {
-	nm_free_fn fn;
-	void *p;
-};
-
-struct nm_tree {
-	/* Guards the structure: the name hash, every directory's children, the node and
-	 * cleanup lists, and each lazy directory's populate state. It is held only for
-	 * those short updates and look-ups, never while a populate callback runs, so a
-	 * directory that takes long to populate (a PAK member's whole parse) holds up only
-	 * the lookups of that directory: they wait on `populated` until it is done.
-	 * The nodes a populate adds are reachable only through its directory, so nobody
-	 * reads them (or their fields, set after add_node) before it ends. */
-	pthread_mutex_t lock;
-	pthread_cond_t populated;
-	nm_node *root;
-	uint64_t next_id;
-	nm_node **buckets;
-	size_t nbuckets, nnodes;
-	nm_node **all;             /* every node, for freeing */
-	struct cleanup *cleanups;
-	size_t ncleanups, capcleanups;
-	nm_options opt;            /* fixed at creation: threads read it without a lock */
-	nm_cache *cache;
-	uint64_t populations;      /* lazy directories populated (under lock) */
-};
+#include "lib/tree_internal.h"
 
 static size_t hash_name(const nm_node *parent, const char *name, size_t nbuckets)
 {
@@ -75,12 +17,24 @@ static size_t hash_name(const nm_node *parent, const char *name, size_t nbuckets
 }
 
 /* Callers hold t->lock. */
-static nm_node *find_child(nm_tree *t, const nm_node *dir, const char *name)
+nm_node *nm_tree_find_child(nm_tree *t, const nm_node *dir, const char *name)
 {
 	for (nm_node *n = t->buckets[hash_name(dir, name, t->nbuckets)]; n; n = n->hnext)
 		if (n->parent == dir && strcmp(n->name, name) == 0)
 			return n;
 	return NULL;
+}
+
+static void rehash_under(nm_node *dir, nm_node **b, size_t n)
+{
+	for (uint32_t i = 0; i < dir->nkids; i++) {
+		nm_node *k = dir->kids[i];
+		size_t j = hash_name(dir, k->name, n);
+		k->hnext = b[j];
+		b[j] = k;
+		if (k->kind == NM_NODE_DIR)
+			rehash_under(k, b, n);
+	}
 }
 
 static void rehash(nm_tree *t)
@@ -89,54 +43,52 @@ static void rehash(nm_tree *t)
 	nm_node **b = calloc(n, sizeof *b);
 	if (!b)
 		return;
-	for (size_t i = 0; i < t->nnodes; i++) {
-		nm_node *node = t->all[i];
-		if (!node->parent)
-			continue;
-		size_t j = hash_name(node->parent, node->name, n);
-		node->hnext = b[j];
-		b[j] = node;
-	}
+	rehash_under(t->root, b, n);
 	free(t->buckets);
 	t->buckets = b;
 	t->nbuckets = n;
 }
 
-static nm_node *add_node_locked(nm_tree *t, nm_node *parent, const char *name,
-				nm_node_kind kind)
+nm_node *nm_tree_add_node_locked(nm_tree *t, nm_node *parent, const char *name,
+				 nm_node_kind kind)
 {
+	nm_content *c = nm_content_current(t);
+	nm_residence *r = c->res;
+	if (r->nnodes == r->capnodes) {
+		uint32_t cap = r->capnodes ? r->capnodes * 2 : 8;
+		nm_node **a = cap > r->capnodes ? realloc(r->nodes, cap * sizeof *a) : NULL;
+		if (!a)
+			return NULL;
+		r->nodes = a;
+		r->capnodes = cap;
+	}
 	if (parent && (parent->kind != NM_NODE_DIR || !name[0] || strchr(name, '/') ||
-		       find_child(t, parent, name)))
+		       nm_tree_find_child(t, parent, name) || parent->nkids == UINT32_MAX))
 		return NULL;
-	nm_node *n = calloc(1, sizeof *n);
+	size_t len = strlen(name);
+	nm_node *n = malloc(sizeof *n + len + 1);
 	if (!n)
 		return NULL;
-	n->name = strdup(name);
-	if (!n->name) {
-		free(n);
-		return NULL;
-	}
-	/* all[] grows in powers of two. */
-	if ((t->nnodes & (t->nnodes - 1)) == 0) {
-		size_t cap = t->nnodes ? t->nnodes * 2 : 64;
-		nm_node **all = realloc(t->all, cap * sizeof *all);
-		if (!all)
-			goto fail;
-		t->all = all;
-	}
+	memset(n, 0, sizeof *n);
+	memcpy(n->name, name, len + 1);
 	if (parent && parent->nkids == parent->capkids) {
-		size_t cap = parent->capkids ? parent->capkids * 2 : 8;
+		uint32_t cap = parent->capkids ? parent->capkids * 2 : 4;
+		if (cap < parent->capkids)
+			cap = UINT32_MAX;
 		nm_node **k = realloc(parent->kids, cap * sizeof *k);
-		if (!k)
-			goto fail;
+		if (!k) {
+			free(n);
+			return NULL;
+		}
 		parent->kids = k;
 		parent->capkids = cap;
 	}
-	n->kind = kind;
+	n->kind = (uint8_t)kind;
 	n->parent = parent;
-	n->id = ++t->next_id;
+	r->nodes[r->nnodes++] = n;
+	n->id = (uint64_t)c->serial << 32 | r->nnodes;
 	atomic_init(&n->size, 0);
-	t->all[t->nnodes++] = n;
+	t->nnodes++;
 	if (parent) {
 		parent->kids[parent->nkids++] = n;
 		size_t b = hash_name(parent, name, t->nbuckets);
@@ -146,10 +98,6 @@ static nm_node *add_node_locked(nm_tree *t, nm_node *parent, const char *name,
 			rehash(t);
 	}
 	return n;
-fail:
-	free(n->name);
-	free(n);
-	return NULL;
 }
 
 /* Builders run at build time (one thread) and inside populate callbacks, several of
@@ -157,9 +105,32 @@ fail:
 static nm_node *add_node(nm_tree *t, nm_node *parent, const char *name, nm_node_kind kind)
 {
 	pthread_mutex_lock(&t->lock);
-	nm_node *n = add_node_locked(t, parent, name, kind);
+	nm_node *n = nm_tree_add_node_locked(t, parent, name, kind);
 	pthread_mutex_unlock(&t->lock);
 	return n;
+}
+
+void nm_tree_unhash(nm_tree *t, nm_node *n)
+{
+	if (!n->parent)
+		return;
+	nm_node **p = &t->buckets[hash_name(n->parent, n->name, t->nbuckets)];
+	while (*p && *p != n)
+		p = &(*p)->hnext;
+	if (*p)
+		*p = n->hnext;
+}
+
+void nm_tree_free_node(nm_node *n)
+{
+	if (n->kind == NM_NODE_DIR) {
+		for (uint32_t i = 0; i < n->nkids; i++)
+			nm_tree_free_node(n->kids[i]);
+		free(n->kids);
+	} else if (n->kind == NM_NODE_TEXT) {
+		free(n->text);
+	}
+	free(n);
 }
 
 nm_tree *nm_tree_new(const nm_options *opt)
@@ -173,8 +144,11 @@ nm_tree *nm_tree_new(const nm_options *opt)
 	t->nbuckets = 64;
 	t->buckets = calloc(t->nbuckets, sizeof *t->buckets);
 	t->cache = nm_cache_new(&t->opt);
-	if (t->buckets && t->cache)
+	nm_content *build = t->buckets && t->cache ? nm_content_new(t) : NULL;
+	if (build && (build->res = calloc(1, sizeof *build->res)) != NULL) {
+		build->phase = CONTENT_DONE; /* the build's: never evicted */
 		t->root = add_node(t, NULL, "/", NM_NODE_DIR);
+	}
 	if (!t->root) {
 		nm_tree_free(t);
 		return NULL;
@@ -187,18 +161,9 @@ void nm_tree_free(nm_tree *t)
 	if (!t)
 		return;
 	nm_cache_free(t->cache);
-	for (size_t i = 0; i < t->nnodes; i++) {
-		nm_node *n = t->all[i];
-		free(n->kids);
-		free(n->text);
-		free(n->name);
-		free(n->pop_msg);
-		free(n);
-	}
-	for (size_t i = t->ncleanups; i-- > 0;)
-		t->cleanups[i].fn(t->cleanups[i].p);
-	free(t->cleanups);
-	free(t->all);
+	if (t->root)
+		nm_tree_free_node(t->root);
+	nm_content_free_all(t);
 	free(t->buckets);
 	pthread_mutex_destroy(&t->lock);
 	pthread_cond_destroy(&t->populated);
@@ -215,31 +180,6 @@ uint64_t nm_tree_populations(nm_tree *t)
 	uint64_t n = t->populations;
 	pthread_mutex_unlock(&t->lock);
 	return n;
-}
-
-nm_status nm_tree_on_free(nm_tree *t, nm_free_fn fn, void *p)
-{
-	pthread_mutex_lock(&t->lock);
-	/* Grows by doubling: a driver's records all come from nm_tree_alloc. */
-	struct cleanup *c = t->cleanups;
-	if (t->ncleanups == t->capcleanups) {
-		size_t cap = t->capcleanups ? 2 * t->capcleanups : 16;
-		if ((c = realloc(t->cleanups, cap * sizeof *c))) {
-			t->cleanups = c;
-			t->capcleanups = cap;
-		}
-	}
-	if (c) {
-		c[t->ncleanups].fn = fn;
-		c[t->ncleanups].p = p;
-		t->ncleanups++;
-	}
-	pthread_mutex_unlock(&t->lock);
-	if (!c) {
-		fn(p);
-		return NM_E_NOMEM;
-	}
-	return NM_OK;
 }
 
 static void close_reader(void *r) { nm_reader_close(r); }
@@ -292,12 +232,17 @@ nm_node *nm_dir(nm_tree *t, nm_node *parent, const char *name)
 nm_node *nm_lazy_dir(nm_tree *t, nm_node *parent, const char *name, nm_populate_fn fn,
 		     void *ctx, void *arg)
 {
-	nm_node *n = add_node(t, parent, name, NM_NODE_DIR);
-	if (n) {
-		n->populate = fn;
-		n->ctx = ctx;
-		n->arg = arg;
+	pthread_mutex_lock(&t->lock);
+	nm_content *c = nm_content_for_lazy_dir(t);
+	nm_node *n = c ? nm_tree_add_node_locked(t, parent, name, NM_NODE_DIR) : NULL;
+	if (n) { /* under the lock: a lookup may see the node at once */
+		c->fn = fn;
+		c->ctx = ctx;
+		c->arg = arg;
+		c->dir = n;
+		n->pop = c;
 	}
+	pthread_mutex_unlock(&t->lock);
 	return n;
 }
 
@@ -309,6 +254,10 @@ nm_node *nm_text(nm_tree *t, nm_node *parent, const char *name, nm_out *out)
 	if (n) {
 		size_t len;
 		n->text = nm_out_take(out, &len);
+		/* Built text keeps the slack of its growth otherwise: trim it. */
+		uint8_t *trimmed = realloc(n->text, len + 1);
+		if (trimmed)
+			n->text = trimmed;
 		atomic_store(&n->size, len);
 	}
 	return n;
@@ -354,7 +303,7 @@ nm_node *nm_lazy(nm_tree *t, nm_node *parent, const char *name, uint64_t size,
 nm_node *nm_child(nm_tree *t, nm_node *dir, const char *name)
 {
 	pthread_mutex_lock(&t->lock);
-	nm_node *n = dir->kind == NM_NODE_DIR ? find_child(t, dir, name) : NULL;
+	nm_node *n = dir->kind == NM_NODE_DIR ? nm_tree_find_child(t, dir, name) : NULL;
 	pthread_mutex_unlock(&t->lock);
 	return n;
 }
@@ -381,11 +330,12 @@ nm_status nm_text_append(nm_tree *t, nm_node *file, nm_out *more)
 static size_t count_error_files(nm_tree *t, const nm_node *dir)
 {
 	size_t n = 0;
-	for (size_t i = 0; i < dir->nkids; i++) {
+	for (uint32_t i = 0; i < dir->nkids; i++) {
 		const nm_node *k = dir->kids[i];
 		if (k->kind != NM_NODE_DIR)
 			n += strcmp(k->name, "error.txt") == 0;
-		else if (!k->populate && !k->populating && !find_child(t, k, "info.txt"))
+		else if (!(k->pop && k->pop->phase != CONTENT_DONE) &&
+			 !nm_tree_find_child(t, k, "info.txt"))
 			n += count_error_files(t, k);
 	}
 	return n;
@@ -470,7 +420,7 @@ static bool stem_taken(nm_tree *t, nm_node *dir, const char *stem, const char *c
 	char buf[1024];
 	for (size_t i = 0; exts[i]; i++) {
 		snprintf(buf, sizeof buf, "%s%s", stem, exts[i]);
-		if (find_child(t, dir, buf))
+		if (nm_tree_find_child(t, dir, buf))
 			return true;
 	}
 	return false;
@@ -495,79 +445,13 @@ const char *nm_node_name(const nm_node *n) { return n->name; }
 nm_node *nm_node_parent(const nm_node *n) { return n->parent ? n->parent : (nm_node *)n; }
 uint64_t nm_node_id(const nm_node *n) { return n->id; }
 
-/* The outcome of dir's populate, as the one that ran it saw it. Callers hold t->lock. */
-static nm_status populate_result(const nm_node *dir, nm_error *err)
-{
-	if (dir->pop_status == NM_OK)
-		return NM_OK;
-	if (!dir->pop_msg)
-		return nm_fail(err, dir->pop_status, dir->name, NULL, NM_NO_OFFSET, "%s",
-			       nm_status_str(dir->pop_status));
-	if (err) {
-		err->code = dir->pop_status;
-		snprintf(err->msg, sizeof err->msg, "%s", dir->pop_msg);
-	}
-	return dir->pop_status;
-}
-
-/* Run dir's populate callback, unlocked (see struct nm_tree). A failure keeps what was
- * added and says why in the directory itself (error.txt, unless the callback made
- * one) and in pop_status, so every caller, not only this one, hears of it. */
-static void run_populate(nm_tree *t, nm_node *dir)
-{
-	nm_populate_fn fn = dir->populate;
-	nm_error e;
-	dir->populate = NULL;
-	t->populations++;
-	dir->populating = true;
-	dir->populator = pthread_self();
-	pthread_mutex_unlock(&t->lock);
-
-	nm_error_clear(&e);
-	nm_status s = fn(t, dir, dir->ctx, dir->arg, &e);
-	char *msg = NULL;
-	if (s != NM_OK) {
-		if (!e.msg[0])
-			nm_fail(&e, s, dir->name, NULL, NM_NO_OFFSET, "%s", nm_status_str(s));
-		pthread_mutex_lock(&t->lock);
-		bool has_error_file = find_child(t, dir, "error.txt") != NULL;
-		pthread_mutex_unlock(&t->lock);
-		if (!has_error_file)
-			nm_error_file(t, dir, &e);
-		msg = strdup(e.msg);
-	}
-
-	pthread_mutex_lock(&t->lock);
-	dir->pop_status = s;
-	dir->pop_msg = msg;
-	dir->populating = false;
-	pthread_cond_broadcast(&t->populated);
-}
-
-/* Populate a lazy directory once: the first caller runs it, later ones wait for that
- * directory only. Callers hold t->lock (released while the callback runs). */
-static nm_status populate(nm_tree *t, nm_node *dir, nm_error *err)
-{
-	if (dir->populate) {
-		run_populate(t, dir);
-	} else if (dir->populating) {
-		/* A callback that looks up its own directory would wait for itself. */
-		if (pthread_equal(dir->populator, pthread_self()))
-			return nm_fail(err, NM_E_INVAL, dir->name, NULL, NM_NO_OFFSET,
-				       "looked up while it is being populated");
-		while (dir->populating)
-			pthread_cond_wait(&t->populated, &t->lock);
-	}
-	return populate_result(dir, err);
-}
-
 nm_status nm_lookup(nm_tree *t, nm_node *dir, const char *name, nm_node **out, nm_error *err)
 {
 	if (dir->kind != NM_NODE_DIR)
 		return nm_fail(err, NM_E_NOTDIR, dir->name, NULL, NM_NO_OFFSET, "not a directory");
 	pthread_mutex_lock(&t->lock);
-	nm_status s = populate(t, dir, err);
-	nm_node *n = find_child(t, dir, name);
+	nm_status s = nm_content_populate(t, dir, err);
+	nm_node *n = nm_tree_find_child(t, dir, name);
 	pthread_mutex_unlock(&t->lock);
 	if (n) {
 		*out = n; /* what a failed populate added (and its error.txt) stays reachable */
@@ -609,7 +493,7 @@ nm_status nm_children(nm_tree *t, nm_node *dir, nm_node ***out, size_t *count, n
 	if (dir->kind != NM_NODE_DIR)
 		return nm_fail(err, NM_E_NOTDIR, dir->name, NULL, NM_NO_OFFSET, "not a directory");
 	pthread_mutex_lock(&t->lock);
-	nm_status s = populate(t, dir, err);
+	nm_status s = nm_content_populate(t, dir, err);
 	*out = dir->kids;
 	*count = dir->nkids;
 	pthread_mutex_unlock(&t->lock);
@@ -620,7 +504,10 @@ static nm_status produce(void *node, void *unused, nm_out *out, nm_error *err)
 {
 	nm_node *n = node;
 	(void)unused;
-	return n->produce(n->ctx, n->arg, out, err);
+	uint64_t outer = nm_reader_batch_begin();
+	nm_status s = n->produce(n->ctx, n->arg, out, err);
+	nm_reader_batch_end(outer);
+	return s;
 }
 
 /* Pinned produced bytes of a lazy file, checked against its declared size. A file
@@ -660,45 +547,90 @@ nm_status nm_size(nm_tree *t, nm_node *n, uint64_t *size, nm_error *err)
 	return NM_OK;
 }
 
+/* The bytes [off, off+*len) of a non-directory exist: clip len to the file's end. */
+static nm_status clip(nm_tree *t, nm_node *n, uint64_t off, size_t *len, nm_error *err)
+{
+	if (n->kind == NM_NODE_DIR)
+		return nm_fail(err, NM_E_ISDIR, n->name, NULL, NM_NO_OFFSET, "is a directory");
+	uint64_t size;
+	nm_status s = nm_size(t, n, &size, err);
+	if (s != NM_OK)
+		return s;
+	*len = off >= size ? 0 : *len < size - off ? *len : (size_t)(size - off);
+	return NM_OK;
+}
+
+static nm_status read_slice(nm_node *n, uint64_t off, void *buf, size_t len, nm_error *err)
+{
+	nm_status s = nm_reader_read(n->reader, n->off + off, buf, len, n->name, err);
+	return s == NM_E_FORMAT ? NM_E_IO : s; /* the file shrank under us */
+}
+
+nm_status nm_read_pin(nm_tree *t, nm_node *n, uint64_t off, size_t len, nm_read_hold *h,
+		      nm_error *err)
+{
+	*h = (nm_read_hold){ 0 };
+	nm_status s = clip(t, n, off, &len, err);
+	if (s != NM_OK || len == 0)
+		return s;
+	switch (n->kind) {
+	case NM_NODE_TEXT:
+		h->data = n->text + off;
+		break;
+	case NM_NODE_SLICE:
+		/* Bounded by the request (the kernel's read size), not by the file. */
+		h->owned = malloc(len);
+		if (!h->owned)
+			return nm_fail(err, NM_E_NOMEM, n->name, NULL, off, "out of memory");
+		s = read_slice(n, off, h->owned, len, err);
+		if (s != NM_OK) {
+			free(h->owned);
+			h->owned = NULL;
+			return s;
+		}
+		h->data = h->owned;
+		break;
+	case NM_NODE_LAZY: {
+		nm_cache_entry *e;
+		s = produced(t, n, &e, err);
+		if (s != NM_OK)
+			return s;
+		h->entry = e;
+		h->data = nm_cache_data(e) + off;
+		break;
+	}
+	case NM_NODE_DIR:
+		return NM_E_INVAL;
+	}
+	h->len = len;
+	return NM_OK;
+}
+
+void nm_read_release(nm_tree *t, nm_read_hold *h)
+{
+	if (h->entry)
+		nm_cache_release(t->cache, h->entry);
+	free(h->owned);
+	*h = (nm_read_hold){ 0 };
+}
+
 nm_status nm_read(nm_tree *t, nm_node *n, uint64_t off, void *buf, size_t len, size_t *got,
 		  nm_error *err)
 {
 	*got = 0;
-	if (n->kind == NM_NODE_DIR)
-		return nm_fail(err, NM_E_ISDIR, n->name, NULL, NM_NO_OFFSET, "is a directory");
-	uint64_t size = atomic_load(&n->size);
-	if (n->kind != NM_NODE_LAZY || size != NM_SIZE_MEASURE) {
-		if (off >= size)
-			return NM_OK;
-		if (len > size - off)
-			len = (size_t)(size - off);
-	}
-	switch (n->kind) {
-	case NM_NODE_TEXT:
-		memcpy(buf, n->text + off, len);
-		*got = len;
-		return NM_OK;
-	case NM_NODE_SLICE: {
-		nm_status s = nm_reader_read(n->reader, n->off + off, buf, len, n->name, err);
+	nm_status s = clip(t, n, off, &len, err);
+	if (s != NM_OK || len == 0)
+		return s;
+	if (n->kind == NM_NODE_SLICE) {
+		s = read_slice(n, off, buf, len, err);
+	} else {
+		nm_read_hold h;
+		s = nm_read_pin(t, n, off, len, &h, err);
 		if (s == NM_OK)
-			*got = len;
-		return s == NM_E_FORMAT ? NM_E_IO : s; /* the file shrank under us */
+			memcpy(buf, h.data, h.len);
+		nm_read_release(t, &h);
 	}
-	case NM_NODE_LAZY: {
-		nm_cache_entry *e;
-		nm_status s = produced(t, n, &e, err);
-		if (s != NM_OK)
-			return s;
-		size_t have = nm_cache_len(e);
-		if (off < have) {
-			*got = len < have - off ? len : (size_t)(have - off);
-			memcpy(buf, nm_cache_data(e) + off, *got);
-		}
-		nm_cache_release(t->cache, e);
-		return NM_OK;
-	}
-	case NM_NODE_DIR:
-		break;
-	}
-	return NM_E_INVAL;
+	if (s == NM_OK)
+		*got = len;
+	return s;
 }

@@ -10,8 +10,9 @@
  * A directory can also be lazy: its populate callback runs on the first lookup/readdir
  * (archive members), once; lookups of that directory wait for it, lookups elsewhere go
  * on. A callback adds nodes only under its own directory and never looks it up.
- * Nodes live until the tree is freed, so a node pointer is a stable handle (the FUSE
- * layer uses it as the inode number). */
+ * Nodes live until the tree is freed, so a node pointer is a stable handle, unless a
+ * front end allows eviction (nm_tree_allow_eviction; the FUSE layer does, and uses
+ * node ids as inode numbers). */
 #ifndef NM_TREE_H
 #define NM_TREE_H
 
@@ -94,8 +95,8 @@ char *nm_unique_stem(nm_tree *t, nm_node *dir, const char *stem, const char *con
 nm_node_kind nm_node_type(const nm_node *n);
 const char *nm_node_name(const nm_node *n);
 nm_node *nm_node_parent(const nm_node *n);
-/* 1 for the root, dense, stable per build (lazy directories number their nodes in the
- * order they are first opened). */
+/* 1 for the root; unique, and stable for the tree's life: a node made again when its
+ * lazy directory is populated again (after eviction) has the id it had. */
 uint64_t nm_node_id(const nm_node *n);
 /* A lazy directory whose populate failed keeps what it added plus an error.txt saying
  * why; its existing names are found, a missing one gives the populate's status and
@@ -116,6 +117,30 @@ nm_status nm_size(nm_tree *t, nm_node *file, uint64_t *size, nm_error *err);
 /* Copy up to len bytes from off; *got = bytes copied (0 at or past the end). */
 nm_status nm_read(nm_tree *t, nm_node *file, uint64_t off, void *buf, size_t len,
 		  size_t *got, nm_error *err);
+/* A read without a copy into the caller's buffer (the FUSE layer replies from it):
+ * data points at len bytes of the file from the offset asked (fewer at its end, none
+ * past it), valid until nm_read_release. A produced file's bytes stay pinned in the
+ * cache meanwhile; a text file's point into the tree; a slice's are read into a buffer
+ * the hold owns. */
+typedef struct nm_read_hold {
+	const uint8_t *data;
+	size_t len;
+	void *entry;   /* the pinned cache entry, or NULL */
+	void *owned;   /* the slice's buffer, or NULL */
+} nm_read_hold;
+nm_status nm_read_pin(nm_tree *t, nm_node *file, uint64_t off, size_t len, nm_read_hold *h,
+		      nm_error *err);
+void nm_read_release(nm_tree *t, nm_read_hold *h);
+/* Eviction. By default every node lives until the tree is freed, and a node pointer
+ * is a stable handle. A front end that holds ids instead (the FUSE daemon: inode
+ * numbers) may allow the content of lazy directories (an archive member's parse and
+ * nodes) to be freed when the contents held cost more than a quarter of cache_size and
+ * nothing holds them; it then uses a node only between nm_node_get and nm_node_put,
+ * which bring an evicted content back (populating it again) and keep it meanwhile,
+ * along with a directory's listing. */
+void nm_tree_allow_eviction(nm_tree *t);
+nm_status nm_node_get(nm_tree *t, uint64_t id, nm_node **out, nm_error *err);
+void nm_node_put(nm_tree *t, nm_node *n);
 /* Count of files produced so far (tests use it to prove laziness). */
 uint64_t nm_tree_productions(nm_tree *t);
 /* Count of lazy directories populated so far (tests: a driver that promises to decode

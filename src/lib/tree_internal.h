@@ -1,0 +1,117 @@
+/* What tree.c (nodes, builders, reads) and tree_content.c (lazy directories: populating,
+ * holding and evicting their content) share. Nothing outside src/lib/tree*.c sees it. */
+#ifndef NM_TREE_INTERNAL_H
+#define NM_TREE_INTERNAL_H
+
+#include <pthread.h>
+#include <stdatomic.h>
+#include <stdbool.h>
+#include "lib/cache.h"
+#include "lib/tree.h"
+
+struct cleanup {
+	nm_free_fn fn;
+	void *p;
+};
+
+/* What a content holds while resident: made by its populate, freed by its eviction. */
+typedef struct nm_residence {
+	pthread_t runner;             /* CONTENT_RUNNING: who populates it */
+	nm_status status;             /* how its populate ended */
+	char *msg;                    /* and why, when it failed (NULL: out of memory) */
+	nm_node **nodes;              /* by rank */
+	uint32_t nnodes, capnodes;
+	struct cleanup *cleanups;
+	size_t ncleanups, capcleanups;
+	size_t bytes;                 /* what it costs, measured around its populate */
+	unsigned resident_made;       /* of the lazy directories it made, how many are resident */
+	struct nm_content *older, *newer; /* LRU of resident contents, for eviction */
+} nm_residence;
+
+/* The content of the build (serial 0) or of one lazy directory: the nodes, allocations
+ * and cleanups its populate made. Made once per lazy directory and kept until the tree
+ * is freed, also while the content is evicted, so that populating it again gives every
+ * node the id it had (ids are serial << 32 | the node's rank in its content). Small:
+ * a PAK has one per asset; what only a populated one needs is in res. */
+typedef struct nm_content {
+	nm_populate_fn fn;
+	void *ctx, *arg;
+	nm_node *dir;                 /* its lazy directory; NULL while the owner is evicted */
+	struct nm_content *owner;     /* the content dir belongs to */
+	/* The lazy directories its populate made, in order: populating it again reuses
+	 * them (their serials, and whether they are resident) one by one. */
+	struct nm_content **made;
+	nm_residence *res;            /* NULL while not resident */
+	uint32_t serial, nmade, capmade, reuse;
+	unsigned pins;                /* requests using its nodes now (nm_node_get) */
+	enum { CONTENT_NEEDED, CONTENT_RUNNING, CONTENT_DONE } phase;
+} nm_content;
+
+struct nm_node {
+	nm_node *parent;
+	nm_node *hnext;            /* (parent, name) hash chain */
+	uint64_t id;
+	_Atomic uint64_t size;     /* files; NM_SIZE_MEASURE until known */
+	union {
+		struct {           /* NM_NODE_DIR */
+			nm_node **kids;
+			uint32_t nkids, capkids;
+			nm_content *pop;  /* a lazy directory's content; NULL: not lazy */
+		};
+		uint8_t *text;     /* NM_NODE_TEXT */
+		struct {           /* NM_NODE_SLICE */
+			nm_reader *reader;
+			uint64_t off;
+		};
+		struct {           /* NM_NODE_LAZY */
+			nm_produce_fn produce;
+			void *ctx, *arg;
+		};
+	};
+	uint8_t kind;              /* nm_node_kind */
+	char name[];
+};
+
+struct nm_tree {
+	/* Guards the structure: the name hash, every directory's children, the contents
+	 * and their lists, and each lazy directory's populate state. It is held only for
+	 * those short updates and look-ups, never while a populate callback runs, so a
+	 * directory that takes long to populate (a PAK member's whole parse) holds up only
+	 * the lookups of that directory: they wait on `populated` until it is done.
+	 * The nodes a populate adds are reachable only through its directory, so nobody
+	 * reads them (or their fields, set after add_node) before it ends. */
+	pthread_mutex_t lock;
+	pthread_cond_t populated;
+	nm_node *root;
+	nm_node **buckets;
+	size_t nbuckets, nnodes;
+	nm_content **contents;     /* by serial; [0] is the build's */
+	uint32_t ncontents, capcontents;
+	nm_options opt;            /* fixed at creation: threads read it without a lock */
+	nm_cache *cache;
+	uint64_t populations;      /* lazy directories populated (under lock) */
+	/* Eviction (nm_tree_allow_eviction): resident contents, least recent first. */
+	bool evictable;
+	size_t resident_bytes, resident_budget;
+	nm_content *oldest, *newest;
+};
+
+/* tree.c */
+nm_node *nm_tree_add_node_locked(nm_tree *t, nm_node *parent, const char *name,
+				 nm_node_kind kind);
+nm_node *nm_tree_find_child(nm_tree *t, const nm_node *dir, const char *name);
+void nm_tree_unhash(nm_tree *t, nm_node *n);
+void nm_tree_free_node(nm_node *n);
+
+/* tree_content.c; callers hold t->lock unless said otherwise. */
+/* The content nodes made now belong to: the populate this thread runs, else the build. */
+nm_content *nm_content_current(nm_tree *t);
+nm_content *nm_content_new(nm_tree *t);
+/* Populate dir once (the first caller runs it, others wait). */
+nm_status nm_content_populate(nm_tree *t, nm_node *dir, nm_error *err);
+/* The lazy directory content a new nm_lazy_dir under the current content gets. */
+nm_content *nm_content_for_lazy_dir(nm_tree *t);
+/* Every content's cleanups, newest content first, then the contents (no lock). */
+void nm_content_free_all(nm_tree *t);
+
+#endif

@@ -1,0 +1,59 @@
+#!/bin/bash
+# Round trips between the kernel and the daemon, counted from libfuse's -d output (each
+# request is one "opcode:" line). A listing brings every entry's attributes (READDIRPLUS:
+# no LOOKUP per entry), and a warm re-read of every file is served by the kernel's
+# caches alone: no OPEN, OPENDIR, READ, LOOKUP or GETATTR reaches the daemon. Where the
+# kernel does not offer a capability this relies on, that check says so and is not run.
+. "$(dirname "$0")/lib.sh"
+fuse_usable || skip_all "no /dev/fuse or fusermount3 here: mount tests cannot run"
+
+# A model with many files and directories, else the sample.
+model=$CORPUS/bmd/fin_mkdd_babyluigi_course.bmd
+[ -f "$model" ] || model=$(sample)
+mnt=$WORK/mnt
+log=$WORK/d.log
+mkdir -p "$mnt"
+# -d keeps the daemon in the foreground: it runs in the background of this shell.
+"$MOUNT" "$model" "$mnt" -d 2> "$log" &
+MOUNTS="$mnt"
+for _ in $(seq 50); do mountpoint -q "$mnt" && break; sleep 0.1; done
+check "mounted with -d" mountpoint -q "$mnt"
+
+# The kernel's half of INIT: "flags=0x..." (the first one; ours is indented).
+kflags=$(awk '/^flags=0x/ { sub(/^flags=/, ""); print; exit }' "$log")
+offers() { [ -n "$kflags" ] && (( (kflags >> $1) & 1 )); }
+# Requests of kind $1 in the log from line $2 on.
+requests() { tail -n +"$2" "$log" | grep -c "opcode: $1 " ; }
+mark() { wc -l < "$log"; }
+
+# Every file's path and size from a listing, and every file's bytes, read twice.
+start=$(mark)
+ls -lnR "$mnt" > "$WORK/ls.1"
+if offers 13; then
+	check "ls -lR sends no LOOKUP (READDIRPLUS carries the attributes)" \
+		test "$(requests LOOKUP "$start")" -eq 0
+	check "... and no GETATTR but the root's" test "$(requests GETATTR "$start")" -le 1
+else
+	echo "not run: this kernel offers no READDIRPLUS (INIT flags $kflags)"
+fi
+(cd "$mnt" && find . -type f | sort | xargs -d '\n' sha1sum) > "$WORK/cold" 2>&1
+warm=$(mark)
+(cd "$mnt" && find . -type f | sort | xargs -d '\n' sha1sum) > "$WORK/warm" 2>&1
+check "the warm read gives the same bytes" cmp -s "$WORK/cold" "$WORK/warm"
+check "... of every file (no errors)" bash -c "! grep -q -v '^[0-9a-f]\{40\}  ' '$WORK/warm'"
+check "... and no READ reaches the daemon (page cache kept)" \
+	test "$(requests READ "$warm")" -eq 0
+check "... no LOOKUP or GETATTR (names and attributes kept)" \
+	test "$(requests LOOKUP "$warm")" -eq 0 -a "$(requests GETATTR "$warm")" -eq 0
+if offers 17 && offers 24; then
+	check "... no OPEN or OPENDIR (the kernel opens by itself)" \
+		test "$(requests OPEN "$warm")" -eq 0 -a "$(requests OPENDIR "$warm")" -eq 0
+	check "... and no READDIR (listings cached)" \
+		test "$(requests READDIR "$warm")" -eq 0 -a "$(requests READDIRPLUS "$warm")" -eq 0
+else
+	echo "not run: this kernel offers no zero-message open (INIT flags $kflags)"
+fi
+check "a second listing equals the first" bash -c "ls -lnR '$mnt' | cmp -s - '$WORK/ls.1'"
+unmount_model "$mnt"
+wait
+finish
