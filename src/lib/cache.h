@@ -25,6 +25,10 @@ void nm_cache_free(nm_cache *c);
  * non-NULL err, even when err is NULL here. */
 nm_status nm_cache_get(nm_cache *c, const void *key, nm_fill_fn fill, void *ctx, void *arg,
 		       nm_cache_entry **entry, nm_error *err);
+/* The pinned entry for key if it is already filled, else NULL; never fills. (A reader
+ * of decompressed data uses the whole content when it is at hand, a decoded prefix
+ * otherwise.) */
+nm_cache_entry *nm_cache_peek(nm_cache *c, const void *key);
 const uint8_t *nm_cache_data(const nm_cache_entry *e);
 size_t nm_cache_len(const nm_cache_entry *e);
 void nm_cache_release(nm_cache *c, nm_cache_entry *e);
