@@ -38,9 +38,10 @@ nm_status nm_driver_find(nm_reader *r, const nm_driver **out, nm_error *err)
 			*out = nm_drivers[i];
 			return NM_OK;
 		}
-	char names[256];
+	/* Every description, cut at the buffer (snprintf's count is what it would write). */
+	char names[sizeof err->msg];
 	size_t o = 0;
-	for (size_t i = 0; nm_drivers[i]; i++)
+	for (size_t i = 0; nm_drivers[i] && o < sizeof names; i++)
 		o += (size_t)snprintf(names + o, sizeof names - o, "%s%s", i ? ", " : "",
 				      nm_drivers[i]->description);
 	if (len == 0)

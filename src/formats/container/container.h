@@ -20,6 +20,7 @@
 #include "formats/driver.h"
 #include "lib/reader.h"
 #include "lib/tree.h"
+#include "lib/view.h"
 
 /* --- compression (unpack.c) -------------------------------------------------------- */
 
@@ -106,6 +107,12 @@ int64_t nm_entry_folder(nm_entry_list *l, int64_t parent, const char *name, size
 int64_t nm_entry_path(nm_entry_list *l, const char *path, size_t len, const char **base,
 		      size_t *base_len);
 void nm_entry_list_free(nm_entry_list *l);
+
+/* The NUL-terminated name at off of the string table [start, start+size) of v (names in
+ * RARC and GAR tables), or NULL when off is past the table or the name does not end
+ * inside it. */
+const char *nm_table_string(const nm_view *v, size_t start, size_t size, uint64_t off,
+			    size_t *len);
 
 /* info.txt's lines for the list: members, folders, compressed_members. */
 void nm_archive_info(nm_out *o, const nm_entry *e, size_t n);

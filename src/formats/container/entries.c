@@ -116,3 +116,16 @@ void nm_entry_list_free(nm_entry_list *l)
 	free(l->slots);
 	memset(l, 0, sizeof *l);
 }
+
+const char *nm_table_string(const nm_view *v, size_t start, size_t size, uint64_t off,
+			    size_t *len)
+{
+	if (start > v->size || size > v->size - start || off >= size)
+		return NULL;
+	const char *s = (const char *)v->data + start + off;
+	const char *end = memchr(s, '\0', size - (size_t)off);
+	if (!end)
+		return NULL;
+	*len = (size_t)(end - s);
+	return s;
+}

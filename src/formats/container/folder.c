@@ -129,8 +129,8 @@ static nm_status populate_folder(nm_tree *t, nm_node *dir, void *ctx, void *arg,
 {
 	const folder *f = ctx;
 	(void)arg;
-	char **names;
-	size_t n;
+	char **names = NULL;
+	size_t n = 0;
 	nm_status s = list(f->path, f->rel, &names, &n, err);
 	if (s != NM_OK)
 		return s;

@@ -21,14 +21,14 @@ static nm_status gar_build(nm_reader *r, nm_tree *t, nm_node *root, nm_error *er
 
 const nm_driver nm_driver_zar = {
 	.name = "zar",
-	.description = "ZAR archive (Grezzo, 3DS)",
+	.description = "ZAR archive (3DS)",
 	.probe = zar_probe,
 	.build = gar_build,
 };
 
 const nm_driver nm_driver_gar = {
 	.name = "gar",
-	.description = "GAR archive (Grezzo, 3DS)",
+	.description = "GAR archive (3DS)",
 	.probe = gar_probe,
 	.build = gar_build,
 };

@@ -7,17 +7,10 @@
 #include "formats/gar/gar.h"
 #include "lib/alloc.h"
 
-/* The NUL-terminated string at off of the tables, or NULL. */
+/* Names may lie anywhere in the tables. */
 static const char *string_at(gar *g, uint32_t off, size_t *len)
 {
-	if (off >= g->toc.size)
-		return NULL;
-	const char *s = (const char *)g->toc.data + off;
-	const char *end = memchr(s, '\0', g->toc.size - off);
-	if (!end)
-		return NULL;
-	*len = (size_t)(end - s);
-	return s;
+	return nm_table_string(&g->toc, 0, g->toc.size, off, len);
 }
 
 /* The end of the tables: where the first member's bytes start (for ZAR and GAR v2 the

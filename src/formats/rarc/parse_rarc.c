@@ -6,17 +6,9 @@
 #include "formats/rarc/rarc.h"
 #include "lib/alloc.h"
 
-/* The NUL-terminated name at off of the string table, or NULL. */
 static const char *string_at(rarc *a, uint32_t off, size_t *len)
 {
-	if (off >= a->strings_size)
-		return NULL;
-	const char *s = (const char *)a->toc.data + a->strings_off + off;
-	const char *end = memchr(s, '\0', a->strings_size - off);
-	if (!end)
-		return NULL;
-	*len = (size_t)(end - s);
-	return s;
+	return nm_table_string(&a->toc, a->strings_off, a->strings_size, off, len);
 }
 
 static nm_entry *add_error(rarc *a, int64_t folder, const char *name, size_t len,
