@@ -5,3 +5,11 @@ libnmodel_a_SOURCES += \
 	src/formats/container/member.c src/formats/container/entries.c \
 	src/formats/container/archive.c src/formats/container/folder.c
 libnmodel_a_SOURCES += src/formats/packed/driver.c
+
+check_PROGRAMS += tests/test_archive
+TESTS += tests/test_archive
+tests_test_archive_SOURCES = tests/test_archive.c tests/walk.h tests/walk.c \
+	tests/fixtures/archive_writer.h tests/fixtures/archive_writer.c \
+	tests/fixtures/cmod_writer.h tests/fixtures/cmod_writer.c
+tests_test_archive_CFLAGS = $(AM_CFLAGS) $(CHECK_CFLAGS)
+tests_test_archive_LDADD = $(LDADD_COMMON) $(CHECK_LIBS)
