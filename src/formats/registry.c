@@ -11,7 +11,8 @@ extern const nm_driver nm_driver_cmb;
 extern const nm_driver nm_driver_j3d;
 extern const nm_driver nm_driver_rfrm_pak, nm_driver_rfrm;
 extern const nm_driver nm_driver_rarc, nm_driver_zar, nm_driver_gar;
-extern const nm_driver nm_driver_yaz0, nm_driver_yay0, nm_driver_lzs, nm_driver_lz_cx;
+extern const nm_driver nm_driver_yaz0_wrap, nm_driver_yay0_wrap, nm_driver_lzs_wrap,
+	nm_driver_lz_cx_wrap;
 
 /* Magic numbers of four bytes and more first; LZ10/LZ11, known by one byte and a
  * header that decodes, last. */
@@ -21,7 +22,7 @@ const nm_driver *const nm_drivers[] = {
 	&nm_driver_j3d,
 	&nm_driver_rfrm_pak, &nm_driver_rfrm,
 	&nm_driver_rarc, &nm_driver_zar, &nm_driver_gar,
-	&nm_driver_yaz0, &nm_driver_yay0, &nm_driver_lzs, &nm_driver_lz_cx,
+	&nm_driver_yaz0_wrap, &nm_driver_yay0_wrap, &nm_driver_lzs_wrap, &nm_driver_lz_cx_wrap,
 	NULL
 };
 

@@ -111,7 +111,7 @@ static bool lz_cx_plausible(const uint8_t *head, size_t len, uint64_t size)
 		return build(ID, &nm_driver_##NAME, r, t, root, err);                      \
 	}
 
-WRAPPER(yaz0, NM_CODEC_YAZ0, nm_yaz0_probe(head, len), "Yaz0 compressed")
-WRAPPER(yay0, NM_CODEC_YAY0, nm_yay0_probe(head, len), "Yay0 compressed")
-WRAPPER(lzs, NM_CODEC_LZS, nm_lzs_probe(head, len), "LzS compressed")
-WRAPPER(lz_cx, NM_CODEC_LZCX, lz_cx_plausible(head, len, size), "LZ10/LZ11 compressed")
+WRAPPER(yaz0_wrap, NM_CODEC_YAZ0, nm_yaz0_probe(head, len), "Yaz0 compressed")
+WRAPPER(yay0_wrap, NM_CODEC_YAY0, nm_yay0_probe(head, len), "Yay0 compressed")
+WRAPPER(lzs_wrap, NM_CODEC_LZS, nm_lzs_probe(head, len), "LzS compressed")
+WRAPPER(lz_cx_wrap, NM_CODEC_LZCX, lz_cx_plausible(head, len, size), "LZ10/LZ11 compressed")
