@@ -15,7 +15,7 @@ typedef struct archive {
 				   SIZE_MAX ends a list */
 } archive;
 
-void nm_archive_info(nm_out *o, const nm_entry *e, size_t n)
+static void archive_info(nm_out *o, const nm_entry *e, size_t n)
 {
 	size_t members = 0, folders = 0, compressed = 0;
 	for (size_t i = 0; i < n; i++) {
@@ -153,4 +153,16 @@ nm_status nm_archive_build(nm_tree *t, nm_node *root, nm_reader *r, const nm_ent
 	return add_children(t, root, a, SIZE_MAX, err);
 nomem:
 	return nm_fail(err, NM_E_NOMEM, nm_reader_name(r), NULL, NM_NO_OFFSET, "out of memory");
+}
+
+nm_status nm_archive_tree(nm_tree *t, nm_node *root, nm_reader *r, nm_out *info,
+			  const nm_entry *e, size_t n, nm_error *err)
+{
+	archive_info(info, e, n);
+	if (!nm_text(t, root, "info.txt", info)) {
+		nm_out_free(info);
+		return nm_fail(err, NM_E_NOMEM, nm_reader_name(r), NULL, NM_NO_OFFSET,
+			       "out of memory");
+	}
+	return nm_archive_build(t, root, r, e, n, err);
 }

@@ -114,8 +114,10 @@ void nm_entry_list_free(nm_entry_list *l);
 const char *nm_table_string(const nm_view *v, size_t start, size_t size, uint64_t off,
 			    size_t *len);
 
-/* info.txt's lines for the list: members, folders, compressed_members. */
-void nm_archive_info(nm_out *o, const nm_entry *e, size_t n);
+/* An archive's tree: info.txt from info (the format's own lines, then members, folders,
+ * compressed_members; info is emptied) and nm_archive_build of the list. */
+nm_status nm_archive_tree(nm_tree *t, nm_node *root, nm_reader *r, nm_out *info,
+			  const nm_entry *e, size_t n, nm_error *err);
 
 /* Build entries[0..n) under root (which already holds the archive's info.txt): the
  * root's own members are probed now, every folder is a lazy directory. Names are made

@@ -63,11 +63,5 @@ static nm_status gar_build(nm_reader *r, nm_tree *t, nm_node *root, nm_error *er
 	nm_out_char(&o, '\n');
 	if (g->version == 5)
 		nm_kv(&o, "files_in_no_type", "%u", g->unlisted);
-	nm_archive_info(&o, g->list.e, g->list.n);
-	if (!nm_text(t, root, "info.txt", &o)) {
-		nm_out_free(&o);
-		return nm_fail(err, NM_E_NOMEM, nm_reader_name(r), NULL, NM_NO_OFFSET,
-			       "out of memory");
-	}
-	return nm_archive_build(t, root, r, g->list.e, g->list.n, err);
+	return nm_archive_tree(t, root, r, &o, g->list.e, g->list.n, err);
 }

@@ -42,14 +42,8 @@ static nm_status rarc_build(nm_reader *r, nm_tree *t, nm_node *root, nm_error *e
 	nm_info_begin(&o, &nm_driver_rarc, r);
 	nm_kv(&o, "nodes", "%u", a->nodes);
 	nm_kv(&o, "entries", "%u", a->entries);
-	nm_archive_info(&o, a->list.e, a->list.n);
 	nm_kv(&o, "data_offset", "0x%llx", (unsigned long long)RARC_HEADER_LEN + a->data_off);
 	nm_kv(&o, "data_size", "%u", a->data_size);
 	nm_kv(&o, "file_size", "%u", a->file_size);
-	if (!nm_text(t, root, "info.txt", &o)) {
-		nm_out_free(&o);
-		return nm_fail(err, NM_E_NOMEM, nm_reader_name(r), NULL, NM_NO_OFFSET,
-			       "out of memory");
-	}
-	return nm_archive_build(t, root, r, a->list.e, a->list.n, err);
+	return nm_archive_tree(t, root, r, &o, a->list.e, a->list.n, err);
 }
