@@ -8,12 +8,15 @@ extern const nm_driver nm_driver_cmod;
 extern const nm_driver nm_driver_cmb;
 extern const nm_driver nm_driver_j3d;
 extern const nm_driver nm_driver_rfrm_pak, nm_driver_rfrm;
+extern const nm_driver nm_driver_bti;
 
 const nm_driver *const nm_drivers[] = {
 	&nm_driver_cmod,
 	&nm_driver_cmb,
 	&nm_driver_j3d,
 	&nm_driver_rfrm_pak, &nm_driver_rfrm,
+	/* No magic: after every driver that has one (bti.c says how it decides). */
+	&nm_driver_bti,
 	NULL
 };
 
