@@ -116,19 +116,17 @@ static nm_status bti_build(nm_reader *r, nm_tree *t, nm_node *root, nm_error *er
 	nm_view_free(&v);
 	tx->stem = "texture";
 
-	/* The texture's files first: they also apply max_dimension, which info.txt tells. */
-	nm_node *info = NULL;
-	if (j3d_texture_files(t, root, x, 0, "header.txt") == NM_OK) {
-		nm_out o;
-		nm_out_init(&o);
-		write_info(&o, m, tx);
-		info = nm_text(t, root, "info.txt", &o);
-		nm_out_free(&o);
-	}
+	j3d_texture_limit(t, x, 0);
+	nm_out o;
+	nm_out_init(&o);
+	write_info(&o, m, tx);
+	nm_node *info = nm_text(t, root, "info.txt", &o);
+	nm_out_free(&o);
 	/* A broken header gets an error.txt; a texture only too large for the limit not
 	 * (as in TEX1). */
 	bool broken = !tx->ok && tx->err.code != NM_E_LIMIT;
 	if (!info || (broken && !nm_error_file(t, root, &tx->err)) ||
+	    j3d_texture_files(t, root, x, 0, "header.txt") != NM_OK ||
 	    !nm_slice(t, root, "raw.bin", r, 0, size))
 		return nm_fail(err, NM_E_NOMEM, file, NULL, NM_NO_OFFSET, "out of memory");
 	return NM_OK;

@@ -380,7 +380,10 @@ nm_status j3d_tree_mat3(nm_tree *t, j3d_model *m, const j3d_chunk *c);
 nm_status j3d_tree_mdl3(nm_tree *t, j3d_model *m, const j3d_chunk *c);
 nm_status j3d_tree_tex1(nm_tree *t, j3d_model *m, const j3d_chunk *c);
 /* Texture i's files in dir: its header text (text_name, or STEM.txt when NULL), then
- * when it decodes STEM.png, STEM.mipK.png, STEM.bin and STEM.palette.bin (tx->stem set). */
+ * when it decodes STEM.png, STEM.mipK.png, STEM.bin and STEM.palette.bin (tx->stem set).
+ * j3d_texture_limit (which it applies first): a texture past the tree's max_dimension
+ * is not decoded; its err says so (NM_E_LIMIT). */
+void j3d_texture_limit(nm_tree *t, const j3d_tex1 *x, uint16_t i);
 nm_status j3d_texture_files(nm_tree *t, nm_node *dir, const j3d_tex1 *x, uint16_t i,
 			    const char *text_name);
 nm_status j3d_add_obj(nm_tree *t, nm_node *root, j3d_model *m);

@@ -178,6 +178,18 @@ nm_status j3d_tree_tex1(nm_tree *t, j3d_model *m, const j3d_chunk *c)
 	return NM_OK;
 }
 
+void j3d_texture_limit(nm_tree *t, const j3d_tex1 *x, uint16_t i)
+{
+	j3d_texture *tx = &x->tex[i];
+	uint64_t max = nm_tree_options(t)->max_dimension;
+	if (tx->ok && (tx->width > max || tx->height > max)) {
+		tx->ok = false;
+		nm_fail(&tx->err, NM_E_LIMIT, tx->m->file, x->chunk->magic, tx->hdr_abs,
+			"texture %s: %ux%u is larger than max_dimension (%llu): not decoded",
+			tx->name ? tx->name : "?", tx->width, tx->height, (unsigned long long)max);
+	}
+}
+
 nm_status j3d_texture_files(nm_tree *t, nm_node *dir, const j3d_tex1 *x, uint16_t i,
 			    const char *text_name)
 {
@@ -188,13 +200,7 @@ nm_status j3d_texture_files(nm_tree *t, nm_node *dir, const j3d_tex1 *x, uint16_
 		snprintf(name, sizeof name, "%s", text_name);
 	else if (!add_file_name(name, sizeof name, tx->stem, ".txt"))
 		return NM_E_NOMEM;
-	uint64_t max = nm_tree_options(t)->max_dimension;
-	if (tx->ok && (tx->width > max || tx->height > max)) {
-		tx->ok = false;
-		nm_fail(&tx->err, NM_E_LIMIT, m->file, x->chunk->magic, tx->hdr_abs,
-			"texture %s: %ux%u is larger than max_dimension (%llu): not decoded",
-			tx->name ? tx->name : "?", tx->width, tx->height, (unsigned long long)max);
-	}
+	j3d_texture_limit(t, x, i);
 	nm_out o;
 	nm_out_init(&o);
 	texture_text(&o, x, i);
