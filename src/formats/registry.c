@@ -13,6 +13,7 @@ extern const nm_driver nm_driver_rfrm_pak, nm_driver_rfrm;
 extern const nm_driver nm_driver_rarc, nm_driver_zar, nm_driver_gar;
 extern const nm_driver nm_driver_yaz0_wrap, nm_driver_yay0_wrap, nm_driver_lzs_wrap,
 	nm_driver_lz_cx_wrap;
+extern const nm_driver nm_driver_bti;
 
 /* Magic numbers of four bytes and more first; LZ10/LZ11, known by one byte and a
  * header that decodes, last. */
@@ -22,7 +23,10 @@ const nm_driver *const nm_drivers[] = {
 	&nm_driver_j3d,
 	&nm_driver_rfrm_pak, &nm_driver_rfrm,
 	&nm_driver_rarc, &nm_driver_zar, &nm_driver_gar,
-	&nm_driver_yaz0_wrap, &nm_driver_yay0_wrap, &nm_driver_lzs_wrap, &nm_driver_lz_cx_wrap,
+	&nm_driver_yaz0_wrap, &nm_driver_yay0_wrap, &nm_driver_lzs_wrap,
+	/* No magic: after every driver that has one (bti.c says how it decides). */
+	&nm_driver_bti,
+	&nm_driver_lz_cx_wrap,
 	NULL
 };
 

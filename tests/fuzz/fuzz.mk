@@ -20,7 +20,7 @@ FUZZ_TARGETS = tests/fuzz/fuzz_cmod tests/fuzz/fuzz_cmb tests/fuzz/fuzz_j3d \
 	tests/fuzz/fuzz_pica tests/fuzz/fuzz_gx tests/fuzz/fuzz_lzss tests/fuzz/fuzz_inflate \
 	tests/fuzz/fuzz_gpu tests/fuzz/fuzz_tegra tests/fuzz/fuzz_astc tests/fuzz/fuzz_bcn \
 	tests/fuzz/fuzz_txtr_struct tests/fuzz/fuzz_yaz0 tests/fuzz/fuzz_yay0 tests/fuzz/fuzz_lz_cx \
-	tests/fuzz/fuzz_lzs \
+	tests/fuzz/fuzz_lzs tests/fuzz/fuzz_bti \
 	tests/fuzz/fuzz_rarc tests/fuzz/fuzz_zar tests/fuzz/fuzz_gar tests/fuzz/fuzz_yaz0_wrap \
 	tests/fuzz/fuzz_lzs_wrap tests/fuzz/fuzz_lz_cx_wrap
 EXTRA_PROGRAMS = $(FUZZ_TARGETS)
@@ -89,6 +89,10 @@ tests_fuzz_fuzz_bcn_SOURCES = $(FUZZ_CODEC_SRC)
 tests_fuzz_fuzz_bcn_CPPFLAGS = $(AM_CPPFLAGS) -DNM_FUZZ_CODEC=8
 tests_fuzz_fuzz_bcn_LDADD = $(LDADD_COMMON)
 tests_fuzz_fuzz_bcn_LDFLAGS = $(FUZZ_LD)
+tests_fuzz_fuzz_bti_SOURCES = $(FUZZ_DRIVER_SRC)
+tests_fuzz_fuzz_bti_CPPFLAGS = $(AM_CPPFLAGS) -DNM_FUZZ_DRIVER='"bti"'
+tests_fuzz_fuzz_bti_LDADD = $(LDADD_COMMON)
+tests_fuzz_fuzz_bti_LDFLAGS = $(FUZZ_LD)
 tests_fuzz_fuzz_yaz0_SOURCES = $(FUZZ_CODEC_SRC)
 tests_fuzz_fuzz_yaz0_CPPFLAGS = $(AM_CPPFLAGS) -DNM_FUZZ_CODEC=9
 tests_fuzz_fuzz_yaz0_LDADD = $(LDADD_COMMON)
