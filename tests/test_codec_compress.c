@@ -15,10 +15,8 @@
 
 static uint8_t *random_bytes(size_t n, uint32_t seed)
 {
-	uint8_t *p = malloc(n ? n : 1);
+	uint8_t *p = prng_bytes(n, seed);
 	ck_assert_ptr_nonnull(p);
-	for (size_t i = 0; i < n; i++)
-		p[i] = (uint8_t)(xorshift(&seed) >> 24);
 	return p;
 }
 

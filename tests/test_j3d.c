@@ -21,8 +21,10 @@
 /* ---- helpers ---------------------------------------------------------------------- */
 
 
-/* A tree over a copy of buf (NULL when the build fails; *status says why). */
-static nm_tree *tree_of(const uint8_t *buf, size_t len, nm_status *status, nm_error *err)
+/* A tree over a copy of buf under opt (NULL: the defaults); NULL when the build fails
+ * (*status says why). */
+static nm_tree *tree_of_opts(const uint8_t *buf, size_t len, const nm_options *opt,
+			     nm_status *status, nm_error *err)
 {
 	uint8_t *copy = malloc(len ? len : 1);
 	ck_assert_ptr_nonnull(copy);
@@ -32,7 +34,7 @@ static nm_tree *tree_of(const uint8_t *buf, size_t len, nm_status *status, nm_er
 	if (!err)
 		err = &e;
 	ck_assert_int_eq(nm_reader_new_memory("fixture.bmd", copy, len, &r, err), NM_OK);
-	nm_tree *t = nm_tree_new(NULL);
+	nm_tree *t = nm_tree_new(opt);
 	ck_assert_ptr_nonnull(t);
 	ck_assert_int_eq(nm_tree_adopt_reader(t, r), NM_OK);
 	nm_status s = nm_build_any(r, t, nm_tree_root(t), err);
@@ -43,6 +45,11 @@ static nm_tree *tree_of(const uint8_t *buf, size_t len, nm_status *status, nm_er
 		return NULL;
 	}
 	return t;
+}
+
+static nm_tree *tree_of(const uint8_t *buf, size_t len, nm_status *status, nm_error *err)
+{
+	return tree_of_opts(buf, len, NULL, status, err);
 }
 
 /* The fixture writer's bytes (malloc'd). */
@@ -219,7 +226,7 @@ START_TEST(test_info_and_layout)
 	nm_tree *t = fixture_tree((j3dw_opts){ .variant = J3DW_BMD3 });
 	ck_assert_uint_eq(nm_tree_productions(t), 0);
 	char *info = must_read(t, "info.txt", NULL);
-	CK_CONTAINS(info, "format: J3D model (BMD/BDL)\n");
+	CK_CONTAINS(info, "format: J3D model (BMD/BDL/BMT)\n");
 	CK_CONTAINS(info, "type: J3D2bmd3\n");
 	CK_CONTAINS(info, "chunk_order: INF1 VTX1 EVP1 DRW1 JNT1 SHP1 MAT3 TEX1\n");
 	CK_CONTAINS(info, "joints: 3\n");
@@ -666,6 +673,31 @@ START_TEST(test_mdl3_unnamed_bp)
 }
 END_TEST
 
+/* Level `level` of texture tex in the PNG at path matches what the writer put in. */
+static void ck_texture_png(nm_tree *t, const char *path, int tex, unsigned level)
+{
+	size_t len;
+	char *png = must_read(t, path, &len);
+	unsigned w, h;
+	uint8_t *px = png_rgba(png, len, &w, &h);
+	ck_assert_msg(px, "%s does not read back", path);
+	ck_assert_uint_eq(w, j3dw_tex_width[tex] >> level);
+	ck_assert_uint_eq(h, j3dw_tex_height[tex] >> level);
+	for (unsigned y = 0; y < h; y++)
+		for (unsigned x = 0; x < w; x++) {
+			uint8_t e[4];
+			bool alpha_only;
+			j3dw_expected(tex, level, x, y, e, &alpha_only);
+			const uint8_t *g = px + 4 * ((size_t)y * w + x);
+			for (int c = alpha_only ? 3 : 0; c < 4; c++)
+				if (g[c] != e[c])
+					ck_abort_msg("%s (%u,%u) channel %d = %u, want %u", path, x, y,
+						     c, g[c], e[c]);
+		}
+	free(px);
+	free(png);
+}
+
 START_TEST(test_textures)
 {
 	nm_tree *t = fixture_tree((j3dw_opts){ .variant = J3DW_BMD3 });
@@ -676,25 +708,7 @@ START_TEST(test_textures)
 				snprintf(path, sizeof path, "tex1/%s.mip%u.png", j3dw_tex_files[tex], level);
 			else
 				snprintf(path, sizeof path, "tex1/%s.png", j3dw_tex_files[tex]);
-			size_t len;
-			char *png = must_read(t, path, &len);
-			unsigned w, h;
-			uint8_t *px = png_rgba(png, len, &w, &h);
-			ck_assert_msg(px, "%s does not read back", path);
-			ck_assert_uint_eq(w, j3dw_tex_width[tex] >> level);
-			ck_assert_uint_eq(h, j3dw_tex_height[tex] >> level);
-			for (unsigned y = 0; y < h; y++)
-				for (unsigned x = 0; x < w; x++) {
-					uint8_t e[4];
-					bool alpha_only;
-					j3dw_expected(tex, level, x, y, e, &alpha_only);
-					const uint8_t *g = px + 4 * ((size_t)y * w + x);
-					for (int c = alpha_only ? 3 : 0; c < 4; c++)
-						ck_assert_msg(g[c] == e[c], "%s (%u,%u) channel %d = %u, "
-							      "want %u", path, x, y, c, g[c], e[c]);
-				}
-			free(px);
-			free(png);
+			ck_texture_png(t, path, tex, level);
 		}
 	ck_assert(!exists(t, "tex1/mip.mip2.png"));
 	char *txt = must_read(t, "tex1/shared.txt", NULL);
@@ -1457,6 +1471,274 @@ START_TEST(test_corpus_truncations)
 }
 END_TEST
 
+/* ---- BTI (a standalone texture) and BMT (a material table) ------------------------------ */
+
+static uint8_t *bti_bytes(int tex, size_t *len)
+{
+	uint8_t *b = j3dw_bti(tex, len);
+	ck_assert_ptr_nonnull(b);
+	return b;
+}
+
+
+/* Every texture of the writer as a .bti: the tree TEX1 shows for it, PNGs pixel for
+ * pixel, raw.bin the file itself, sizes known at mount. */
+START_TEST(test_bti_textures)
+{
+	int tex = _i;
+	size_t len;
+	uint8_t *b = bti_bytes(tex, &len);
+	nm_error err;
+	nm_status s;
+	nm_tree *t = tree_of(b, len, &s, &err);
+	ck_assert_msg(t, "%s: %s", j3dw_tex_files[tex], err.msg);
+	ck_stat_decodes_nothing(t, j3dw_tex_files[tex]);
+	char *info = must_read(t, "info.txt", NULL), line[64];
+	CK_CONTAINS(info, "format: GX texture (BTI)\n");
+	snprintf(line, sizeof line, "width: %u\n", j3dw_tex_width[tex]);
+	CK_CONTAINS(info, line);
+	snprintf(line, sizeof line, "levels_shown: %u\n", j3dw_tex_levels[tex]);
+	CK_CONTAINS(info, line);
+	CK_CONTAINS(info, "errors: 0\n");
+	free(info);
+	char *hdr = must_read(t, "header.txt", NULL);
+	snprintf(line, sizeof line, "(0x%x)\n", j3dw_tex_format[tex]);
+	CK_CONTAINS(hdr, line);
+	CK_CONTAINS(hdr, "header_offset: 0x0\n");
+	CK_CONTAINS(hdr, "lod_bias: -0.5\n");
+	free(hdr);
+	for (unsigned level = 0; level < j3dw_tex_levels[tex]; level++) {
+		char path[64];
+		if (level)
+			snprintf(path, sizeof path, "texture.mip%u.png", level);
+		else
+			snprintf(path, sizeof path, "texture.png");
+		ck_texture_png(t, path, tex, level);
+	}
+	size_t rlen;
+	char *raw = must_read(t, "raw.bin", &rlen);
+	ck_assert_uint_eq(rlen, len);
+	ck_assert_mem_eq(raw, b, len);
+	free(raw);
+	ck_assert(exists(t, "texture.bin"));
+	bool indexed = tex == J3DW_T_C4 || tex == J3DW_T_C8 || tex == J3DW_T_C14X2;
+	ck_assert(exists(t, "texture.palette.bin") == indexed);
+	ck_assert(!exists(t, "error.txt"));
+	walk(t, true);
+	nm_tree_free(t);
+	free(b);
+}
+END_TEST
+
+/* One header byte (or u16/u32) set to a value a real BTI never has: the file is no
+ * longer taken for a BTI (nothing else claims it either). */
+typedef struct bti_change {
+	const char *what;
+	int tex;
+	unsigned at, size;   /* size 1, 2 or 4 bytes, big-endian */
+	uint32_t value;
+} bti_change;
+
+static const bti_change bti_changes[] = {
+	{ "format 7", J3DW_T_I8, 0x00, 1, 7 },
+	{ "format 0x0f", J3DW_T_I8, 0x00, 1, 0x0F },
+	{ "alpha 3", J3DW_T_I8, 0x01, 1, 3 },
+	{ "width 0", J3DW_T_I8, 0x02, 2, 0 },
+	{ "width 1025", J3DW_T_I8, 0x02, 2, 1025 },
+	{ "height 0", J3DW_T_I8, 0x04, 2, 0 },
+	{ "wrap s 3", J3DW_T_I8, 0x06, 1, 3 },
+	{ "wrap t 0x80", J3DW_T_I8, 0x07, 1, 0x80 },
+	{ "palettes on for I8", J3DW_T_I8, 0x08, 1, 1 },
+	{ "palette format 3", J3DW_T_I8, 0x09, 1, 3 },
+	{ "palette entries for I8", J3DW_T_I8, 0x0A, 2, 16 },
+	{ "mipmap flag 2", J3DW_T_I8, 0x10, 1, 2 },
+	{ "edge LOD flag 2", J3DW_T_I8, 0x11, 1, 2 },
+	{ "anisotropy 3", J3DW_T_I8, 0x13, 1, 3 },
+	{ "min filter 6", J3DW_T_I8, 0x14, 1, 6 },
+	{ "mag filter 2", J3DW_T_I8, 0x15, 1, 2 },
+	{ "5 levels of an 8x8", J3DW_T_I8, 0x18, 1, 5 },
+	{ "image inside the header", J3DW_T_I8, 0x1C, 4, 0x1F },
+	{ "image past the end", J3DW_T_I8, 0x1C, 4, 0x40 },
+	{ "image offset near 4 GiB", J3DW_T_I8, 0x1C, 4, 0xFFFFFFF0u },
+	{ "C4 with palettes off", J3DW_T_C4, 0x08, 1, 0 },
+	{ "C4 with no entries", J3DW_T_C4, 0x0A, 2, 0 },
+	{ "C4 with 17 entries", J3DW_T_C4, 0x0A, 2, 17 },
+	{ "C8 with 257 entries", J3DW_T_C8, 0x0A, 2, 257 },
+	{ "C8 palette inside the header", J3DW_T_C8, 0x0C, 4, 0x10 },
+	{ "C8 palette past the end", J3DW_T_C8, 0x0C, 4, 0x7FFFFFFF },
+	{ "C14X2 palette format 3", J3DW_T_C14X2, 0x09, 1, 3 },
+};
+
+START_TEST(test_bti_probe_strict)
+{
+	const bti_change *c = &bti_changes[_i];
+	size_t len;
+	uint8_t *b = bti_bytes(c->tex, &len);
+	/* Unchanged, it is a BTI. */
+	nm_error err;
+	nm_status s;
+	nm_tree *t = tree_of(b, len, &s, &err);
+	ck_assert_msg(t, "%s: %s", c->what, err.msg);
+	nm_tree_free(t);
+	for (unsigned k = 0; k < c->size; k++)
+		b[c->at + k] = (uint8_t)(c->value >> (8 * (c->size - 1 - k)));
+	t = tree_of(b, len, &s, &err);
+	ck_assert_msg(!t && s == NM_E_UNSUPPORTED, "%s: still taken for a model", c->what);
+	ck_assert_msg(strstr(err.msg, "not a model"), "%s: %s", c->what, err.msg);
+	free(b);
+}
+END_TEST
+
+/* Real files have junk in the byte at 0x19, alpha 0xCC (one tool's fill) and a palette
+ * offset in direct formats: still BTIs. */
+START_TEST(test_bti_probe_accepts_real_junk)
+{
+	size_t len;
+	uint8_t *b = bti_bytes(J3DW_T_CMPR, &len);
+	b[0x01] = 0xCC;
+	b[0x19] = 0xA6;
+	memcpy(b + 0x0C, "\0\0\x01\x20", 4);
+	nm_error err;
+	nm_status s;
+	nm_tree *t = tree_of(b, len, &s, &err);
+	ck_assert_msg(t, "%s", err.msg);
+	char *hdr = must_read(t, "header.txt", NULL);
+	CK_CONTAINS(hdr, "unknown_0x19: 166\n");
+	CK_CONTAINS(hdr, "alpha: 204\n");
+	free(hdr);
+	ck_texture_png(t, "texture.png", J3DW_T_CMPR, 0);
+	nm_tree_free(t);
+	free(b);
+}
+END_TEST
+
+/* Every cut: not a BTI once the first level is cut, else the levels that fit. */
+START_TEST(test_bti_truncations)
+{
+	size_t len;
+	uint8_t *b = bti_bytes(J3DW_T_MIP, &len);
+	size_t level0 = 0x20 + 8 * 8 * 2; /* RGB565 8x8 from 0x20 */
+	for (size_t cut = 0; cut < len; cut++) {
+		nm_error err;
+		nm_status s;
+		nm_tree *t = tree_of(b, cut, &s, &err);
+		if (cut < level0) {
+			ck_assert_msg(!t && s == NM_E_UNSUPPORTED, "cut at %zu: taken", cut);
+			continue;
+		}
+		ck_assert_msg(t, "cut at %zu: %s", cut, err.msg);
+		ck_assert(exists(t, "texture.png"));
+		ck_assert(!exists(t, "texture.mip1.png"));
+		walk(t, true);
+		nm_tree_free(t);
+	}
+	free(b);
+}
+END_TEST
+
+/* A texture wider than max_dimension: its header, no PNG, no error.txt. */
+START_TEST(test_bti_max_dimension)
+{
+	size_t len;
+	uint8_t *b = bti_bytes(J3DW_T_RGBA8, &len);
+	nm_options opt;
+	nm_options_init(&opt);
+	opt.max_dimension = 2;
+	nm_error err;
+	nm_status s;
+	nm_tree *t = tree_of_opts(b, len, &opt, &s, &err);
+	ck_assert_msg(t, "%s", err.msg);
+	ck_assert(!exists(t, "texture.png"));
+	ck_assert(!exists(t, "error.txt"));
+	char *hdr = must_read(t, "header.txt", NULL);
+	CK_CONTAINS(hdr, "larger than max_dimension (2)");
+	free(hdr);
+	char *info = must_read(t, "info.txt", NULL);
+	CK_CONTAINS(info, "levels_shown: 0\n");
+	CK_CONTAINS(info, "errors: 0\n");
+	free(info);
+	nm_tree_free(t);
+	free(b);
+}
+END_TEST
+
+/* No file of the corpus, and no fixture of another format, is taken for a BTI. */
+START_TEST(test_bti_takes_no_other_file)
+{
+	extern const nm_driver nm_driver_bti;
+	static const enum j3dw_variant j3dw_variant_list[] = { J3DW_BMD3, J3DW_BDL4, J3DW_BMD2,
+							       J3DW_BMT3 };
+	for (size_t v = 0; v < 4; v++) {
+		size_t len;
+		uint8_t *b = fixture_bytes((j3dw_opts){ .variant = j3dw_variant_list[v] }, &len);
+		ck_assert(!nm_driver_bti.probe(b, len < NM_PROBE_BYTES ? len : NM_PROBE_BYTES, len));
+		free(b);
+	}
+	if (!corpus_available()) {
+		printf("test_j3d: no corpus at %s: BTI probe not tried on it\n", corpus_dir);
+		return;
+	}
+	static const char *const sub[] = { "bmd", "bdl", "cmb", "cmdl", "cmod", "gar", "rarc",
+					   "txtr", "zar" };
+	size_t tried = 0;
+	for (size_t d = 0; d < sizeof sub / sizeof *sub; d++) {
+		char dir[2400];
+		snprintf(dir, sizeof dir, "%s/%s", corpus_dir, sub[d]);
+		struct dirent **names;
+		int k = scandir(dir, &names, NULL, alphasort);
+		for (int i = 0; i < k; i++) {
+			char path[4096];
+			snprintf(path, sizeof path, "%s/%s", dir, names[i]->d_name);
+			struct stat st;
+			if (names[i]->d_name[0] != '.' && stat(path, &st) == 0 && S_ISREG(st.st_mode)) {
+				size_t len;
+				uint8_t *b = load(path, &len);
+				ck_assert_msg(!nm_driver_bti.probe(b, len < NM_PROBE_BYTES ? len
+									  : NM_PROBE_BYTES, len),
+					      "%s is taken for a BTI", path);
+				free(b);
+				tried++;
+			}
+			free(names[i]);
+		}
+		if (k >= 0)
+			free(names);
+	}
+	ck_assert_uint_gt(tried, 10);
+}
+END_TEST
+
+/* A BMT: MAT3 and TEX1 alone, shown as a BMD shows them. */
+START_TEST(test_bmt)
+{
+	nm_tree *t = fixture_tree((j3dw_opts){ .variant = J3DW_BMT3 });
+	nm_tree *bmd = fixture_tree((j3dw_opts){ .variant = J3DW_BMD3 });
+	ck_stat_decodes_nothing(t, "bmt");
+	char *info = must_read(t, "info.txt", NULL);
+	CK_CONTAINS(info, "type: J3D2bmt3\n");
+	CK_CONTAINS(info, "chunk_order: MAT3 TEX1\n");
+	CK_CONTAINS(info, "materials: 2\n");
+	CK_CONTAINS(info, "textures: 14\n");
+	CK_CONTAINS(info, "shapes: 0\n");
+	CK_CONTAINS(info, "errors: 0\n");
+	free(info);
+	ck_assert(!exists(t, "shp1"));
+	/* The same material texts (they name texture files, not offsets) and PNGs. */
+	static const char *const same[] = { "mat3/0.txt", "mat3/1.txt", "tex1/cmpr.png",
+					    "tex1/c8.png", "tex1/mip.mip1.png" };
+	for (size_t i = 0; i < sizeof same / sizeof *same; i++) {
+		size_t a, b;
+		char *x = must_read(t, same[i], &a), *y = must_read(bmd, same[i], &b);
+		ck_assert_msg(a == b && memcmp(x, y, a) == 0, "%s differs from the BMD's", same[i]);
+		free(x);
+		free(y);
+	}
+	walk(t, true);
+	nm_tree_free(bmd);
+	nm_tree_free(t);
+}
+END_TEST
+
 static Suite *j3d_suite(void)
 {
 	Suite *s = suite_create("j3d");
@@ -1476,6 +1758,17 @@ static Suite *j3d_suite(void)
 	tcase_add_test(tc, test_unknown_and_order);
 	tcase_add_test(tc, test_sizes_from_counts);
 	suite_add_tcase(s, tc);
+	TCase *bt = tcase_create("bti_bmt");
+	tcase_add_loop_test(bt, test_bti_textures, 0, J3DW_NTEX);
+	tcase_add_loop_test(bt, test_bti_probe_strict, 0,
+			    (int)(sizeof bti_changes / sizeof *bti_changes));
+	tcase_add_test(bt, test_bti_probe_accepts_real_junk);
+	tcase_add_test(bt, test_bti_truncations);
+	tcase_add_test(bt, test_bti_max_dimension);
+	tcase_add_test(bt, test_bti_takes_no_other_file);
+	tcase_add_test(bt, test_bmt);
+	suite_add_tcase(s, bt);
+
 	TCase *bad = tcase_create("broken");
 	tcase_set_timeout(bad, 120);
 	tcase_add_test(bad, test_absurd_vertex_count);

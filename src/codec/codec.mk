@@ -8,14 +8,19 @@ libnmodel_a_SOURCES += \
 	src/codec/inflate.h src/codec/inflate.c \
 	src/codec/tegra_swizzle.h src/codec/tegra_swizzle.c \
 	src/codec/astc.h src/codec/astc.cpp \
-	src/codec/bcn.h src/codec/bcn.c src/codec/bcn_squish.cpp
+	src/codec/bcn.h src/codec/bcn.c src/codec/bcn_squish.cpp \
+	src/codec/lz_common.h src/codec/lz_common.c \
+	src/codec/yaz0.h src/codec/yaz0.c src/codec/yay0.h src/codec/yay0.c \
+	src/codec/lz_cx.h src/codec/lz_cx.c src/codec/lzs.h src/codec/lzs.c
 
 check_PROGRAMS += tests/test_codec_pica tests/test_codec_etc1 \
 	tests/test_codec_gx tests/test_codec_compress \
-	tests/test_codec_gpu tests/test_codec_tegra tests/test_codec_astc tests/test_codec_bcn
+	tests/test_codec_gpu tests/test_codec_tegra tests/test_codec_astc tests/test_codec_bcn \
+	tests/test_codec_lz
 TESTS += tests/test_codec_pica tests/test_codec_etc1 \
 	tests/test_codec_gx tests/test_codec_compress \
-	tests/test_codec_gpu tests/test_codec_tegra tests/test_codec_astc tests/test_codec_bcn
+	tests/test_codec_gpu tests/test_codec_tegra tests/test_codec_astc tests/test_codec_bcn \
+	tests/test_codec_lz
 tests_test_codec_pica_SOURCES = tests/test_codec_pica.c
 tests_test_codec_pica_CFLAGS = $(AM_CFLAGS) $(CHECK_CFLAGS)
 tests_test_codec_pica_LDADD = $(LDADD_COMMON) $(CHECK_LIBS)
@@ -40,3 +45,6 @@ tests_test_codec_astc_LDADD = $(LDADD_COMMON) $(CHECK_LIBS)
 tests_test_codec_bcn_SOURCES = tests/test_codec_bcn.c
 tests_test_codec_bcn_CFLAGS = $(AM_CFLAGS) $(CHECK_CFLAGS)
 tests_test_codec_bcn_LDADD = $(LDADD_COMMON) $(CHECK_LIBS)
+tests_test_codec_lz_SOURCES = tests/test_codec_lz.c
+tests_test_codec_lz_CFLAGS = $(AM_CFLAGS) $(CHECK_CFLAGS)
+tests_test_codec_lz_LDADD = $(LDADD_COMMON) $(CHECK_LIBS)

@@ -35,7 +35,7 @@ nm_status nm_build_any(nm_reader *r, nm_tree *t, nm_node *dir, nm_error *err);
 nm_status nm_info_errors(nm_tree *t, nm_node *dir);
 
 /* Open path, probe, build a whole tree under a copy of opt (NULL: the defaults); the
- * reader is freed with the tree. */
+ * reader is freed with the tree. A folder gives its folder tree (nm_folder_build). */
 nm_status nm_open_model(const char *path, const nm_options *opt, nm_tree **out,
 			nm_error *err);
 

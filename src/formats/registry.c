@@ -1,19 +1,32 @@
 #include <ctype.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/stat.h>
 #include "export/text.h"
+#include "formats/container/container.h"
 #include "formats/driver.h"
 
 extern const nm_driver nm_driver_cmod;
 extern const nm_driver nm_driver_cmb;
 extern const nm_driver nm_driver_j3d;
 extern const nm_driver nm_driver_rfrm_pak, nm_driver_rfrm;
+extern const nm_driver nm_driver_rarc, nm_driver_zar, nm_driver_gar;
+extern const nm_driver nm_driver_yaz0_wrap, nm_driver_yay0_wrap, nm_driver_lzs_wrap,
+	nm_driver_lz_cx_wrap;
+extern const nm_driver nm_driver_bti;
 
+/* Magic numbers of four bytes and more first; LZ10/LZ11, known by one byte and a
+ * header that decodes, last. */
 const nm_driver *const nm_drivers[] = {
 	&nm_driver_cmod,
 	&nm_driver_cmb,
 	&nm_driver_j3d,
 	&nm_driver_rfrm_pak, &nm_driver_rfrm,
+	&nm_driver_rarc, &nm_driver_zar, &nm_driver_gar,
+	&nm_driver_yaz0_wrap, &nm_driver_yay0_wrap, &nm_driver_lzs_wrap,
+	/* No magic: after every driver that has one (bti.c says how it decides). */
+	&nm_driver_bti,
+	&nm_driver_lz_cx_wrap,
 	NULL
 };
 
@@ -30,9 +43,10 @@ nm_status nm_driver_find(nm_reader *r, const nm_driver **out, nm_error *err)
 			*out = nm_drivers[i];
 			return NM_OK;
 		}
-	char names[256];
+	/* Every description, cut at the buffer (snprintf's count is what it would write). */
+	char names[sizeof err->msg];
 	size_t o = 0;
-	for (size_t i = 0; nm_drivers[i]; i++)
+	for (size_t i = 0; nm_drivers[i] && o < sizeof names; i++)
 		o += (size_t)snprintf(names + o, sizeof names - o, "%s%s", i ? ", " : "",
 				      nm_drivers[i]->description);
 	if (len == 0)
@@ -77,8 +91,27 @@ nm_status nm_info_errors(nm_tree *t, nm_node *dir)
 	return s;
 }
 
+/* A folder: its tree (formats/container/folder.c). */
+static nm_status open_folder(const char *path, const nm_options *opt, nm_tree **out,
+			     nm_error *err)
+{
+	nm_tree *t = nm_tree_new(opt);
+	if (!t)
+		return nm_fail(err, NM_E_NOMEM, path, NULL, NM_NO_OFFSET, "out of memory");
+	nm_status s = nm_folder_build(path, t, err);
+	if (s != NM_OK) {
+		nm_tree_free(t);
+		return s;
+	}
+	*out = t;
+	return NM_OK;
+}
+
 nm_status nm_open_model(const char *path, const nm_options *opt, nm_tree **out, nm_error *err)
 {
+	struct stat st;
+	if (stat(path, &st) == 0 && S_ISDIR(st.st_mode))
+		return open_folder(path, opt, out, err);
 	nm_reader *r;
 	nm_status s = nm_reader_open_file(path, &r, err);
 	if (s != NM_OK)

@@ -105,6 +105,14 @@ static void lru_push_front(nm_cache *c, nm_cache_entry *e)
 		c->tail = e;
 }
 
+/* Pin a ready entry and make it the most recent. Callers hold c->lock. */
+static void use(nm_cache *c, nm_cache_entry *e)
+{
+	e->pins++;
+	lru_unlink(c, e);
+	lru_push_front(c, e);
+}
+
 static void hash_remove(nm_cache *c, nm_cache_entry *e)
 {
 	nm_cache_entry **p = &c->buckets[bucket_of(c, e->key)];
@@ -163,9 +171,7 @@ nm_status nm_cache_get(nm_cache *c, const void *key, nm_fill_fn fill, void *ctx,
 	for (;;) {
 		nm_cache_entry *e = find(c, key);
 		if (e && e->ready) {
-			e->pins++;
-			lru_unlink(c, e);
-			lru_push_front(c, e);
+			use(c, e);
 			pthread_mutex_unlock(&c->lock);
 			*entry = e;
 			return NM_OK;
@@ -234,6 +240,18 @@ void nm_cache_forget(nm_cache *c, const void *key)
 			entry_free(e);
 	}
 	pthread_mutex_unlock(&c->lock);
+}
+
+nm_cache_entry *nm_cache_peek(nm_cache *c, const void *key)
+{
+	pthread_mutex_lock(&c->lock);
+	nm_cache_entry *e = find(c, key);
+	if (e && e->ready)
+		use(c, e);
+	else
+		e = NULL;
+	pthread_mutex_unlock(&c->lock);
+	return e;
 }
 
 const uint8_t *nm_cache_data(const nm_cache_entry *e) { return e->data; }

@@ -28,6 +28,10 @@ nm_status nm_cache_get(nm_cache *c, const void *key, nm_fill_fn fill, void *ctx,
 /* Drop key's entry (its key is about to be freed and may be reused); a pinned one goes
  * at its last release. */
 void nm_cache_forget(nm_cache *c, const void *key);
+/* The pinned entry for key if it is already filled, else NULL; never fills. (A reader
+ * of decompressed data uses the whole content when it is at hand, a decoded prefix
+ * otherwise.) */
+nm_cache_entry *nm_cache_peek(nm_cache *c, const void *key);
 const uint8_t *nm_cache_data(const nm_cache_entry *e);
 size_t nm_cache_len(const nm_cache_entry *e);
 void nm_cache_release(nm_cache *c, nm_cache_entry *e);

@@ -1,4 +1,5 @@
 #include <errno.h>
+#include <pthread.h>
 #include <stdatomic.h>
 #include <stdbool.h>
 #include <fcntl.h>
@@ -9,19 +10,27 @@
 #include "lib/alloc.h"
 #include "lib/reader.h"
 
-enum reader_kind { READER_FILE, READER_MEMORY, READER_WINDOW };
+enum reader_kind { READER_FILE, READER_PATH, READER_MEMORY, READER_WINDOW, READER_SOURCE };
 
 struct nm_reader {
 	enum reader_kind kind;
 	char *name;
 	uint64_t size;
-	int fd;               /* READER_FILE */
-	struct stat opened;   /* READER_FILE: identity at open, to notice a changed source */
+	int fd;               /* READER_FILE; READER_PATH while open */
+	struct stat opened;   /* READER_FILE, _PATH: identity at open, to notice a changed source */
+	char *path;           /* READER_PATH */
+	unsigned pins, users; /* READER_PATH: pins and reads in flight keep fd open */
+	pthread_mutex_t lock; /* READER_PATH: fd, pins, users */
 	_Atomic uint64_t checked_in; /* READER_FILE: the batch that last checked it */
 	uint8_t *data;        /* READER_MEMORY */
 	nm_reader *parent;    /* READER_WINDOW */
 	uint64_t base;        /* READER_WINDOW */
+	const nm_source_ops *ops; /* READER_SOURCE */
+	void *ctx;            /* READER_SOURCE */
 	const nm_options *opt; /* NULL: the parent's, or the defaults */
+	unsigned depth;
+	bool depth_set;
+	void *place;
 };
 
 static nm_reader *reader_alloc(enum reader_kind kind, const char *name, uint64_t size)
@@ -37,6 +46,7 @@ static nm_reader *reader_alloc(enum reader_kind kind, const char *name, uint64_t
 	r->kind = kind;
 	r->size = size;
 	r->fd = -1;
+	pthread_mutex_init(&r->lock, NULL);
 	return r;
 }
 
@@ -65,6 +75,33 @@ nm_status nm_reader_open_file(const char *path, nm_reader **out, nm_error *err)
 	}
 	r->fd = fd;
 	r->opened = st;
+	*out = r;
+	return NM_OK;
+}
+
+nm_status nm_reader_new_path(const char *path, const char *name, const struct stat *st,
+			     nm_reader **out, nm_error *err)
+{
+	nm_reader *r = reader_alloc(READER_PATH, name, (uint64_t)st->st_size);
+	if (r && !(r->path = strdup(path))) {
+		nm_reader_close(r);
+		r = NULL;
+	}
+	if (!r)
+		return nm_fail(err, NM_E_NOMEM, path, NULL, NM_NO_OFFSET, "out of memory");
+	r->opened = *st;
+	*out = r;
+	return NM_OK;
+}
+
+nm_status nm_reader_new_source(const char *name, uint64_t size, const nm_source_ops *ops,
+			       void *ctx, nm_reader **out, nm_error *err)
+{
+	nm_reader *r = reader_alloc(READER_SOURCE, name, size);
+	if (!r)
+		return nm_fail(err, NM_E_NOMEM, name, NULL, NM_NO_OFFSET, "out of memory");
+	r->ops = ops;
+	r->ctx = ctx;
 	*out = r;
 	return NM_OK;
 }
@@ -102,12 +139,31 @@ void nm_reader_close(nm_reader *r)
 		return;
 	if (r->fd >= 0)
 		close(r->fd);
+	if (r->kind == READER_SOURCE && r->ops->close)
+		r->ops->close(r->ctx);
+	pthread_mutex_destroy(&r->lock);
+	free(r->path);
 	free(r->data);
 	free(r->name);
 	free(r);
 }
 
 uint64_t nm_reader_size(const nm_reader *r) { return r->size; }
+void *nm_reader_place(const nm_reader *r) { return r->place; }
+void nm_reader_set_place(nm_reader *r, void *place) { r->place = place; }
+
+unsigned nm_reader_depth(const nm_reader *r)
+{
+	while (!r->depth_set && r->parent)
+		r = r->parent;
+	return r->depth;
+}
+
+void nm_reader_set_depth(nm_reader *r, unsigned depth)
+{
+	r->depth = depth;
+	r->depth_set = true;
+}
 const char *nm_reader_name(const nm_reader *r) { return r->name; }
 void nm_reader_set_options(nm_reader *r, const nm_options *opt) { r->opt = opt; }
 
@@ -143,18 +199,11 @@ uint64_t nm_reader_batch_begin(void)
 
 void nm_reader_batch_end(uint64_t outer) { current_batch = outer; }
 
-static nm_status read_file(nm_reader *r, uint64_t off, uint8_t *buf, size_t len,
-			   const char *chunk, nm_error *err)
+static nm_status read_fd(nm_reader *r, int fd, uint64_t off, uint8_t *buf, size_t len,
+			 const char *chunk, nm_error *err)
 {
-	uint64_t batch = current_batch;
-	if (batch == 0 || atomic_load(&r->checked_in) != batch) {
-		if (changed_since_open(r))
-			return nm_fail(err, NM_E_IO, r->name, chunk, off,
-				       "the file changed after it was mounted");
-		atomic_store(&r->checked_in, batch);
-	}
 	while (len > 0) {
-		ssize_t n = pread(r->fd, buf, len, (off_t)off);
+		ssize_t n = pread(fd, buf, len, (off_t)off);
 		if (n < 0 && errno == EINTR)
 			continue;
 		if (n < 0)
@@ -170,6 +219,100 @@ static nm_status read_file(nm_reader *r, uint64_t off, uint8_t *buf, size_t len,
 	return NM_OK;
 }
 
+static nm_status read_file(nm_reader *r, uint64_t off, uint8_t *buf, size_t len,
+			   const char *chunk, nm_error *err)
+{
+	uint64_t batch = current_batch;
+	if (batch == 0 || atomic_load(&r->checked_in) != batch) {
+		if (changed_since_open(r))
+			return nm_fail(err, NM_E_IO, r->name, chunk, off,
+				       "the file changed after it was mounted");
+		atomic_store(&r->checked_in, batch);
+	}
+	return read_fd(r, r->fd, off, buf, len, chunk, err);
+}
+
+/* A folder's file: open it unless a pin or another read holds it open. Callers hold
+ * r->lock. The identity is checked at each open, as a file reader checks at each read. */
+static nm_status path_open(nm_reader *r, nm_error *err)
+{
+	if (r->fd >= 0)
+		return NM_OK;
+	int fd = open(r->path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW);
+	if (fd < 0)
+		return nm_fail(err, NM_E_IO, r->name, NULL, NM_NO_OFFSET, "cannot open: %s",
+			       strerror(errno));
+	r->fd = fd;
+	if (changed_since_open(r)) {
+		close(fd);
+		r->fd = -1;
+		return nm_fail(err, NM_E_IO, r->name, NULL, NM_NO_OFFSET,
+			       "the file changed after it was listed");
+	}
+	return NM_OK;
+}
+
+/* Callers hold r->lock. */
+static void path_close_unused(nm_reader *r)
+{
+	if (r->pins == 0 && r->users == 0 && r->fd >= 0) {
+		close(r->fd);
+		r->fd = -1;
+	}
+}
+
+static nm_status read_path(nm_reader *r, uint64_t off, uint8_t *buf, size_t len,
+			   const char *chunk, nm_error *err)
+{
+	pthread_mutex_lock(&r->lock);
+	nm_status s = path_open(r, err);
+	int fd = r->fd;
+	if (s == NM_OK)
+		r->users++;
+	pthread_mutex_unlock(&r->lock);
+	if (s != NM_OK)
+		return s;
+	s = read_fd(r, fd, off, buf, len, chunk, err);
+	pthread_mutex_lock(&r->lock);
+	r->users--;
+	path_close_unused(r);
+	pthread_mutex_unlock(&r->lock);
+	return s;
+}
+
+nm_status nm_reader_pin(nm_reader *r, nm_error *err)
+{
+	while (r->kind == READER_WINDOW)
+		r = r->parent;
+	if (r->kind == READER_SOURCE)
+		return r->ops->pin ? r->ops->pin(r->ctx, err) : NM_OK;
+	if (r->kind != READER_PATH)
+		return NM_OK;
+	pthread_mutex_lock(&r->lock);
+	nm_status s = path_open(r, err);
+	if (s == NM_OK)
+		r->pins++;
+	pthread_mutex_unlock(&r->lock);
+	return s;
+}
+
+void nm_reader_unpin(nm_reader *r)
+{
+	while (r->kind == READER_WINDOW)
+		r = r->parent;
+	if (r->kind == READER_SOURCE) {
+		if (r->ops->unpin)
+			r->ops->unpin(r->ctx);
+		return;
+	}
+	if (r->kind != READER_PATH)
+		return;
+	pthread_mutex_lock(&r->lock);
+	r->pins--;
+	path_close_unused(r);
+	pthread_mutex_unlock(&r->lock);
+}
+
 nm_status nm_reader_read(nm_reader *r, uint64_t off, void *buf, size_t len,
 			 const char *chunk, nm_error *err)
 {
@@ -180,6 +323,10 @@ nm_status nm_reader_read(nm_reader *r, uint64_t off, void *buf, size_t len,
 	switch (r->kind) {
 	case READER_FILE:
 		return read_file(r, off, buf, len, chunk, err);
+	case READER_PATH:
+		return read_path(r, off, buf, len, chunk, err);
+	case READER_SOURCE:
+		return r->ops->read(r->ctx, off, buf, len, chunk, err);
 	case READER_MEMORY:
 		if (len)
 			memcpy(buf, r->data + off, len);

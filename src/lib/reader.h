@@ -1,11 +1,14 @@
 /* Read-only, bounds-checked access to the source bytes. A reader is a file (read with
- * pread, never mapped, never opened for writing), a window into another reader (a
- * member of an archive) or a buffer in memory (decompressed data, unit tests). */
+ * pread, never mapped, never opened for writing), a file of a folder opened only while
+ * it is read, a window into another reader (a member of an archive), a source whose
+ * bytes come from elsewhere (a compressed member, decompressed into the tree's cache)
+ * or a buffer in memory (unit tests). */
 #ifndef NM_READER_H
 #define NM_READER_H
 
 #include <stddef.h>
 #include <stdint.h>
+#include <sys/stat.h>
 #include "lib/error.h"
 #include "lib/options.h"
 
@@ -18,7 +21,42 @@ nm_status nm_reader_new_memory(const char *name, void *data, size_t len, nm_read
 /* A window [off, off+len) of parent; parent must outlive it. */
 nm_status nm_reader_new_window(nm_reader *parent, const char *name, uint64_t off,
 			       uint64_t len, nm_reader **out, nm_error *err);
+/* A file of a folder mount: opened for each read and closed after it (or kept open while
+ * pinned), so a folder of 10,000 files holds no descriptor between reads. st is its
+ * identity when it was listed: a file changed since reads as NM_E_IO. name as above. */
+nm_status nm_reader_new_path(const char *path, const char *name, const struct stat *st,
+			     nm_reader **out, nm_error *err);
+
+/* A reader of size bytes that come from ops->read (decompressed data held in the tree's
+ * cache). pin/unpin (may be NULL) keep the bytes at hand while a member's parse reads
+ * them piece by piece; close (may be NULL) frees ctx with the reader. */
+typedef struct nm_source_ops {
+	nm_status (*read)(void *ctx, uint64_t off, void *buf, size_t len, const char *chunk,
+			  nm_error *err);
+	nm_status (*pin)(void *ctx, nm_error *err);
+	void (*unpin)(void *ctx);
+	void (*close)(void *ctx);
+} nm_source_ops;
+nm_status nm_reader_new_source(const char *name, uint64_t size, const nm_source_ops *ops,
+			       void *ctx, nm_reader **out, nm_error *err);
 void nm_reader_close(nm_reader *r);
+
+/* Keep r's bytes at hand until nm_reader_unpin (calls nest): a folder's file stays open,
+ * a decompressed member stays in the cache. A window pins what it looks into. Reads
+ * work without it; it only spares reopening and decompressing again. Unpin only after
+ * a pin that succeeded. */
+nm_status nm_reader_pin(nm_reader *r, nm_error *err);
+void nm_reader_unpin(nm_reader *r);
+
+/* How deep r sits in containers (0: the file given; a member of it 1...), set by the
+ * container layer, which refuses to show members deeper than max_depth. A window has
+ * its parent's until set. */
+unsigned nm_reader_depth(const nm_reader *r);
+void nm_reader_set_depth(nm_reader *r, unsigned depth);
+/* An opaque pointer to where r sits (the container layer's member record, for finding
+ * files beside it); NULL unless set. */
+void *nm_reader_place(const nm_reader *r);
+void nm_reader_set_place(nm_reader *r, void *place);
 
 uint64_t nm_reader_size(const nm_reader *r);
 /* The name errors use: the file's base name (front ends put the path back:

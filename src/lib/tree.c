@@ -171,6 +171,7 @@ void nm_tree_free(nm_tree *t)
 }
 
 nm_node *nm_tree_root(nm_tree *t) { return t->root; }
+nm_cache *nm_tree_cache(nm_tree *t) { return t->cache; }
 const nm_options *nm_tree_options(const nm_tree *t) { return &t->opt; }
 uint64_t nm_tree_productions(nm_tree *t) { return nm_cache_fills(t->cache); }
 

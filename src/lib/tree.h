@@ -45,6 +45,9 @@ void nm_tree_free(nm_tree *t);
 nm_node *nm_tree_root(nm_tree *t);
 /* The tree's options (drivers read max_dimension, max_depth... from them). */
 const nm_options *nm_tree_options(const nm_tree *t);
+/* The cache produced files live in; readers of decompressed archive members keep
+ * their bytes there too, so cache_size bounds both. */
+struct nm_cache *nm_tree_cache(nm_tree *t);
 /* Run fn(p) when the tree is freed (driver contexts, readers), in reverse order. */
 nm_status nm_tree_on_free(nm_tree *t, nm_free_fn fn, void *p);
 /* r is closed with the tree and works under its options (nm_reader_load's limit). On

@@ -19,7 +19,10 @@ FUZZ_TARGETS = tests/fuzz/fuzz_cmod tests/fuzz/fuzz_cmb tests/fuzz/fuzz_j3d \
 	tests/fuzz/fuzz_j3d_struct tests/fuzz/fuzz_rfrm tests/fuzz/fuzz_pak \
 	tests/fuzz/fuzz_pica tests/fuzz/fuzz_gx tests/fuzz/fuzz_lzss tests/fuzz/fuzz_inflate \
 	tests/fuzz/fuzz_gpu tests/fuzz/fuzz_tegra tests/fuzz/fuzz_astc tests/fuzz/fuzz_bcn \
-	tests/fuzz/fuzz_txtr_struct
+	tests/fuzz/fuzz_txtr_struct tests/fuzz/fuzz_yaz0 tests/fuzz/fuzz_yay0 tests/fuzz/fuzz_lz_cx \
+	tests/fuzz/fuzz_lzs tests/fuzz/fuzz_bti \
+	tests/fuzz/fuzz_rarc tests/fuzz/fuzz_zar tests/fuzz/fuzz_gar tests/fuzz/fuzz_yaz0_wrap \
+	tests/fuzz/fuzz_lzs_wrap tests/fuzz/fuzz_lz_cx_wrap
 EXTRA_PROGRAMS = $(FUZZ_TARGETS)
 fuzz: $(FUZZ_TARGETS)
 FUZZ_LD = -fsanitize=fuzzer
@@ -86,6 +89,51 @@ tests_fuzz_fuzz_bcn_SOURCES = $(FUZZ_CODEC_SRC)
 tests_fuzz_fuzz_bcn_CPPFLAGS = $(AM_CPPFLAGS) -DNM_FUZZ_CODEC=8
 tests_fuzz_fuzz_bcn_LDADD = $(LDADD_COMMON)
 tests_fuzz_fuzz_bcn_LDFLAGS = $(FUZZ_LD)
+tests_fuzz_fuzz_bti_SOURCES = $(FUZZ_DRIVER_SRC)
+tests_fuzz_fuzz_bti_CPPFLAGS = $(AM_CPPFLAGS) -DNM_FUZZ_DRIVER='"bti"'
+tests_fuzz_fuzz_bti_LDADD = $(LDADD_COMMON)
+tests_fuzz_fuzz_bti_LDFLAGS = $(FUZZ_LD)
+tests_fuzz_fuzz_yaz0_SOURCES = $(FUZZ_CODEC_SRC)
+tests_fuzz_fuzz_yaz0_CPPFLAGS = $(AM_CPPFLAGS) -DNM_FUZZ_CODEC=9
+tests_fuzz_fuzz_yaz0_LDADD = $(LDADD_COMMON)
+tests_fuzz_fuzz_yaz0_LDFLAGS = $(FUZZ_LD)
+tests_fuzz_fuzz_yay0_SOURCES = $(FUZZ_CODEC_SRC)
+tests_fuzz_fuzz_yay0_CPPFLAGS = $(AM_CPPFLAGS) -DNM_FUZZ_CODEC=10
+tests_fuzz_fuzz_yay0_LDADD = $(LDADD_COMMON)
+tests_fuzz_fuzz_yay0_LDFLAGS = $(FUZZ_LD)
+tests_fuzz_fuzz_lz_cx_SOURCES = $(FUZZ_CODEC_SRC)
+tests_fuzz_fuzz_lz_cx_CPPFLAGS = $(AM_CPPFLAGS) -DNM_FUZZ_CODEC=11
+tests_fuzz_fuzz_lz_cx_LDADD = $(LDADD_COMMON)
+tests_fuzz_fuzz_lz_cx_LDFLAGS = $(FUZZ_LD)
+tests_fuzz_fuzz_lzs_SOURCES = $(FUZZ_CODEC_SRC)
+tests_fuzz_fuzz_lzs_CPPFLAGS = $(AM_CPPFLAGS) -DNM_FUZZ_CODEC=12
+tests_fuzz_fuzz_lzs_LDADD = $(LDADD_COMMON)
+tests_fuzz_fuzz_lzs_LDFLAGS = $(FUZZ_LD)
+# Containers and whole-file wrappers (src/formats/container): run by driver name.
+tests_fuzz_fuzz_rarc_SOURCES = $(FUZZ_DRIVER_SRC)
+tests_fuzz_fuzz_rarc_CPPFLAGS = $(AM_CPPFLAGS) -DNM_FUZZ_DRIVER='"rarc"'
+tests_fuzz_fuzz_rarc_LDADD = $(LDADD_COMMON)
+tests_fuzz_fuzz_rarc_LDFLAGS = $(FUZZ_LD)
+tests_fuzz_fuzz_zar_SOURCES = $(FUZZ_DRIVER_SRC)
+tests_fuzz_fuzz_zar_CPPFLAGS = $(AM_CPPFLAGS) -DNM_FUZZ_DRIVER='"zar"'
+tests_fuzz_fuzz_zar_LDADD = $(LDADD_COMMON)
+tests_fuzz_fuzz_zar_LDFLAGS = $(FUZZ_LD)
+tests_fuzz_fuzz_gar_SOURCES = $(FUZZ_DRIVER_SRC)
+tests_fuzz_fuzz_gar_CPPFLAGS = $(AM_CPPFLAGS) -DNM_FUZZ_DRIVER='"gar"'
+tests_fuzz_fuzz_gar_LDADD = $(LDADD_COMMON)
+tests_fuzz_fuzz_gar_LDFLAGS = $(FUZZ_LD)
+tests_fuzz_fuzz_yaz0_wrap_SOURCES = $(FUZZ_DRIVER_SRC)
+tests_fuzz_fuzz_yaz0_wrap_CPPFLAGS = $(AM_CPPFLAGS) -DNM_FUZZ_DRIVER='"yaz0_wrap"'
+tests_fuzz_fuzz_yaz0_wrap_LDADD = $(LDADD_COMMON)
+tests_fuzz_fuzz_yaz0_wrap_LDFLAGS = $(FUZZ_LD)
+tests_fuzz_fuzz_lzs_wrap_SOURCES = $(FUZZ_DRIVER_SRC)
+tests_fuzz_fuzz_lzs_wrap_CPPFLAGS = $(AM_CPPFLAGS) -DNM_FUZZ_DRIVER='"lzs_wrap"'
+tests_fuzz_fuzz_lzs_wrap_LDADD = $(LDADD_COMMON)
+tests_fuzz_fuzz_lzs_wrap_LDFLAGS = $(FUZZ_LD)
+tests_fuzz_fuzz_lz_cx_wrap_SOURCES = $(FUZZ_DRIVER_SRC)
+tests_fuzz_fuzz_lz_cx_wrap_CPPFLAGS = $(AM_CPPFLAGS) -DNM_FUZZ_DRIVER='"lz_cx_wrap"'
+tests_fuzz_fuzz_lz_cx_wrap_LDADD = $(LDADD_COMMON)
+tests_fuzz_fuzz_lz_cx_wrap_LDFLAGS = $(FUZZ_LD)
 tests_fuzz_fuzz_txtr_struct_SOURCES = $(FUZZ_TXTR_STRUCT_SRC)
 tests_fuzz_fuzz_txtr_struct_LDADD = $(LDADD_COMMON)
 tests_fuzz_fuzz_txtr_struct_LDFLAGS = $(FUZZ_LD)

@@ -1,5 +1,6 @@
 /* libFuzzer target for one codec (NM_FUZZ_CODEC: pica, gx, lzss, inflate, gpu, tegra,
- * astc, bcn). The first bytes choose the format and sizes; the rest is the encoded data. */
+ * astc, bcn, yaz0, yay0, lz_cx, lzs). The first bytes choose the format and sizes; the
+ * rest is the encoded data. */
 #include <stdlib.h>
 #include <string.h>
 #include "codec/astc.h"
@@ -8,8 +9,12 @@
 #include "codec/tegra_swizzle.h"
 #include "codec/gx.h"
 #include "codec/inflate.h"
+#include "codec/lz_cx.h"
+#include "codec/lzs.h"
 #include "codec/lzss_retro.h"
 #include "codec/pica.h"
+#include "codec/yay0.h"
+#include "codec/yaz0.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 #ifdef NM_REPLAY
@@ -17,7 +22,60 @@ extern int nm_fuzz_codec_id;
 #define NM_FUZZ_CODEC nm_fuzz_codec_id
 #endif
 
-enum { PICA = 1, GX, LZSS, INFLATE, GPU, TEGRA, ASTC, BCN };
+enum { PICA = 1, GX, LZSS, INFLATE, GPU, TEGRA, ASTC, BCN, YAZ0, YAY0, LZ_CX, LZS };
+
+static nm_status enc_lz_cx(const uint8_t *s, size_t n, nm_out *o)
+{
+	/* The variant from the data, so that both get fuzzed. */
+	return nm_lz_cx_encode(n && (s[0] & 1) ? NM_LZ11 : NM_LZ10, s, n, o);
+}
+
+static const struct lz_fns {
+	nm_status (*header)(const uint8_t *, size_t, const char *, uint64_t *, nm_error *);
+	nm_status (*decode)(const uint8_t *, size_t, uint8_t *, size_t, const char *, nm_error *);
+	uint64_t (*bound)(uint64_t);
+	nm_status (*encode)(const uint8_t *, size_t, nm_out *);
+} lz_fns[] = {
+	[YAZ0] = { nm_yaz0_header, nm_yaz0_decode, nm_yaz0_input_bound, nm_yaz0_encode },
+	[YAY0] = { nm_yay0_header, nm_yay0_decode, nm_yay0_input_bound, nm_yay0_encode },
+	[LZ_CX] = { nm_lz_cx_header, nm_lz_cx_decode, nm_lz_cx_input_bound, enc_lz_cx },
+	[LZS] = { nm_lzs_header, nm_lzs_decode, nm_lzs_input_bound, nm_lzs_encode },
+};
+
+/* The archive codecs: bytes 1-2 cap the output (a prefix of what the header announces,
+ * up to 64 KiB); a prefix that decodes must decode the same from the input bound alone.
+ * Byte 3 bit 0: also encode the stream's bytes as data and check the round trip. */
+static void fuzz_lz(int which, const uint8_t *data, const uint8_t *src, size_t len)
+{
+	const struct lz_fns *f = &lz_fns[which];
+	uint64_t announced;
+	nm_error err;
+	if (f->header(src, len, "fuzz", &announced, &err) == NM_OK) {
+		size_t cap = (size_t)data[1] << 8 | data[2];
+		size_t n = announced < cap ? (size_t)announced : cap;
+		uint8_t *dst = malloc(n ? n : 1), *again = malloc(n ? n : 1);
+		if (f->decode(src, len, dst, n, "fuzz", &err) == NM_OK) {
+			uint64_t b = which == YAY0 ? nm_yay0_prefix_bound(src, n) : f->bound(n);
+			if (f->decode(src, b < len ? (size_t)b : len, again, n, "fuzz", &err) != NM_OK ||
+			    (n && memcmp(dst, again, n) != 0))
+				abort();
+		}
+		free(dst);
+		free(again);
+	}
+	if (data[3] & 1) {
+		nm_out o;
+		nm_out_init(&o);
+		if (f->encode(src, len, &o) != NM_OK)
+			abort();
+		uint8_t *back = malloc(len ? len : 1);
+		if (f->decode(o.data, o.len, back, len, "fuzz", &err) != NM_OK ||
+		    (len && memcmp(back, src, len) != 0))
+			abort();
+		free(back);
+		nm_out_free(&o);
+	}
+}
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
@@ -104,6 +162,12 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		free(rgba);
 		break;
 	}
+	case YAZ0:
+	case YAY0:
+	case LZ_CX:
+	case LZS:
+		fuzz_lz(NM_FUZZ_CODEC, data, src, len);
+		break;
 	case BCN: {
 		unsigned bw = 1u + data[1] % 64, bh = 1u + data[2] % 64;
 		uint8_t *rgba = malloc((size_t)bw * bh * 4);

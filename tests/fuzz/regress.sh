@@ -7,7 +7,7 @@ for t in "$dir"/*/; do
 	[ -d "$t" ] || continue
 	name=$(basename "$t")
 	case $name in
-	pica|gx|lzss|inflate|gpu|tegra|astc|bcn) out=$("$top_builddir/tests/fuzz/replay_codecs" "$name" "$t" 2>&1) ;;
+	pica|gx|lzss|inflate|gpu|tegra|astc|bcn|yaz0|yay0|lz_cx|lzs) out=$("$top_builddir/tests/fuzz/replay_codecs" "$name" "$t" 2>&1) ;;
 	j3d_struct) out=$("$top_builddir/tests/fuzz/replay_j3d_struct" "$name" "$t" 2>&1) ;;
 	txtr_struct) out=$("$top_builddir/tests/fuzz/replay_txtr_struct" "$name" "$t" 2>&1) ;;
 	*) out=$("$top_builddir/tests/fuzz/replay_drivers" "$name" "$t" 2>&1) ;;

@@ -33,7 +33,8 @@ int main(int argc, char **argv)
 {
 	int files = 0, first;
 	static const char *const codecs[] = { "", "pica", "gx", "lzss", "inflate", "gpu",
-					      "tegra", "astc", "bcn" };
+					      "tegra", "astc", "bcn", "yaz0", "yay0", "lz_cx",
+					      "lzs" };
 	if (argc < 2) {
 		fprintf(stderr, "usage: replay_* TARGET FILE|DIR...\n");
 		return 2;

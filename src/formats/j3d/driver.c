@@ -9,7 +9,9 @@
 #include "formats/j3d/j3d.h"
 #include "lib/bytes.h"
 
-static const char *const magics[] = { "J3D2bmd3", "J3D2bdl4", "J3D2bmd2" };
+/* A BMT (J3D2bmt3) is a material table: MAT3 and TEX1 (maybe MDL3) in the same chunk
+ * layout, shown by the same code. */
+static const char *const magics[] = { "J3D2bmd3", "J3D2bdl4", "J3D2bmd2", "J3D2bmt3" };
 
 /* ---- allocations ---------------------------------------------------------------- */
 
@@ -137,7 +139,7 @@ static nm_status j3d_build(nm_reader *r, nm_tree *t, nm_node *dir, nm_error *err
 
 const nm_driver nm_driver_j3d = {
 	.name = "j3d",
-	.description = "J3D model (BMD/BDL)",
+	.description = "J3D model (BMD/BDL/BMT)",
 	.probe = j3d_probe,
 	.build = j3d_build,
 };

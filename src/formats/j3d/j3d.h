@@ -1,4 +1,5 @@
-/* J3D models (BMD/BDL: J3D2bmd3, J3D2bdl4, J3D2bmd2), FORMATS.md sections 2 and 3.
+/* J3D models (BMD/BDL: J3D2bmd3, J3D2bdl4, J3D2bmd2; BMT material tables: J3D2bmt3),
+ * FORMATS.md sections 2 and 3; also standalone BTI textures (bti.c).
  *
  * The file is a 0x20-byte header and chunks found by walking their sizes. At mount each
  * chunk's record tables are loaded and parsed into the structs below (parse_*.c); the
@@ -296,6 +297,11 @@ nm_status j3d_parse_mat3(j3d_model *m, const j3d_chunk *c, bool v21, j3d_mat3 *o
 			 nm_error *err);
 nm_status j3d_parse_mdl3(j3d_model *m, const j3d_chunk *c, j3d_mdl3 *out, nm_error *err);
 nm_status j3d_parse_tex1(j3d_model *m, const j3d_chunk *c, j3d_tex1 *out, nm_error *err);
+/* One 0x20-byte BTI header at o in v, hdr_rel bytes into chunk c (its offsets count
+ * from there), checked against c: t->ok, or t->err says why (TEX1 and a standalone
+ * .bti, whose "chunk" is the whole file). */
+void j3d_read_bti(j3d_model *m, const j3d_chunk *c, nm_view *v, size_t o, uint64_t hdr_rel,
+		  j3d_texture *t);
 
 /* After parsing: joint parents and world matrices, shape materials (from INF1). */
 void j3d_link(j3d_model *m);
@@ -373,6 +379,13 @@ nm_status j3d_tree_shp1(nm_tree *t, j3d_model *m, const j3d_chunk *c);
 nm_status j3d_tree_mat3(nm_tree *t, j3d_model *m, const j3d_chunk *c);
 nm_status j3d_tree_mdl3(nm_tree *t, j3d_model *m, const j3d_chunk *c);
 nm_status j3d_tree_tex1(nm_tree *t, j3d_model *m, const j3d_chunk *c);
+/* Texture i's files in dir: its header text (text_name, or STEM.txt when NULL), then
+ * when it decodes STEM.png, STEM.mipK.png, STEM.bin and STEM.palette.bin (tx->stem set).
+ * j3d_texture_limit (which it applies first): a texture past the tree's max_dimension
+ * is not decoded; its err says so (NM_E_LIMIT). */
+void j3d_texture_limit(nm_tree *t, const j3d_tex1 *x, uint16_t i);
+nm_status j3d_texture_files(nm_tree *t, nm_node *dir, const j3d_tex1 *x, uint16_t i,
+			    const char *text_name);
 nm_status j3d_add_obj(nm_tree *t, nm_node *root, j3d_model *m);
 
 /* Material text (parse_mat3.c) while m->mat3->v is loaded. */

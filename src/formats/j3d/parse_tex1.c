@@ -69,6 +69,36 @@ static void check_texture(j3d_model *m, const j3d_chunk *c, j3d_texture *t, uint
 	}
 }
 
+void j3d_read_bti(j3d_model *m, const j3d_chunk *c, nm_view *v, size_t o,
+		  uint64_t hdr_rel, j3d_texture *t)
+{
+	t->m = m;
+	t->shares = -1;
+	t->fmt = nm_u8(v, o);
+	t->alpha = nm_u8(v, o + 1);
+	t->width = nm_u16(v, o + 2);
+	t->height = nm_u16(v, o + 4);
+	t->wrap_s = nm_u8(v, o + 6);
+	t->wrap_t = nm_u8(v, o + 7);
+	t->pal_enabled = nm_u8(v, o + 8);
+	t->pal_fmt = nm_u8(v, o + 9);
+	t->npal = nm_u16(v, o + 0x0A);
+	t->pal_off = nm_u32(v, o + 0x0C);
+	for (int k = 0; k < 3; k++)
+		t->flags[k] = nm_u8(v, o + 0x10 + (size_t)k);
+	t->max_aniso = nm_u8(v, o + 0x13);
+	t->min_filter = nm_u8(v, o + 0x14);
+	t->mag_filter = nm_u8(v, o + 0x15);
+	t->min_lod = nm_s8(v, o + 0x16);
+	t->max_lod = nm_s8(v, o + 0x17);
+	t->images = nm_u8(v, o + 0x18);
+	t->unknown = nm_u8(v, o + 0x19);
+	t->lod_bias = nm_s16(v, o + 0x1A);
+	t->img_off = nm_u32(v, o + 0x1C);
+	t->hdr_abs = c->off + hdr_rel;
+	check_texture(m, c, t, hdr_rel);
+}
+
 struct shared_key {
 	uint64_t img;
 	uint32_t index;
@@ -110,35 +140,9 @@ nm_status j3d_parse_tex1(j3d_model *m, const j3d_chunk *c, j3d_tex1 *x, nm_error
 	s = j3d_load(m, c, x->off_headers, (uint64_t)x->count * 0x20, "BTI header table", &v, err);
 	if (s != NM_OK)
 		return s;
-	for (uint16_t i = 0; i < x->count; i++) {
-		j3d_texture *t = &x->tex[i];
-		size_t o = (size_t)i * 0x20;
-		t->m = m;
-		t->shares = -1;
-		t->fmt = nm_u8(&v, o);
-		t->alpha = nm_u8(&v, o + 1);
-		t->width = nm_u16(&v, o + 2);
-		t->height = nm_u16(&v, o + 4);
-		t->wrap_s = nm_u8(&v, o + 6);
-		t->wrap_t = nm_u8(&v, o + 7);
-		t->pal_enabled = nm_u8(&v, o + 8);
-		t->pal_fmt = nm_u8(&v, o + 9);
-		t->npal = nm_u16(&v, o + 0x0A);
-		t->pal_off = nm_u32(&v, o + 0x0C);
-		for (int k = 0; k < 3; k++)
-			t->flags[k] = nm_u8(&v, o + 0x10 + (size_t)k);
-		t->max_aniso = nm_u8(&v, o + 0x13);
-		t->min_filter = nm_u8(&v, o + 0x14);
-		t->mag_filter = nm_u8(&v, o + 0x15);
-		t->min_lod = nm_s8(&v, o + 0x16);
-		t->max_lod = nm_s8(&v, o + 0x17);
-		t->images = nm_u8(&v, o + 0x18);
-		t->unknown = nm_u8(&v, o + 0x19);
-		t->lod_bias = nm_s16(&v, o + 0x1A);
-		t->img_off = nm_u32(&v, o + 0x1C);
-		t->hdr_abs = c->off + x->off_headers + o;
-		check_texture(m, c, t, (uint64_t)x->off_headers + o);
-	}
+	for (uint16_t i = 0; i < x->count; i++)
+		j3d_read_bti(m, c, &v, (size_t)i * 0x20, (uint64_t)x->off_headers + (size_t)i * 0x20,
+			     &x->tex[i]);
 	nm_view_free(&v);
 	/* Shared image data: sort by image offset, point each texture at the first of its run. */
 	struct shared_key *keys = malloc((size_t)x->count * sizeof *keys);

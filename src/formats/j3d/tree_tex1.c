@@ -164,54 +164,75 @@ nm_status j3d_tree_tex1(nm_tree *t, j3d_model *m, const j3d_chunk *c)
 	 * it; shares_image_with always names an earlier texture, whose stem is known. */
 	for (uint16_t i = 0; i < x->count; i++) {
 		j3d_texture *tx = &x->tex[i];
-		char name[NAME_BUF];
 		char *stem = texture_stem(t, c->dir, tx, i);
 		if (!stem)
 			return NM_E_NOMEM;
 		tx->stem = j3d_strdup(m, stem, strlen(stem));
 		free(stem);
-		if (!tx->stem || !add_file_name(name, sizeof name, tx->stem, ".txt"))
+		if (!tx->stem)
 			return NM_E_NOMEM;
-		uint64_t max = nm_tree_options(t)->max_dimension;
-		if (tx->ok && (tx->width > max || tx->height > max)) {
-			tx->ok = false;
-			nm_fail(&tx->err, NM_E_LIMIT, m->file, "TEX1", tx->hdr_abs,
-				"texture %s: %ux%u is larger than max_dimension (%llu): not decoded",
-				tx->name ? tx->name : "?", tx->width, tx->height,
-				(unsigned long long)max);
-		}
-		nm_out_init(&o);
-		texture_text(&o, x, i);
-		n = nm_text(t, c->dir, name, &o);
-		nm_out_free(&o);
-		if (!n)
+		nm_status s = j3d_texture_files(t, c->dir, x, i, NULL);
+		if (s != NM_OK)
+			return s;
+	}
+	return NM_OK;
+}
+
+void j3d_texture_limit(nm_tree *t, const j3d_tex1 *x, uint16_t i)
+{
+	j3d_texture *tx = &x->tex[i];
+	uint64_t max = nm_tree_options(t)->max_dimension;
+	if (tx->ok && (tx->width > max || tx->height > max)) {
+		tx->ok = false;
+		nm_fail(&tx->err, NM_E_LIMIT, tx->m->file, x->chunk->magic, tx->hdr_abs,
+			"texture %s: %ux%u is larger than max_dimension (%llu): not decoded",
+			tx->name ? tx->name : "?", tx->width, tx->height, (unsigned long long)max);
+	}
+}
+
+nm_status j3d_texture_files(nm_tree *t, nm_node *dir, const j3d_tex1 *x, uint16_t i,
+			    const char *text_name)
+{
+	j3d_texture *tx = &x->tex[i];
+	j3d_model *m = tx->m;
+	char name[NAME_BUF];
+	if (text_name)
+		snprintf(name, sizeof name, "%s", text_name);
+	else if (!add_file_name(name, sizeof name, tx->stem, ".txt"))
+		return NM_E_NOMEM;
+	j3d_texture_limit(t, x, i);
+	nm_out o;
+	nm_out_init(&o);
+	texture_text(&o, x, i);
+	nm_node *n = nm_text(t, dir, name, &o);
+	nm_out_free(&o);
+	if (!n)
+		return NM_E_NOMEM;
+	if (!tx->ok)
+		return NM_OK;
+	for (unsigned l = 0; l < tx->levels; l++) {
+		struct level_ref *ref = nm_tree_alloc_array(m->t, 1, sizeof *ref);
+		if (!ref)
 			return NM_E_NOMEM;
-		if (!tx->ok)
-			continue;
-		for (unsigned l = 0; l < tx->levels; l++) {
-			struct level_ref *ref = nm_tree_alloc_array(m->t, 1, sizeof *ref);
-			if (!ref)
-				return NM_E_NOMEM;
-			ref->t = tx;
-			ref->level = l;
-			char ext[24];
-			if (l)
-				snprintf(ext, sizeof ext, ".mip%u.png", l);
-			else
-				snprintf(ext, sizeof ext, ".png");
-			uint64_t size = nm_png_size(level_dim(tx->width, l), level_dim(tx->height, l),
-						    channels(tx));
-			if (!size || !add_file_name(name, sizeof name, tx->stem, ext) ||
-			    !nm_lazy(t, c->dir, name, size, produce_level, NULL, ref))
-				return NM_E_NOMEM;
-		}
-		if (!add_file_name(name, sizeof name, tx->stem, ".bin") ||
-		    !nm_slice(t, c->dir, name, m->r, tx->img_abs, tx->img_len))
-			return NM_E_NOMEM;
-		if (nm_gx_format_is_indexed(tx->fmt) &&
-		    (!add_file_name(name, sizeof name, tx->stem, ".palette.bin") ||
-		     !nm_slice(t, c->dir, name, m->r, tx->pal_abs, (uint64_t)tx->npal * 2)))
+		ref->t = tx;
+		ref->level = l;
+		char ext[24];
+		if (l)
+			snprintf(ext, sizeof ext, ".mip%u.png", l);
+		else
+			snprintf(ext, sizeof ext, ".png");
+		uint64_t size = nm_png_size(level_dim(tx->width, l), level_dim(tx->height, l),
+					    channels(tx));
+		if (!size || !add_file_name(name, sizeof name, tx->stem, ext) ||
+		    !nm_lazy(t, dir, name, size, produce_level, NULL, ref))
 			return NM_E_NOMEM;
 	}
+	if (!add_file_name(name, sizeof name, tx->stem, ".bin") ||
+	    !nm_slice(t, dir, name, m->r, tx->img_abs, tx->img_len))
+		return NM_E_NOMEM;
+	if (nm_gx_format_is_indexed(tx->fmt) &&
+	    (!add_file_name(name, sizeof name, tx->stem, ".palette.bin") ||
+	     !nm_slice(t, dir, name, m->r, tx->pal_abs, (uint64_t)tx->npal * 2)))
+		return NM_E_NOMEM;
 	return NM_OK;
 }

@@ -1,0 +1,168 @@
+/* An archive's table of contents as a tree: folders are lazy directories, members are
+ * nm_member_node's. The list lives in the tree's arena; each folder keeps the indices of
+ * its children, in the archive's order. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "export/text.h"
+#include "formats/container/container.h"
+
+typedef struct archive {
+	nm_reader *r;
+	nm_entry *e;
+	size_t n;
+	size_t *first, *next;   /* first child of folder i + 1 (0: the root), next sibling;
+				   SIZE_MAX ends a list */
+} archive;
+
+static void archive_info(nm_out *o, const nm_entry *e, size_t n)
+{
+	size_t members = 0, folders = 0, compressed = 0;
+	for (size_t i = 0; i < n; i++) {
+		folders += e[i].is_folder;
+		members += !e[i].is_folder;
+		compressed += !e[i].is_folder && e[i].codec != NM_CODEC_NONE;
+	}
+	nm_kv(o, "members", "%zu", members);
+	nm_kv(o, "folders", "%zu", folders);
+	nm_kv(o, "compressed_members", "%zu", compressed);
+}
+
+/* "folder/sub/name" of entry i, for messages and reader names. */
+static void entry_path(const archive *a, size_t i, char *buf, size_t len)
+{
+	size_t chain[64], k = 0;
+	for (int64_t j = (int64_t)i; j >= 0 && k < 64; j = a->e[j].folder)
+		chain[k++] = (size_t)j;
+	size_t o = 0;
+	buf[0] = '\0';
+	while (k-- > 0 && o < len) {
+		const nm_entry *e = &a->e[chain[k]];
+		int w = snprintf(buf + o, len - o, "%s%.*s", o ? "/" : "", (int)e->name_len,
+				 e->name);
+		o += w > 0 ? (size_t)w : 0;
+	}
+}
+
+/* The member's reader: a window of the archive, or its decompressed bytes. */
+static nm_status member_reader(nm_tree *t, const archive *a, size_t i, nm_reader **out,
+			       nm_error *err)
+{
+	const nm_entry *e = &a->e[i];
+	char path[512], name[768];
+	entry_path(a, i, path, sizeof path);
+	snprintf(name, sizeof name, "%s:%s", nm_reader_name(a->r), path);
+	if (e->codec != NM_CODEC_NONE)
+		return nm_unpack_open(t, a->r, e->off, e->len, e->codec, name, out, err);
+	nm_status s = nm_reader_new_window(a->r, name, e->off, e->len, out, err);
+	if (s != NM_OK)
+		return s;
+	nm_reader_set_depth(*out, nm_reader_depth(a->r) + 1);
+	if (nm_tree_adopt_reader(t, *out) != NM_OK)
+		return nm_fail(err, NM_E_NOMEM, name, NULL, NM_NO_OFFSET, "out of memory");
+	return NM_OK;
+}
+
+static nm_status populate_folder(nm_tree *t, nm_node *dir, void *ctx, void *arg, nm_error *err);
+
+/* The children of folder f under dir; f = SIZE_MAX is the root (first[] is indexed by
+ * f + 1, which wraps to 0). */
+static nm_status add_children(nm_tree *t, nm_node *dir, archive *a, size_t f, nm_error *err)
+{
+	nm_member_group *g = nm_member_group_new(t);
+	if (!g)
+		goto nomem;
+	for (size_t i = a->first[f + 1]; i != SIZE_MAX; i = a->next[i]) {
+		const nm_entry *e = &a->e[i];
+		char *safe = nm_safe_name(e->name, e->name_len);
+		char *name = safe ? nm_unique_stem(t, dir, safe, NULL) : NULL;
+		free(safe);
+		if (!name)
+			goto nomem;
+		nm_node *n = NULL;
+		nm_reader *r;
+		nm_error me;
+		if (e->error) {
+			nm_fail(&me, NM_E_FORMAT, nm_reader_name(a->r), NULL, NM_NO_OFFSET, "%s",
+				e->error);
+			n = nm_member_error(t, dir, name, &me);
+		} else if (e->is_folder) {
+			n = nm_lazy_dir(t, dir, name, populate_folder, a, &a->e[i]);
+		} else if (member_reader(t, a, i, &r, &me) != NM_OK) {
+			n = me.code == NM_E_NOMEM ? NULL : nm_member_error(t, dir, name, &me);
+		} else {
+			n = nm_member_node(t, dir, name, r, g);
+		}
+		free(name);
+		if (!n)
+			goto nomem;
+	}
+	return NM_OK;
+nomem:
+	return nm_fail(err, NM_E_NOMEM, nm_reader_name(a->r), NULL, NM_NO_OFFSET, "out of memory");
+}
+
+static nm_status populate_folder(nm_tree *t, nm_node *dir, void *ctx, void *arg, nm_error *err)
+{
+	archive *a = ctx;
+	const nm_entry *e = arg;
+	return add_children(t, dir, a, (size_t)(e - a->e), err);
+}
+
+nm_status nm_archive_build(nm_tree *t, nm_node *root, nm_reader *r, const nm_entry *entries,
+			   size_t n, nm_error *err)
+{
+	for (size_t i = 0; i < n; i++) {
+		int64_t f = entries[i].folder;
+		if (f >= (int64_t)i || (f >= 0 && !entries[f].is_folder) || f < -1)
+			return nm_fail(err, NM_E_FORMAT, nm_reader_name(r), NULL, NM_NO_OFFSET,
+				       "entry %zu: its folder (%lld) is not a folder listed before it",
+				       i, (long long)f);
+	}
+	archive *a = nm_tree_alloc(t, sizeof *a);
+	if (!a)
+		goto nomem;
+	a->r = r;
+	a->n = n;
+	a->e = nm_tree_alloc_array(t, n, sizeof *a->e);
+	a->first = nm_tree_alloc_array(t, n + 1, sizeof *a->first);
+	a->next = nm_tree_alloc_array(t, n, sizeof *a->next);
+	size_t *last = nm_tree_alloc_array(t, n + 1, sizeof *last);
+	if (!a->e || !a->first || !a->next || !last)
+		goto nomem;
+	for (size_t i = 0; i <= n; i++)
+		a->first[i] = last[i] = SIZE_MAX;
+	for (size_t i = 0; i < n; i++) {
+		a->e[i] = entries[i];
+		char *name = nm_tree_alloc(t, entries[i].name_len + 1);
+		char *error = entries[i].error ? nm_tree_printf(t, "%s", entries[i].error) : NULL;
+		if (!name || (entries[i].error && !error))
+			goto nomem;
+		memcpy(name, entries[i].name, entries[i].name_len);
+		a->e[i].name = name;
+		a->e[i].error = error;
+		/* Children in the archive's order: appended to their folder's list. */
+		size_t f = (size_t)(entries[i].folder + 1);
+		a->next[i] = SIZE_MAX;
+		if (last[f] == SIZE_MAX)
+			a->first[f] = i;
+		else
+			a->next[last[f]] = i;
+		last[f] = i;
+	}
+	return add_children(t, root, a, SIZE_MAX, err);
+nomem:
+	return nm_fail(err, NM_E_NOMEM, nm_reader_name(r), NULL, NM_NO_OFFSET, "out of memory");
+}
+
+nm_status nm_archive_tree(nm_tree *t, nm_node *root, nm_reader *r, nm_out *info,
+			  const nm_entry *e, size_t n, nm_error *err)
+{
+	archive_info(info, e, n);
+	if (!nm_text(t, root, "info.txt", info)) {
+		nm_out_free(info);
+		return nm_fail(err, NM_E_NOMEM, nm_reader_name(r), NULL, NM_NO_OFFSET,
+			       "out of memory");
+	}
+	return nm_archive_build(t, root, r, e, n, err);
+}

@@ -1,0 +1,138 @@
+/* The container layer: what every archive driver (RARC, GAR, ZAR), every compression
+ * wrapper (Yaz0, Yay0, LzS, LZ10/LZ11) and a folder mount share.
+ *
+ * A driver lists its members (nm_entry: a name, its folder, where its bytes are, stored
+ * or compressed) and nm_archive_build turns the list into the tree: the archive's
+ * folders, each a lazy directory whose first lookup probes its members' first bytes (a
+ * probe, not a parse); a member recognised by content is a lazy directory holding its
+ * own format's tree (nm_build_any, on the first lookup inside it) plus raw.bin, its
+ * exact (decompressed) bytes; any other member is a plain file of those bytes.
+ *
+ * Compressed bytes are decompressed on first use into the tree's cache (bounded by
+ * cache_size, decompressed again when evicted, pinned while a member's parse reads them):
+ * nm_unpack_open makes a reader of them whose size comes from the stream's header. */
+#ifndef NM_CONTAINER_H
+#define NM_CONTAINER_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include "formats/driver.h"
+#include "lib/reader.h"
+#include "lib/tree.h"
+#include "lib/view.h"
+
+/* --- compression (unpack.c) -------------------------------------------------------- */
+
+typedef enum nm_codec_id {
+	NM_CODEC_NONE,      /* stored */
+	NM_CODEC_YAZ0,
+	NM_CODEC_YAY0,
+	NM_CODEC_LZS,
+	NM_CODEC_LZCX,      /* Nintendo LZ10 / LZ11: the first byte says which */
+	NM_CODEC_COUNT
+} nm_codec_id;
+
+/* "Yaz0", "LZ11"... for the stream starting with head (for LZ10/LZ11 the first byte
+ * decides); NULL for NM_CODEC_NONE. */
+const char *nm_codec_name(nm_codec_id codec, const uint8_t *head, size_t len);
+/* The codec whose magic head starts with, or NM_CODEC_NONE. */
+nm_codec_id nm_codec_probe(const uint8_t *head, size_t len);
+
+/* A reader of the decompressed bytes of [off, off+len) of parent, compressed with codec;
+ * its size is what the stream's header announces (read now: the first bytes only).
+ * Reads decode on first use into t's cache: a read within the first NM_PROBE_BYTES
+ * decodes just that prefix, one within the first NM_UNPACK_PREFIX bytes (an archive's
+ * table of contents) a cached prefix, any other the whole stream, once. The reader is
+ * closed with the tree; it has parent's depth plus one. name is used in messages. */
+#define NM_UNPACK_PREFIX (64u << 10)
+nm_status nm_unpack_open(nm_tree *t, nm_reader *parent, uint64_t off, uint64_t len,
+			 nm_codec_id codec, const char *name, nm_reader **out, nm_error *err);
+
+/* --- one member (member.c) --------------------------------------------------------- */
+
+/* The members of one folder (of an archive or a folder mount), for finding a member's
+ * neighbours. Freed with the tree. */
+typedef struct nm_member_group nm_member_group;
+nm_member_group *nm_member_group_new(nm_tree *t);
+
+/* The node for a member whose exact bytes are r, named name (safe and unique) under
+ * dir, in group g: a lazy directory (its format's tree and raw.bin, built on its first
+ * lookup) if r's first bytes are a format nm_drivers recognise, else a file of r's
+ * bytes. r must live as long as the tree and have its depth set; a member deeper than
+ * max_depth shows error.txt instead of a tree. NULL when out of memory. */
+nm_node *nm_member_node(nm_tree *t, nm_node *dir, const char *name, nm_reader *r,
+			nm_member_group *g);
+
+/* A directory holding error.txt with e's message (a member that cannot be read). */
+nm_node *nm_member_error(nm_tree *t, nm_node *dir, const char *name, const nm_error *e);
+
+/* The recognised member named name (compared without case) in the same folder as the
+ * member r was built from, in an archive or a folder mount: its reader (owned by the
+ * tree) and its directory's name (e.g. a Tropical Freeze model's GUID.txtr textures).
+ * False when r is no member, or no such member is recognised. */
+bool nm_member_sibling(nm_reader *r, const char *name, nm_reader **sibling,
+		       const char **dirname);
+
+/* --- an archive's table of contents (archive.c) ------------------------------------ */
+
+typedef struct nm_entry {
+	const char *name;       /* raw bytes from the archive (made safe here) */
+	size_t name_len;
+	int64_t folder;         /* index of its folder in the list, -1: the archive's root */
+	bool is_folder;
+	uint64_t off, len;      /* a member's stored bytes in the archive's reader */
+	nm_codec_id codec;      /* how they are compressed (NM_CODEC_NONE: stored) */
+	const char *error;      /* set: shown as a directory holding this as error.txt */
+} nm_entry;
+
+/* A list of entries as a driver reads its table of contents (entries.c). Failure to
+ * grow is sticky: check l->failed once at the end. Names are not copied: they point
+ * into the driver's table, which must outlive nm_archive_build. */
+typedef struct nm_entry_list {
+	nm_entry *e;
+	size_t n, cap;
+	size_t *slots;          /* folders by (folder, name): index + 1, 0 empty */
+	size_t nslots, nfolders;
+	bool failed;
+} nm_entry_list;
+
+/* A new zeroed entry at the end (folder -1), or NULL. */
+nm_entry *nm_entry_add(nm_entry_list *l);
+/* The folder named name in folder parent (-1: the root), added when missing; -2 when
+ * out of memory. */
+int64_t nm_entry_folder(nm_entry_list *l, int64_t parent, const char *name, size_t len);
+/* The folders of a '/'-separated path (all parts but the last, empty parts skipped):
+ * returns the last part's folder and sets *base, *base_len to the last part. */
+int64_t nm_entry_path(nm_entry_list *l, const char *path, size_t len, const char **base,
+		      size_t *base_len);
+void nm_entry_list_free(nm_entry_list *l);
+
+/* The NUL-terminated name at off of the string table [start, start+size) of v (names in
+ * RARC and GAR tables), or NULL when off is past the table or the name does not end
+ * inside it. */
+const char *nm_table_string(const nm_view *v, size_t start, size_t size, uint64_t off,
+			    size_t *len);
+
+/* An archive's tree: info.txt from info (the format's own lines, then members, folders,
+ * compressed_members; info is emptied) and nm_archive_build of the list. */
+nm_status nm_archive_tree(nm_tree *t, nm_node *root, nm_reader *r, nm_out *info,
+			  const nm_entry *e, size_t n, nm_error *err);
+
+/* Build entries[0..n) under root (which already holds the archive's info.txt): the
+ * root's own members are probed now, every folder is a lazy directory. Names are made
+ * safe and unique (a member named like a name already there gets ~2). A folder comes
+ * before its members (folder < index), so the list has no cycles; a list that breaks
+ * this is refused with NM_E_FORMAT. entries and their names are copied into the tree. */
+nm_status nm_archive_build(nm_tree *t, nm_node *root, nm_reader *r, const nm_entry *entries,
+			   size_t n, nm_error *err);
+
+/* --- folder mounts (folder.c) ------------------------------------------------------ */
+
+/* The tree of a folder: its files and folders, recursively, each folder populated on
+ * its first lookup. A recognised file is a directory with its tree and raw.bin, any
+ * other regular file passes through with its exact bytes; symlinks leading outside path
+ * are not followed, nor those making a cycle; other kinds of files are left out. */
+nm_status nm_folder_build(const char *path, nm_tree *t, nm_error *err);
+
+#endif

@@ -1,0 +1,191 @@
+/* A folder mount: `mount.nmodel DIR MNT` shows DIR recursively. Each folder is a lazy
+ * directory: its first lookup lists it (readdir, sorted so that two mounts agree) and
+ * probes each regular file's first bytes through a reader that opens the file only
+ * while it is read, so 10,000 files cost 10,000 short open/read/close calls when their
+ * folder is listed and hold no descriptor afterwards. Nothing is parsed until looked up.
+ *
+ * Symlinks are followed only to a target inside DIR; a folder reached again below
+ * itself (a link to an ancestor) is left out, so a walk of the mount ends. Devices,
+ * FIFOs and sockets are left out too: opening a FIFO would wait for a writer. */
+#include <dirent.h>
+#include <errno.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include "formats/container/container.h"
+
+typedef struct folder {
+	char *path;               /* real path (no symlinks) */
+	const char *rel;          /* path below the top, "" for the top: names in messages */
+	const char *top;          /* real path of DIR */
+	dev_t dev;
+	ino_t ino;
+	const struct folder *up;  /* NULL for DIR */
+} folder;
+
+static void free_ptr(void *p) { free(p); }
+
+static int by_name(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+/* The entries of path but "." and "..", sorted; malloc'd array of malloc'd names. */
+static nm_status list(const char *path, const char *rel, char ***out, size_t *count,
+		      nm_error *err)
+{
+	DIR *d = opendir(path);
+	if (!d)
+		return nm_fail(err, NM_E_IO, rel[0] ? rel : ".", NULL, NM_NO_OFFSET,
+			       "cannot list the folder: %s", strerror(errno));
+	char **names = NULL;
+	size_t n = 0, cap = 0;
+	struct dirent *de;
+	nm_status s = NM_OK;
+	while ((de = readdir(d)) != NULL) {
+		if (strcmp(de->d_name, ".") == 0 || strcmp(de->d_name, "..") == 0)
+			continue;
+		if (n == cap) {
+			cap = cap ? cap * 2 : 64;
+			char **grown = realloc(names, cap * sizeof *grown);
+			if (!grown) {
+				s = NM_E_NOMEM;
+				break;
+			}
+			names = grown;
+		}
+		if (!(names[n] = strdup(de->d_name))) {
+			s = NM_E_NOMEM;
+			break;
+		}
+		n++;
+	}
+	closedir(d);
+	if (s != NM_OK) {
+		for (size_t i = 0; i < n; i++)
+			free(names[i]);
+		free(names);
+		return nm_fail(err, s, rel, NULL, NM_NO_OFFSET, "out of memory");
+	}
+	qsort(names, n, sizeof *names, by_name);
+	*out = names;
+	*count = n;
+	return NM_OK;
+}
+
+/* Whether real path p is DIR or inside it. */
+static bool inside(const char *top, const char *p)
+{
+	size_t n = strlen(top);
+	return strncmp(top, p, n) == 0 && (p[n] == '\0' || p[n] == '/' || strcmp(top, "/") == 0);
+}
+
+static bool is_ancestor(const folder *f, const struct stat *st)
+{
+	for (; f; f = f->up)
+		if (f->dev == st->st_dev && f->ino == st->st_ino)
+			return true;
+	return false;
+}
+
+static nm_status populate_folder(nm_tree *t, nm_node *dir, void *ctx, void *arg,
+				 nm_error *err);
+
+/* A sub-folder: a lazy directory of its own. */
+static nm_node *add_folder(nm_tree *t, nm_node *dir, const char *name, const folder *up,
+			   const char *real, const char *rel, const struct stat *st)
+{
+	folder *f = nm_tree_alloc(t, sizeof *f);
+	char *path = strdup(real);
+	if (!f || !path || nm_tree_on_free(t, free_ptr, path) != NM_OK)
+		return NULL;
+	f->path = path;
+	f->rel = nm_tree_printf(t, "%s", rel);
+	f->top = up->top;
+	f->dev = st->st_dev;
+	f->ino = st->st_ino;
+	f->up = up;
+	return f->rel ? nm_lazy_dir(t, dir, name, populate_folder, f, NULL) : NULL;
+}
+
+/* A regular file: a member of the folder, probed now through a reader that opens the
+ * file only while it reads. */
+static nm_node *add_file(nm_tree *t, nm_node *dir, const char *name, const char *real,
+			 const char *rel, const struct stat *st, nm_member_group *g)
+{
+	nm_reader *r;
+	nm_error e;
+	if (nm_reader_new_path(real, rel, st, &r, &e) != NM_OK ||
+	    nm_tree_adopt_reader(t, r) != NM_OK)
+		return NULL;
+	nm_reader_set_depth(r, 1);
+	return nm_member_node(t, dir, name, r, g);
+}
+
+static nm_status populate_folder(nm_tree *t, nm_node *dir, void *ctx, void *arg,
+				 nm_error *err)
+{
+	const folder *f = ctx;
+	(void)arg;
+	char **names = NULL;
+	size_t n = 0;
+	nm_status s = list(f->path, f->rel, &names, &n, err);
+	if (s != NM_OK)
+		return s;
+	nm_member_group *g = nm_member_group_new(t);
+	if (!g)
+		s = nm_fail(err, NM_E_NOMEM, f->rel, NULL, NM_NO_OFFSET, "out of memory");
+	for (size_t i = 0; i < n && s == NM_OK; i++) {
+		char full[PATH_MAX], rel[PATH_MAX], real[PATH_MAX];
+		struct stat st;
+		snprintf(full, sizeof full, "%s/%s", f->path, names[i]);
+		snprintf(rel, sizeof rel, "%s%s%s", f->rel, f->rel[0] ? "/" : "", names[i]);
+		if (lstat(full, &st) != 0)
+			continue; /* gone since the listing */
+		if (S_ISLNK(st.st_mode)) {
+			if (!realpath(full, real) || !inside(f->top, real) || stat(real, &st) != 0)
+				continue;
+		} else {
+			snprintf(real, sizeof real, "%s", full);
+		}
+		if (!S_ISDIR(st.st_mode) && !S_ISREG(st.st_mode))
+			continue;
+		if (S_ISDIR(st.st_mode) && is_ancestor(f, &st))
+			continue;
+		char *name = nm_safe_name(names[i], strlen(names[i]));
+		nm_node *node = NULL;
+		if (name)
+			node = S_ISDIR(st.st_mode) ? add_folder(t, dir, name, f, real, rel, &st)
+						   : add_file(t, dir, name, real, rel, &st, g);
+		free(name);
+		if (!node)
+			s = nm_fail(err, NM_E_NOMEM, rel, NULL, NM_NO_OFFSET, "out of memory");
+	}
+	for (size_t i = 0; i < n; i++)
+		free(names[i]);
+	free(names);
+	return s;
+}
+
+nm_status nm_folder_build(const char *path, nm_tree *t, nm_error *err)
+{
+	folder *f = nm_tree_alloc(t, sizeof *f);
+	char *real = realpath(path, NULL);
+	struct stat st;
+	if (!real || stat(real, &st) != 0) {
+		free(real);
+		return nm_fail(err, NM_E_IO, path, NULL, NM_NO_OFFSET, "cannot open: %s",
+			       strerror(errno));
+	}
+	if (!f || nm_tree_on_free(t, free_ptr, real) != NM_OK)
+		return nm_fail(err, NM_E_NOMEM, path, NULL, NM_NO_OFFSET, "out of memory");
+	f->path = real;
+	f->rel = "";
+	f->top = real;
+	f->dev = st.st_dev;
+	f->ino = st.st_ino;
+	/* The top level is listed now: a folder that cannot be listed fails the mount. */
+	return populate_folder(t, nm_tree_root(t), f, NULL, err);
+}

@@ -1,0 +1,128 @@
+/* One member of an archive or of a folder mount: probed by its first bytes when its
+ * folder is listed, built on the first lookup inside it. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+#include "formats/container/container.h"
+
+struct member {
+	nm_reader *r;
+	const char *name;           /* its node's name */
+	bool recognised;
+	nm_member_group *group;     /* its folder's members, or NULL */
+	struct member *next;        /* in its group, in the order they were added */
+};
+
+struct nm_member_group {
+	struct member *first, *last;
+};
+
+nm_member_group *nm_member_group_new(nm_tree *t)
+{
+	return nm_tree_alloc(t, sizeof(nm_member_group));
+}
+
+/* raw.bin, or raw~2.bin when the member's own tree has a raw.bin at its top. */
+static nm_node *raw_file(nm_tree *t, nm_node *dir, nm_reader *r)
+{
+	static const char *const bin[] = { ".bin", NULL };
+	char *stem = nm_unique_stem(t, dir, "raw", bin);
+	char *name = stem ? nm_tree_printf(t, "%s.bin", stem) : NULL;
+	free(stem);
+	return name ? nm_slice(t, dir, name, r, 0, nm_reader_size(r)) : NULL;
+}
+
+/* The member's tree: a failure of its own is its error.txt (the rest of the archive
+ * works, and raw.bin still has its bytes); only running out of memory fails. The
+ * member's bytes stay pinned while its parse reads them: decompressed once, and a
+ * folder's file opened once. */
+static nm_status populate_member(nm_tree *t, nm_node *dir, void *ctx, void *arg, nm_error *err)
+{
+	struct member *m = ctx;
+	const nm_options *o = nm_tree_options(t);
+	unsigned depth = nm_reader_depth(m->r);
+	nm_error e;
+	nm_error_clear(&e);
+	(void)arg;
+	if (depth > o->max_depth) {
+		nm_fail(&e, NM_E_LIMIT, nm_reader_name(m->r), NULL, NM_NO_OFFSET,
+			"nested %u containers deep, more than max_depth (%llu)", depth,
+			(unsigned long long)o->max_depth);
+		nm_error_file(t, dir, &e);
+	} else if (nm_reader_pin(m->r, &e) != NM_OK) {
+		nm_error_file(t, dir, &e);
+	} else {
+		if (nm_build_any(m->r, t, dir, &e) != NM_OK)
+			nm_error_file(t, dir, &e);
+		nm_reader_unpin(m->r);
+	}
+	if (!raw_file(t, dir, m->r))
+		return nm_fail(err, NM_E_NOMEM, nm_reader_name(m->r), NULL, NM_NO_OFFSET,
+			       "out of memory");
+	return NM_OK;
+}
+
+nm_node *nm_member_error(nm_tree *t, nm_node *dir, const char *name, const nm_error *e)
+{
+	nm_node *d = nm_dir(t, dir, name);
+	return d && nm_error_file(t, d, e) ? d : NULL;
+}
+
+nm_node *nm_member_node(nm_tree *t, nm_node *dir, const char *name, nm_reader *r,
+			nm_member_group *g)
+{
+	struct member *m = nm_tree_alloc(t, sizeof *m);
+	if (!m)
+		return NULL;
+	m->r = r;
+	m->name = nm_tree_printf(t, "%s", name);
+	if (!m->name)
+		return NULL;
+	const nm_driver *d;
+	nm_error e;
+	nm_status s = nm_driver_find(r, &d, &e);
+	nm_node *n;
+	if (s == NM_OK) {
+		m->recognised = true;
+		n = nm_lazy_dir(t, dir, name, populate_member, m, NULL);
+	} else if (s == NM_E_UNSUPPORTED) {
+		n = nm_slice(t, dir, name, r, 0, nm_reader_size(r));
+	} else {
+		/* Its first bytes cannot be read (a compressed member that does not decode):
+		 * say why, and keep what can be tried. */
+		n = nm_member_error(t, dir, name, &e);
+		if (n && !raw_file(t, n, r))
+			n = NULL;
+	}
+	if (!n)
+		return NULL;
+	nm_reader_set_place(r, m);
+	m->group = g;
+	if (g) {
+		if (g->last)
+			g->last->next = m;
+		else
+			g->first = m;
+		g->last = m;
+	}
+	return n;
+}
+
+/* A member's group is complete before anything inside the member can be looked up (the
+ * folder's populate adds them all before its directory can be listed), so the list is
+ * read here without a lock. */
+bool nm_member_sibling(nm_reader *r, const char *name, nm_reader **sibling,
+		       const char **dirname)
+{
+	const struct member *self = nm_reader_place(r);
+	if (!self || !self->group)
+		return false;
+	for (const struct member *m = self->group->first; m; m = m->next)
+		if (m->recognised && strcasecmp(m->name, name) == 0) {
+			*sibling = m->r;
+			*dirname = m->name;
+			return true;
+		}
+	return false;
+}
