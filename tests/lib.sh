@@ -75,6 +75,9 @@ corpus_files() {
 		cmb) ls "$CORPUS"/cmb/*.cmb ;;
 		j3d) ls "$CORPUS"/bmd/*.bmd "$CORPUS"/bdl/*.bdl ;;
 		rfrm) ls "$CORPUS"/cmdl/* "$CORPUS"/txtr/*.txtr ;;
+		rarc) ls "$CORPUS"/rarc/* ;;
+		zar) ls "$CORPUS"/zar/* ;;
+		gar) ls "$CORPUS"/gar/* ;;
 		esac
 	done 2>/dev/null
 }

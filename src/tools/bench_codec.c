@@ -12,18 +12,18 @@
 #include "codec/astc.h"
 #include "codec/bcn.h"
 #include "codec/gx.h"
+#include "codec/lz_cx.h"
+#include "codec/lzs.h"
 #include "codec/tegra_swizzle.h"
 #include "codec/inflate.h"
 #include "codec/gpu_buffer.h"
-#include "codec/lz_cx.h"
-#include "codec/lzs.h"
 #include "codec/pica.h"
+#include "codec/yay0.h"
+#include "codec/yaz0.h"
 #include "codec/etc1.h"
 #ifdef HAVE_LIBETC1
 #include <android/ETC1/etc1.h>
 #endif
-#include "codec/yay0.h"
-#include "codec/yaz0.h"
 
 static double now(void)
 {
@@ -190,6 +190,62 @@ static void switch_textures(uint8_t *scratch)
 	nm_astc_release();
 	free(img);
 	free(out);
+}
+
+/* The archive codecs (Yaz0, Yay0, LZ10, LZ11, LzS) on the same data as the GPU table,
+ * with zlib's inflate of the same bytes (compressed at level 6) as the peer. */
+static nm_status lz10_encode(const uint8_t *s, size_t n, nm_out *o) { return nm_lz_cx_encode(NM_LZ10, s, n, o); }
+static nm_status lz11_encode(const uint8_t *s, size_t n, nm_out *o) { return nm_lz_cx_encode(NM_LZ11, s, n, o); }
+
+static void archive_codecs(const uint8_t *plain, uint8_t *back, size_t n, double mc)
+{
+	static const struct {
+		const char *name;
+		nm_status (*encode)(const uint8_t *, size_t, nm_out *);
+		nm_status (*decode)(const uint8_t *, size_t, uint8_t *, size_t, const char *, nm_error *);
+	} lz[] = {
+		{ "Yaz0", nm_yaz0_encode, nm_yaz0_decode }, { "Yay0", nm_yay0_encode, nm_yay0_decode },
+		{ "LZ10", lz10_encode, nm_lz_cx_decode }, { "LZ11", lz11_encode, nm_lz_cx_decode },
+		{ "LzS", nm_lzs_encode, nm_lzs_decode },
+	};
+	printf("\nArchive decompression, the same %zu MiB (MB/s of output, best of 3; our encoders' "
+	       "streams; zlib's inflate of the same data, level 6, as the peer)\n\n", n >> 20);
+	printf("| codec | compressed/plain | MB/s | x memcpy time |\n|---|---:|---:|---:|\n");
+	for (size_t i = 0; i <= sizeof lz / sizeof lz[0]; i++) {
+		bool zlib = i == sizeof lz / sizeof lz[0];
+		nm_out o;
+		nm_out_init(&o);
+		nm_status st = NM_OK;
+		uLongf zlen = compressBound(n);
+		if (zlib) {
+			uint8_t *z = nm_out_reserve(&o, zlen);
+			st = z && compress2(z, &zlen, plain, n, 6) == Z_OK ? NM_OK : NM_E_NOMEM;
+			o.len = zlen;
+		} else {
+			st = lz[i].encode(plain, n, &o);
+		}
+		if (st != NM_OK) {
+			printf("| %s | encode failed |\n", zlib ? "zlib" : lz[i].name);
+			nm_out_free(&o);
+			continue;
+		}
+		double best = 1e9;
+		for (int r = 0; r < 3; r++) {
+			size_t got, used;
+			nm_error err;
+			double t = now();
+			st = zlib ? nm_inflate_stream(o.data, o.len, back, n, &got, &used)
+				  : lz[i].decode(o.data, o.len, back, n, "bench", &err);
+			t = now() - t;
+			best = t < best ? t : best;
+		}
+		if (st != NM_OK || memcmp(back, plain, n) != 0)
+			printf("| %s | decode failed |\n", zlib ? "zlib" : lz[i].name);
+		else
+			printf("| %s | %.3f | %.0f | %.1f |\n", zlib ? "zlib (peer)" : lz[i].name,
+			       (double)o.len / (double)n, (double)n / best / 1e6, best / mc);
+		nm_out_free(&o);
+	}
 }
 
 /* ETC1 against Android's libETC1 (the peer, when configure found it) on the same blocks.
@@ -364,60 +420,6 @@ static void etc1_table(const uint8_t *random, uint8_t *out, uint8_t *scratch)
 	free(lin);
 	free(pica);
 #endif
-/* The archive codecs (Yaz0, Yay0, LZ10, LZ11, LzS) on the same data as the GPU table,
- * with zlib's inflate of the same bytes (compressed at level 6) as the peer. */
-static nm_status lz10_encode(const uint8_t *s, size_t n, nm_out *o) { return nm_lz_cx_encode(NM_LZ10, s, n, o); }
-static nm_status lz11_encode(const uint8_t *s, size_t n, nm_out *o) { return nm_lz_cx_encode(NM_LZ11, s, n, o); }
-
-static void archive_codecs(const uint8_t *plain, uint8_t *back, size_t n, double mc)
-{
-	static const struct {
-		const char *name;
-		nm_status (*encode)(const uint8_t *, size_t, nm_out *);
-		nm_status (*decode)(const uint8_t *, size_t, uint8_t *, size_t, const char *, nm_error *);
-	} lz[] = {
-		{ "Yaz0", nm_yaz0_encode, nm_yaz0_decode }, { "Yay0", nm_yay0_encode, nm_yay0_decode },
-		{ "LZ10", lz10_encode, nm_lz_cx_decode }, { "LZ11", lz11_encode, nm_lz_cx_decode },
-		{ "LzS", nm_lzs_encode, nm_lzs_decode },
-	};
-	printf("\nArchive decompression, the same %zu MiB (MB/s of output, best of 3; our encoders' "
-	       "streams; zlib's inflate of the same data, level 6, as the peer)\n\n", n >> 20);
-	printf("| codec | compressed/plain | MB/s | x memcpy time |\n|---|---:|---:|---:|\n");
-	for (size_t i = 0; i <= sizeof lz / sizeof lz[0]; i++) {
-		bool zlib = i == sizeof lz / sizeof lz[0];
-		nm_out o;
-		nm_out_init(&o);
-		nm_status st = NM_OK;
-		uLongf zlen = compressBound(n);
-		if (zlib) {
-			uint8_t *z = nm_out_reserve(&o, zlen);
-			st = z && compress2(z, &zlen, plain, n, 6) == Z_OK ? NM_OK : NM_E_NOMEM;
-			o.len = zlen;
-		} else {
-			st = lz[i].encode(plain, n, &o);
-		}
-		if (st != NM_OK) {
-			printf("| %s | encode failed |\n", zlib ? "zlib" : lz[i].name);
-			nm_out_free(&o);
-			continue;
-		}
-		double best = 1e9;
-		for (int r = 0; r < 3; r++) {
-			size_t got, used;
-			nm_error err;
-			double t = now();
-			st = zlib ? nm_inflate_stream(o.data, o.len, back, n, &got, &used)
-				  : lz[i].decode(o.data, o.len, back, n, "bench", &err);
-			t = now() - t;
-			best = t < best ? t : best;
-		}
-		if (st != NM_OK || memcmp(back, plain, n) != 0)
-			printf("| %s | decode failed |\n", zlib ? "zlib" : lz[i].name);
-		else
-			printf("| %s | %.3f | %.0f | %.1f |\n", zlib ? "zlib (peer)" : lz[i].name,
-			       (double)o.len / (double)n, (double)n / best / 1e6, best / mc);
-		nm_out_free(&o);
-	}
 }
 
 int main(void)
