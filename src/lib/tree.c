@@ -160,10 +160,11 @@ void nm_tree_free(nm_tree *t)
 {
 	if (!t)
 		return;
-	nm_cache_free(t->cache);
 	if (t->root)
 		nm_tree_free_node(t->root);
+	/* Cleanups before the cache: a reader of decompressed data forgets its entries. */
 	nm_content_free_all(t);
+	nm_cache_free(t->cache);
 	free(t->buckets);
 	pthread_mutex_destroy(&t->lock);
 	pthread_cond_destroy(&t->populated);
