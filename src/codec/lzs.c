@@ -1,7 +1,7 @@
 /* LzS. Sources: FORMATS.md 4.9; noclip LzS.ts and Okumura's LZSS.C as found in
  * yyogo/pylzss (read, not copied). The two agree on everything but the ring's first
  * contents: Okumura fills it with spaces, noclip with zeros. The corpus GAR settles it:
- * its first back-reference (input 0x1d) copies 3 bytes from ring 0xFEB, before the
+ * its first back-reference (input 0x1f) copies 3 bytes from ring 0xFEB, before the
  * start, into the file-type table offset of the GAR header, which reads 0x20 (the
  * header's size) with zeros and 0x20202020 with spaces. So zeros.
  *
