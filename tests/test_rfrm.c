@@ -19,6 +19,7 @@
 #include "formats/rfrm/rfrm.h"
 #include "lib/bytes.h"
 #include "tests/prng.h"
+#include "tests/walk.h"
 
 /* ---- helpers ---------------------------------------------------------------------- */
 
@@ -27,20 +28,8 @@
 static nm_tree *build_mem_with(const uint8_t *data, size_t len, const char *name,
 			       const nm_options *opt, nm_error *err)
 {
-	uint8_t *copy = malloc(len ? len : 1);
-	ck_assert_ptr_nonnull(copy);
-	if (len)
-		memcpy(copy, data, len);
-	nm_reader *r;
-	ck_assert_int_eq(nm_reader_new_memory(name, copy, len, &r, err), NM_OK);
-	nm_tree *t = nm_tree_new(opt);
-	ck_assert_ptr_nonnull(t);
-	ck_assert_int_eq(nm_tree_adopt_reader(t, r), NM_OK);
-	if (nm_build_any(r, t, nm_tree_root(t), err) != NM_OK) {
-		nm_tree_free(t);
-		return NULL;
-	}
-	return t;
+	nm_tree *t;
+	return walk_build_with(data, len, name, opt, &t, err) == NM_OK ? t : NULL;
 }
 
 static nm_tree *build_mem(const uint8_t *data, size_t len, const char *name, nm_error *err)
@@ -99,59 +88,16 @@ static void expect_contains(nm_tree *t, const char *path, const char *needle)
 	free(got);
 }
 
-struct walk_stats {
-	size_t files, dirs, errors;
-	bool produce;
-};
-
-/* Every node below dir: sizes always; with produce, read every file whole and check
- * it gives exactly its size (errors are counted, not fatal: broken input may fail). */
-static void walk(nm_tree *t, nm_node *dir, struct walk_stats *st, int depth)
+/* The whole tree as a mount would walk it (tests/walk.c): sizes always; with produce,
+ * every file read whole. Failures are counted, not fatal (broken input may fail), but
+ * every file that reads gives exactly its announced size. */
+static walk_stats walk_all(nm_tree *t, bool produce)
 {
-	nm_node **kids;
-	size_t n;
-	nm_error err;
-	ck_assert_int_lt(depth, 64);
-	if (nm_children(t, dir, &kids, &n, &err) != NM_OK) {
-		st->errors++;
-		return;
-	}
-	st->dirs++;
-	for (size_t i = 0; i < n; i++) {
-		if (nm_node_type(kids[i]) == NM_NODE_DIR) {
-			walk(t, kids[i], st, depth + 1);
-			continue;
-		}
-		st->files++;
-		uint64_t size;
-		if (nm_size(t, kids[i], &size, &err) != NM_OK) {
-			st->errors++;
-			continue;
-		}
-		if (!st->produce)
-			continue;
-		char buf[65536];
-		uint64_t off = 0;
-		for (;;) {
-			size_t got;
-			if (nm_read(t, kids[i], off, buf, sizeof buf, &got, &err) != NM_OK) {
-				st->errors++;
-				break;
-			}
-			if (got == 0)
-				break;
-			off += got;
-		}
-		if (off != size && off != 0)
-			ck_abort_msg("%s: produced %llu bytes, size says %llu", nm_node_name(kids[i]),
-				     (unsigned long long)off, (unsigned long long)size);
-	}
-}
-
-static struct walk_stats walk_all(nm_tree *t, bool produce)
-{
-	struct walk_stats st = { .produce = produce };
-	walk(t, nm_tree_root(t), &st, 0);
+	walk_opts o = { .sizes_only = !produce };
+	walk_stats st;
+	walk_tree_opts(t, &o, &st);
+	ck_assert_uint_eq(st.size_mismatches, 0);
+	ck_assert_uint_lt(st.depth, 64);
 	return st;
 }
 
@@ -509,8 +455,8 @@ START_TEST(walk_is_lazy)
 	ck_assert_int_eq(nm_children(t, nm_tree_root(t), &kids, &n, &err), NM_OK);
 	ck_assert_uint_eq(nm_tree_productions(t), 0);
 	/* ls -l: every size is known without decoding. */
-	struct walk_stats st = walk_all(t, false);
-	ck_assert_uint_eq(st.errors, 0);
+	walk_stats st = walk_all(t, false);
+	ck_assert_uint_eq(st.failed, 0);
 	ck_assert_uint_eq(nm_tree_productions(t), 0);
 	expect_contains(t, "/gpu/header.txt", "buffers one after another");
 	ck_assert(!exists(t, "/gpu/layout.txt"));
@@ -528,7 +474,7 @@ START_TEST(walk_is_lazy)
 	ck_assert_ptr_nonnull(strstr(csv, ",1\ni,00000,0x"));
 	free(csv);
 	st = walk_all(t, true);
-	ck_assert_uint_eq(st.errors, 0);
+	ck_assert_uint_eq(st.failed, 0);
 	nm_tree_free(t);
 	rfx_buf_free(&asset);
 }
@@ -922,8 +868,8 @@ START_TEST(bench_pak_walk)
 	ck_assert_int_eq(nm_children(t, nm_tree_root(t), &kids, &n, &err), NM_OK);
 	ck_assert_uint_eq(n, 60 + 3);
 	ck_assert_uint_eq(nm_tree_productions(t), 0);
-	struct walk_stats st = walk_all(t, true);
-	ck_assert_uint_eq(st.errors, 0);
+	walk_stats st = walk_all(t, true);
+	ck_assert_uint_eq(st.failed, 0);
 	ck_assert_uint_gt(st.files, 60 * 4);
 	nm_tree_free(t);
 	rfx_buf_free(&pak);
@@ -1062,8 +1008,8 @@ START_TEST(corpus_models)
 		nm_error err;
 		ck_assert_msg(nm_open_model(names[f], NULL, &t, &err) == NM_OK, "%s: %s", names[f], err.msg);
 		ck_assert_uint_eq(nm_tree_productions(t), 0);
-		struct walk_stats st = walk_all(t, true);
-		ck_assert_msg(st.errors == 0, "%s: %zu files failed", names[f], st.errors);
+		walk_stats st = walk_all(t, true);
+		ck_assert_msg(st.failed == 0, "%s: %zu files failed", names[f], st.failed);
 
 		/* VBUF and MESH read here from raw.bin, independently of the driver. */
 		size_t vlen, mlen;
