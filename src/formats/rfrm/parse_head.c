@@ -11,6 +11,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include "export/csv.h"
 #include "export/text.h"
 #include "formats/rfrm/rfrm.h"
 #include "lib/names.h"
@@ -183,20 +184,23 @@ nm_status rfrm_parse_skhd(rfrm_model *m, nm_view *v, nm_error *err)
 /* --- WDHD ----------------------------------------------------------------------- */
 
 static const char *const box_columns[6] = { "min_x", "min_y", "min_z", "max_x", "max_y", "max_z" };
+static const char *const value_column[1] = { "value" };
 
-/* List<AABB> at *p as a CSV. */
-static bool boxes_csv(nm_view *v, size_t *p, nm_out *o, uint32_t *count)
+/* List<f32 x ncols> at *p as a CSV of those columns (boxes, the float list). */
+static bool floats_csv(nm_view *v, size_t *p, const char *const *cols, size_t ncols,
+		       nm_out *o, uint32_t *count)
 {
+	size_t stride = 4 * ncols;
 	uint32_t n = nm_u32(v, *p);
-	if (v->bad || !nm_view_array(v, *p + 4, n, 24))
+	if (v->bad || !nm_view_array(v, *p + 4, n, stride))
 		return false;
-	nm_csv_header(o, box_columns, 6);
+	nm_csv csv = { .ncols = 0 };
+	nm_csv_floats(&csv, cols, ncols);
+	nm_csv_begin(o, &csv);
 	for (uint32_t i = 0; i < n; i++)
-		for (int k = 0; k < 6; k++) {
-			nm_csv_float(o, nm_f32(v, *p + 4 + 24 * (size_t)i + 4 * (size_t)k));
-			nm_out_char(o, k == 5 ? '\n' : ',');
-		}
-	*p += 4 + (size_t)n * 24;
+		for (size_t k = 0; k < ncols; k++)
+			nm_csv_cell_float(o, &csv, k, nm_f32(v, *p + 4 + stride * i + 4 * k));
+	*p += 4 + (size_t)n * stride;
 	*count = n;
 	return true;
 }
@@ -255,28 +259,21 @@ nm_status rfrm_parse_wdhd(rfrm_model *m, nm_view *v, nm_error *err)
 	nm_out_char(&oct, '\n');
 	p += 4 + (size_t)nbytes;
 	uint32_t n;
-	if (!boxes_csv(v, &p, &csv, &n))
+	if (!floats_csv(v, &p, box_columns, 6, &csv, &n))
 		goto fail;
 	nm_kv(&oct, "boxes", "%u (octree_boxes.csv)", n);
 	add_file(m, c, "octree.txt", &oct);
 	add_file(m, c, "octree_boxes.csv", &csv);
 
 	what = "box list";
-	if (!boxes_csv(v, &p, &csv, &n))
+	if (!floats_csv(v, &p, box_columns, 6, &csv, &n))
 		goto fail;
 	nm_kv(&hdr, "boxes", "%u (boxes.csv)", n);
 	add_file(m, c, "boxes.csv", &csv);
 
 	what = "float list";
-	n = nm_u32(v, p);
-	if (v->bad || !nm_view_array(v, p + 4, n, 4))
+	if (!floats_csv(v, &p, value_column, 1, &csv, &n))
 		goto fail;
-	nm_out_str(&csv, "value\n");
-	for (uint32_t i = 0; i < n; i++) {
-		nm_csv_float(&csv, nm_f32(v, p + 4 + 4 * (size_t)i));
-		nm_out_char(&csv, '\n');
-	}
-	p += 4 + (size_t)n * 4;
 	nm_kv(&hdr, "floats", "%u (floats.csv)", n);
 	add_file(m, c, "floats.csv", &csv);
 	if (p != v->size)
