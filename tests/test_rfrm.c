@@ -111,43 +111,51 @@ static void csv_floats(nm_out *o, const float *f, int n)
 	}
 }
 
+/* The sample's float attributes as its CSVs list them, and each known value. */
+static const struct { const char *file, *header; int comps; } sample_floats[] = {
+	{ "vbuf/0/positions.csv", "x,y,z\n", 3 },
+	{ "vbuf/0/normals.csv", "x,y,z,w\n", 4 },
+	{ "vbuf/0/texcoords0.csv", "u,v\n", 2 },
+	{ "vbuf/0/colors.csv", "r,g,b,a\n", 4 },
+	{ "vbuf/0/bone_weights.csv", "weight0,weight1,weight2,weight3\n", 4 },
+};
+
+static float sample_float(const rfx_sample *s, size_t attr, int v, int k)
+{
+	switch (attr) {
+	case 0: return s->pos[v][k];
+	case 1: return s->nrm[v][k];
+	case 2: return s->uv[v][k];
+	case 3: return (float)(s->color[v][k] / 255.0);
+	default: return (float)(s->weights[v][k] / 65535.0);
+	}
+}
+
+/* dir/file holds exactly the bytes of o, which is emptied for the next file. */
+static void expect_out(nm_tree *t, const char *dir, const char *file, nm_out *o)
+{
+	char path[256];
+	snprintf(path, sizeof path, "%s/%s", dir, file);
+	expect_file(t, path, o->data, o->len);
+	o->len = 0;
+}
+
 static void expect_sample_csvs(nm_tree *t, const char *dir, const rfx_sample *s, bool little)
 {
 	char path[256];
 	nm_out o;
 	nm_out_init(&o);
 
-	nm_out_str(&o, "x,y,z\n");
-	for (int v = 0; v < RFX_SAMPLE_VERTS; v++)
-		csv_floats(&o, s->pos[v], 3);
-	snprintf(path, sizeof path, "%s/vbuf/0/positions.csv", dir);
-	expect_file(t, path, o.data, o.len);
-	o.len = 0;
-
-	nm_out_str(&o, "x,y,z,w\n");
-	for (int v = 0; v < RFX_SAMPLE_VERTS; v++)
-		csv_floats(&o, s->nrm[v], 4);
-	snprintf(path, sizeof path, "%s/vbuf/0/normals.csv", dir);
-	expect_file(t, path, o.data, o.len);
-	o.len = 0;
-
-	nm_out_str(&o, "u,v\n");
-	for (int v = 0; v < RFX_SAMPLE_VERTS; v++)
-		csv_floats(&o, s->uv[v], 2);
-	snprintf(path, sizeof path, "%s/vbuf/0/texcoords0.csv", dir);
-	expect_file(t, path, o.data, o.len);
-	o.len = 0;
-
-	nm_out_str(&o, "r,g,b,a\n");
-	for (int v = 0; v < RFX_SAMPLE_VERTS; v++) {
-		float f[4];
-		for (int k = 0; k < 4; k++)
-			f[k] = (float)(s->color[v][k] / 255.0);
-		csv_floats(&o, f, 4);
+	for (size_t a = 0; a < sizeof sample_floats / sizeof sample_floats[0]; a++) {
+		nm_out_str(&o, sample_floats[a].header);
+		for (int v = 0; v < RFX_SAMPLE_VERTS; v++) {
+			float f[4];
+			for (int k = 0; k < sample_floats[a].comps; k++)
+				f[k] = sample_float(s, a, v, k);
+			csv_floats(&o, f, sample_floats[a].comps);
+		}
+		expect_out(t, dir, sample_floats[a].file, &o);
 	}
-	snprintf(path, sizeof path, "%s/vbuf/0/colors.csv", dir);
-	expect_file(t, path, o.data, o.len);
-	o.len = 0;
 
 	nm_out_str(&o, "index0,index1,index2,index3\n");
 	for (int v = 0; v < RFX_SAMPLE_VERTS; v++)
@@ -155,20 +163,7 @@ static void expect_sample_csvs(nm_tree *t, const char *dir, const rfx_sample *s,
 			nm_csv_int(&o, s->bones[v][k], 3);
 			nm_out_char(&o, k == 3 ? '\n' : ',');
 		}
-	snprintf(path, sizeof path, "%s/vbuf/0/bone_indices.csv", dir);
-	expect_file(t, path, o.data, o.len);
-	o.len = 0;
-
-	nm_out_str(&o, "weight0,weight1,weight2,weight3\n");
-	for (int v = 0; v < RFX_SAMPLE_VERTS; v++) {
-		float f[4];
-		for (int k = 0; k < 4; k++)
-			f[k] = (float)(s->weights[v][k] / 65535.0);
-		csv_floats(&o, f, 4);
-	}
-	snprintf(path, sizeof path, "%s/vbuf/0/bone_weights.csv", dir);
-	expect_file(t, path, o.data, o.len);
-	o.len = 0;
+	expect_out(t, dir, "vbuf/0/bone_indices.csv", &o);
 
 	int nidx = RFX_SAMPLE_TRI_INDICES + RFX_SAMPLE_STRIP_INDICES;
 	nm_out_str(&o, "index\n");
@@ -176,8 +171,7 @@ static void expect_sample_csvs(nm_tree *t, const char *dir, const rfx_sample *s,
 		nm_csv_uint(&o, s->idx[i], 5);
 		nm_out_char(&o, '\n');
 	}
-	snprintf(path, sizeof path, "%s/ibuf/0/indices.csv", dir);
-	expect_file(t, path, o.data, o.len);
+	expect_out(t, dir, "ibuf/0/indices.csv", &o);
 	nm_out_free(&o);
 
 	uint8_t verts[RFX_SAMPLE_VERTS * RFX_SAMPLE_STRIDE], idx[2 * 38];
@@ -1121,7 +1115,7 @@ static Suite *rfrm_suite(void)
 	suite_add_tcase(s, bad);
 
 	TCase *corp = tcase_create("corpus");
-	tcase_set_timeout(corp, 120);
+	tcase_set_timeout(corp, 300); /* ~45 s of CPU; the machine may be shared */
 	tcase_add_test(corp, corpus_models);
 	tcase_add_test(corp, corpus_mutations);
 	suite_add_tcase(s, corp);
