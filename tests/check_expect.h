@@ -17,6 +17,18 @@ static inline void expect_clean_walk(nm_tree *t)
 	ck_assert_uint_eq(st.size_mismatches, 0);
 }
 
+/* The tree of len bytes (named name), which builds, walks clean and has no error.txt
+ * at its top: what every test of a damaged fixture starts from. */
+static inline nm_tree *expect_clean_build(const void *data, size_t len, const char *name)
+{
+	nm_tree *t;
+	nm_error err;
+	ck_assert_msg(walk_build(data, len, name, &t, &err) == NM_OK, "%s", err.msg);
+	expect_clean_walk(t);
+	ck_assert_msg(!walk_exists(t, "/error.txt"), "%s has /error.txt", name);
+	return t;
+}
+
 static inline void expect_text(nm_tree *t, const char *path, const char *text, int present)
 {
 	char *s = walk_read(t, path, NULL);

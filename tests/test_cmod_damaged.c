@@ -27,15 +27,9 @@ static void triangle_mesh(nm_out *o, const uint32_t *materials, unsigned ngroups
 static const cmodw_material plain = { .diffuse = { 1, 0, 0 }, .specpower = 1, .opacity = 1,
 				      .blend = -1 };
 
-/* Build, walk everything (exact sizes, no failures), and check there is no error.txt. */
 static nm_tree *build_clean(nm_out *o)
 {
-	nm_tree *t;
-	nm_error err;
-	ck_assert_msg(walk_build(o->data, o->len, "odd.cmod", &t, &err) == NM_OK, "%s", err.msg);
-	expect_clean_walk(t);
-	ck_assert_ptr_null(walk_read(t, "/error.txt", NULL));
-	return t;
+	return expect_clean_build(o->data, o->len, "odd.cmod");
 }
 
 

@@ -65,13 +65,6 @@ static char *slurp(nm_tree *t, const char *path, size_t *len)
 	return buf;
 }
 
-static bool exists(nm_tree *t, const char *path)
-{
-	nm_node *n;
-	nm_error err;
-	return nm_resolve(t, path, &n, &err) == NM_OK;
-}
-
 static void expect_file(nm_tree *t, const char *path, const void *want, size_t want_len)
 {
 	size_t len;
@@ -453,7 +446,7 @@ START_TEST(walk_is_lazy)
 	ck_assert_uint_eq(st.failed, 0);
 	ck_assert_uint_eq(nm_tree_productions(t), 0);
 	expect_contains(t, "/gpu/header.txt", "buffers one after another");
-	ck_assert(!exists(t, "/gpu/layout.txt"));
+	ck_assert(!walk_exists(t, "/gpu/layout.txt"));
 	ck_assert_uint_eq(nm_tree_productions(t), 0);
 	expect_sample_csvs(t, "", &s, rfx_codec_is_switch(codec));
 	/* buffers.csv: each buffer's tag, where it lies, its sizes. */
@@ -598,7 +591,7 @@ START_TEST(meta_limits)
 	ck_assert_int_eq(rfx_append_meta(&asset, &meta), 0);
 	nm_tree *t = build_ok(&asset, "bomb.cmdl");
 	expect_contains(t, "/gpu/layout.txt", "refused");
-	ck_assert(!exists(t, "/gpu/vertex/0.bin"));
+	ck_assert(!walk_exists(t, "/gpu/vertex/0.bin"));
 	nm_node *n;
 	nm_error err;
 	char buf[64];
@@ -633,8 +626,8 @@ START_TEST(absurd_vertex_count)
 		nm_tree *t = build_ok(&asset, "huge.cmdl");
 		if (count == 0xffffffff) {
 			/* More than any chunk could give: refused at mount. */
-			ck_assert(exists(t, "/vbuf/0/error.txt"));
-			ck_assert(!exists(t, "/vbuf/0/positions.csv"));
+			ck_assert(walk_exists(t, "/vbuf/0/error.txt"));
+			ck_assert(!walk_exists(t, "/vbuf/0/positions.csv"));
 		} else {
 			/* Possible for some codec: the walk finds it is not so, on read. */
 			nm_node *n;
@@ -660,7 +653,7 @@ START_TEST(absurd_vertex_count)
 	/* And a MESH list count that no chunk could hold. */
 	memset(me + 0x18, 0xff, 4);
 	t = build_ok(&asset, "huge.cmdl");
-	ck_assert(exists(t, "/mesh/error.txt"));
+	ck_assert(walk_exists(t, "/mesh/error.txt"));
 	walk_all(t, true);
 	nm_tree_free(t);
 	rfx_buf_free(&asset);
@@ -673,7 +666,7 @@ START_TEST(absurd_vertex_count)
 	memcpy(v + 0x18 + 4, "\x00\x00\x03\xe8", 4); /* 1000 vertices */
 	t = build_ok(&asset, "meta.cmdl");
 	expect_contains(t, "/vbuf/0/error.txt", "but its GPU buffer holds 1056");
-	ck_assert(!exists(t, "/vbuf/0/positions.csv"));
+	ck_assert(!walk_exists(t, "/vbuf/0/positions.csv"));
 	expect_file(t, "/mesh.obj", "# Tropical Freeze model via nmodelfs\nmtllib mesh.mtl\n", 53);
 	walk_all(t, true);
 	nm_tree_free(t);
@@ -719,7 +712,7 @@ START_TEST(wiiu_materials)
 	rfrm_guid_str(g, p[2].guid[0]);
 	snprintf(line, sizeof line, "map_Kd %s.png", g);
 	expect_contains(t, "/mesh.mtl", line);
-	ck_assert(!exists(t, "/mtrl/error.txt"));
+	ck_assert(!walk_exists(t, "/mtrl/error.txt"));
 	nm_tree_free(t);
 	rfx_buf_free(&asset);
 	rfx_buf_free(&meta);
@@ -749,7 +742,7 @@ START_TEST(switch_materials)
 	expect_contains(t, "/head/header.txt", "data_source_0: ANIM_UV (0x0)\n");
 	expect_contains(t, "/head/header.txt", "data_source_0_vectors: 1 -2 3 -4\n");
 	expect_contains(t, "/mesh.mtl", "Kd 0.5 0.25 1\n");
-	ck_assert(!exists(t, "/mtrl/error.txt"));
+	ck_assert(!walk_exists(t, "/mtrl/error.txt"));
 	nm_tree_free(t);
 	rfx_buf_free(&asset);
 }
@@ -799,7 +792,7 @@ START_TEST(generic_asset)
 	expect_contains(t, "/innr/skip/header.txt", "skip: 4\n");
 	expect_contains(t, "/innr/header.txt", "kind: form\nform_type: INNR\n");
 	expect_file(t, "/data/raw.bin", b.data + b.len - 33, 33);
-	ck_assert(!exists(t, "/error.txt"));
+	ck_assert(!walk_exists(t, "/error.txt"));
 	nm_tree_free(t);
 	rfx_buf_free(&b);
 }
@@ -831,13 +824,13 @@ START_TEST(pak_names_and_laziness)
 	nm_error err;
 	ck_assert_int_eq(nm_children(t, nm_tree_root(t), &kids, &n, &err), NM_OK);
 	ck_assert_uint_eq(n, 4 + 3);
-	ck_assert(exists(t, "/dup.char/info.txt"));
-	ck_assert(exists(t, "/dup~2.char/info.txt"));
+	ck_assert(walk_exists(t, "/dup.char/info.txt"));
+	ck_assert(walk_exists(t, "/dup~2.char/info.txt"));
 	char g[RFRM_GUID_STR], path[128];
 	rfrm_guid_str(g, a[2].guid);
 	snprintf(path, sizeof path, "/%s.char/head/raw.bin", g);
-	ck_assert(exists(t, path));
-	ck_assert(exists(t, "/bad.char/bad.char"));
+	ck_assert(walk_exists(t, path));
+	ck_assert(walk_exists(t, "/bad.char/bad.char"));
 	ck_assert_uint_eq(nm_tree_productions(t), 0);
 	expect_contains(t, "/bad.char/error.txt", "RFRM");
 	expect_file(t, "/bad.char/bad.char", bodies[3].data, bodies[3].len);

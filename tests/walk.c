@@ -111,6 +111,13 @@ void walk_tree(nm_tree *t, walk_stats *st)
 	walk_tree_opts(t, NULL, st);
 }
 
+bool walk_exists(nm_tree *t, const char *path)
+{
+	nm_node *n;
+	nm_error err;
+	return nm_resolve(t, path, &n, &err) == NM_OK;
+}
+
 char *walk_read(nm_tree *t, const char *path, size_t *len)
 {
 	nm_node *n;

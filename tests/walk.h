@@ -34,6 +34,8 @@ typedef struct walk_opts {
 
 void walk_tree(nm_tree *t, walk_stats *st);
 void walk_tree_opts(nm_tree *t, const walk_opts *o, walk_stats *st);
+/* Whether path resolves (nothing is produced). */
+bool walk_exists(nm_tree *t, const char *path);
 /* Whole content of path (malloc'd, NUL-terminated) or NULL. */
 char *walk_read(nm_tree *t, const char *path, size_t *len);
 /* Build a tree over a copy of bytes in memory (name used in messages). */
