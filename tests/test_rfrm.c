@@ -104,6 +104,17 @@ static void csv_floats(nm_out *o, const float *f, int n)
 	}
 }
 
+/* The sample of seed seed written as a model of form type form (and its META blob into
+ * meta, unless NULL). */
+static rfx_buf sample_model(rfx_sample *s, uint32_t seed, const char *form, int codec,
+			    bool meta_gpu_relative, rfx_buf *meta)
+{
+	rfx_buf b = { 0 };
+	rfx_sample_init(s, seed);
+	ck_assert_int_eq(rfx_sample_write(s, form, codec, meta_gpu_relative, &b, meta), 0);
+	return b;
+}
+
 /* The sample's float attributes as its CSVs list them, and each known value. */
 static const struct { const char *file, *header; int comps; } sample_floats[] = {
 	{ "vbuf/0/positions.csv", "x,y,z\n", 3 },
@@ -328,9 +339,8 @@ START_TEST(pak_every_codec)
 {
 	int codec = codecs[_i];
 	rfx_sample s;
-	rfx_sample_init(&s, 100 + (uint32_t)_i);
-	rfx_buf asset = { 0 }, meta = { 0 }, other = { 0 }, pak = { 0 };
-	ck_assert_int_eq(rfx_sample_write(&s, "CMDL", codec, false, &asset, &meta), 0);
+	rfx_buf meta = { 0 }, other = { 0 }, pak = { 0 };
+	rfx_buf asset = sample_model(&s, 100 + (uint32_t)_i, "CMDL", codec, false, &meta);
 	ck_assert_int_eq(rfx_generic_write("TXTR", 5, 100, &other), 0);
 	rfx_asset a[2] = {
 		{ "CMDL", { 0 }, "models/sample", asset.data, asset.len, meta.data, meta.len },
@@ -392,9 +402,8 @@ START_TEST(appended_meta_every_codec)
 {
 	int codec = codecs[_i];
 	rfx_sample s;
-	rfx_sample_init(&s, 200 + (uint32_t)_i);
-	rfx_buf asset = { 0 }, meta = { 0 };
-	ck_assert_int_eq(rfx_sample_write(&s, "SMDL", codec, false, &asset, &meta), 0);
+	rfx_buf meta = { 0 };
+	rfx_buf asset = sample_model(&s, 200 + (uint32_t)_i, "SMDL", codec, false, &meta);
 	ck_assert_int_eq(rfx_append_meta(&asset, &meta), 0);
 	nm_tree *t = build_ok(&asset, "appended.smdl");
 	ck_assert_uint_eq(nm_tree_productions(t), 0);
@@ -410,9 +419,8 @@ END_TEST
 START_TEST(meta_gpu_relative)
 {
 	rfx_sample s;
-	rfx_sample_init(&s, 300 + (uint32_t)_i);
-	rfx_buf asset = { 0 }, meta = { 0 };
-	ck_assert_int_eq(rfx_sample_write(&s, "WMDL", codecs[_i], true, &asset, &meta), 0);
+	rfx_buf meta = { 0 };
+	rfx_buf asset = sample_model(&s, 300 + (uint32_t)_i, "WMDL", codecs[_i], true, &meta);
 	ck_assert_int_eq(rfx_append_meta(&asset, &meta), 0);
 	nm_tree *t = build_ok(&asset, "relative.wmdl");
 	expect_contains(t, "/gpu/layout.txt", "read_buffer_offsets: relative to meta_gpu_offset");
@@ -431,9 +439,7 @@ START_TEST(walk_is_lazy)
 {
 	int codec = codecs[_i];
 	rfx_sample s;
-	rfx_sample_init(&s, 400 + (uint32_t)_i);
-	rfx_buf asset = { 0 };
-	ck_assert_int_eq(rfx_sample_write(&s, "CMDL", codec, false, &asset, NULL), 0);
+	rfx_buf asset = sample_model(&s, 400 + (uint32_t)_i, "CMDL", codec, false, NULL);
 	nm_tree *t = build_ok(&asset, "nometa.cmdl");
 	/* ls: names only. */
 	nm_node **kids;
@@ -493,9 +499,7 @@ static void *reader_thread(void *p)
 START_TEST(walk_threads)
 {
 	rfx_sample s;
-	rfx_sample_init(&s, 401);
-	rfx_buf asset = { 0 };
-	ck_assert_int_eq(rfx_sample_write(&s, "CMDL", RFX_LZSS16_ARITH, false, &asset, NULL), 0);
+	rfx_buf asset = sample_model(&s, 401, "CMDL", RFX_LZSS16_ARITH, false, NULL);
 	static const char *const paths[] = { "/vbuf/0/positions.csv", "/vbuf/0/normals.csv",
 					     "/ibuf/0/indices.csv", "/mesh.obj",
 					     "/gpu/index/0.bin", "/vbuf/0/colors.csv" };
@@ -532,10 +536,7 @@ END_TEST
 START_TEST(walk_mixed_codecs)
 {
 	rfx_sample s;
-	rfx_sample_init(&s, 500 + (uint32_t)_i);
-	rfx_buf asset = { 0 };
-	ck_assert_int_eq(rfx_sample_write(&s, "CMDL", RFX_LZSS32_LONG_ARITH, false, &asset, NULL),
-			 0);
+	rfx_buf asset = sample_model(&s, 500 + (uint32_t)_i, "CMDL", RFX_LZSS32_LONG_ARITH, false, NULL);
 	/* The index buffer (the GPU chunk's last) again in another codec. */
 	uint8_t idx[2 * (RFX_SAMPLE_TRI_INDICES + RFX_SAMPLE_STRIP_INDICES)];
 	rfx_sample_indices(&s, true, idx);
@@ -610,9 +611,7 @@ END_TEST
 START_TEST(absurd_vertex_count)
 {
 	rfx_sample s;
-	rfx_sample_init(&s, 700);
-	rfx_buf asset = { 0 };
-	ck_assert_int_eq(rfx_sample_write(&s, "CMDL", RFX_ZLIB, false, &asset, NULL), 0);
+	rfx_buf asset = sample_model(&s, 700, "CMDL", RFX_ZLIB, false, NULL);
 	nm_error err;
 	/* VBUF data: u32 list count, then the vertex count. */
 	uint8_t *v = memmem(asset.data, asset.len, "VBUF", 4);
@@ -723,9 +722,7 @@ END_TEST
 START_TEST(switch_materials)
 {
 	rfx_sample s;
-	rfx_sample_init(&s, 800);
-	rfx_buf asset = { 0 };
-	ck_assert_int_eq(rfx_sample_write(&s, "CMDL", RFX_ZLIB, false, &asset, NULL), 0);
+	rfx_buf asset = sample_model(&s, 800, "CMDL", RFX_ZLIB, false, NULL);
 	nm_tree *t = build_ok(&asset, "m.cmdl");
 	char g[RFRM_GUID_STR], line[64];
 	rfrm_guid_str(g, s.diffuse);
@@ -754,9 +751,8 @@ END_TEST
 START_TEST(material_without_text)
 {
 	rfx_sample s;
-	rfx_sample_init(&s, 850);
-	rfx_buf asset = { 0 }, pak = { 0 };
-	ck_assert_int_eq(rfx_sample_write(&s, "CMDL", RFX_ZLIB, false, &asset, NULL), 0);
+	rfx_buf pak = { 0 };
+	rfx_buf asset = sample_model(&s, 850, "CMDL", RFX_ZLIB, false, NULL);
 	/* MTRL data: u32 material count, then material 0's u32 name length. */
 	uint8_t *mt = memmem(asset.data, asset.len, "MTRL", 4);
 	ck_assert_ptr_nonnull(mt);
@@ -894,9 +890,8 @@ static bool mutate_and_walk(const uint8_t *data, size_t len, const char *name, s
 START_TEST(truncate_every_offset)
 {
 	rfx_sample s;
-	rfx_sample_init(&s, 900);
-	rfx_buf asset = { 0 }, meta = { 0 };
-	ck_assert_int_eq(rfx_sample_write(&s, "WMDL", codecs[_i], false, &asset, &meta), 0);
+	rfx_buf meta = { 0 };
+	rfx_buf asset = sample_model(&s, 900, "WMDL", codecs[_i], false, &meta);
 	ck_assert_int_eq(rfx_append_meta(&asset, &meta), 0);
 	for (size_t cut = 0; cut < asset.len; cut += _i == 4 ? 1 : 3)
 		mutate_and_walk(asset.data, asset.len, "cut.wmdl", cut, 0, 0);
