@@ -35,14 +35,30 @@ static nm_status trailing(const nm_view *v, size_t end, const char *what, nm_err
 			       v->size - end, what);
 }
 
+/* n parsed records of size bytes in the model's arena, their count checked against the
+ * chunk before: NULL with err set. */
+static void *records(rfrm_model *m, const nm_view *v, size_t n, size_t size, nm_error *err)
+{
+	void *a = nm_tree_alloc_array(m->t, n ? n : 1, size);
+	if (!a)
+		nm_fail(err, NM_E_NOMEM, m->name, v->chunk, NM_NO_OFFSET, "out of memory");
+	return a;
+}
+
+/* The list at the start of v: a u32 count, then count records of stride bytes; their
+ * parsed form in the arena (size bytes each), or NULL with err set. */
+static void *table(rfrm_model *m, nm_view *v, size_t stride, const char *what, size_t size,
+		   uint32_t *n, nm_error *err)
+{
+	*n = nm_u32(v, 0);
+	return nm_view_table(v, 4, *n, stride, what, err) ? records(m, v, *n, size, err) : NULL;
+}
+
 nm_status rfrm_parse_mesh(rfrm_model *m, nm_view *v, nm_error *err)
 {
-	uint32_t n = nm_u32(v, 0);
-	if (!nm_view_table(v, 4, n, MESH_RECORD, "meshes", err))
-		return NM_E_FORMAT;
-	m->meshes = nm_tree_alloc_array(m->t, n ? n : 1, sizeof *m->meshes);
-	if (!m->meshes)
-		return nm_fail(err, NM_E_NOMEM, m->name, "MESH", NM_NO_OFFSET, "out of memory");
+	uint32_t n;
+	if (!(m->meshes = table(m, v, MESH_RECORD, "meshes", sizeof *m->meshes, &n, err)))
+		return err->code;
 	m->nmeshes = n;
 	for (uint32_t i = 0; i < n; i++) {
 		size_t p = 4 + (size_t)i * MESH_RECORD;
@@ -85,9 +101,8 @@ nm_status rfrm_parse_vbuf(rfrm_model *m, nm_view *v, nm_error *err)
 	/* Each entry takes at least 8 bytes. */
 	if (v->bad || !nm_view_array(v, 4, n, 8))
 		return nm_view_fail(v, err, "vertex buffer list of %u entries", n);
-	m->vbufs = nm_tree_alloc_array(m->t, n ? n : 1, sizeof *m->vbufs);
-	if (!m->vbufs)
-		return nm_fail(err, NM_E_NOMEM, m->name, "VBUF", NM_NO_OFFSET, "out of memory");
+	if (!(m->vbufs = records(m, v, n, sizeof *m->vbufs, err)))
+		return err->code;
 	size_t p = 4;
 	for (uint32_t i = 0; i < n; i++) {
 		rfrm_vbuf *vb = &m->vbufs[i];
@@ -98,9 +113,8 @@ nm_status rfrm_parse_vbuf(rfrm_model *m, nm_view *v, nm_error *err)
 		snprintf(what, sizeof what, "components (vertex buffer %u)", i);
 		if (!nm_view_table(v, p + 8, vb->ncomps, COMP_RECORD, what, err))
 			return NM_E_FORMAT;
-		vb->comps = nm_tree_alloc_array(m->t, vb->ncomps ? vb->ncomps : 1, sizeof *vb->comps);
-		if (!vb->comps)
-			return nm_fail(err, NM_E_NOMEM, m->name, "VBUF", NM_NO_OFFSET, "out of memory");
+		if (!(vb->comps = records(m, v, vb->ncomps, sizeof *vb->comps, err)))
+			return err->code;
 		m->nvbufs = i + 1;
 		for (uint32_t c = 0; c < vb->ncomps; c++) {
 			size_t q = p + 8 + (size_t)c * COMP_RECORD;
@@ -119,12 +133,9 @@ nm_status rfrm_parse_vbuf(rfrm_model *m, nm_view *v, nm_error *err)
 
 nm_status rfrm_parse_ibuf(rfrm_model *m, nm_view *v, nm_error *err)
 {
-	uint32_t n = nm_u32(v, 0);
-	if (!nm_view_table(v, 4, n, 4, "index buffers", err))
-		return NM_E_FORMAT;
-	m->ibufs = nm_tree_alloc_array(m->t, n ? n : 1, sizeof *m->ibufs);
-	if (!m->ibufs)
-		return nm_fail(err, NM_E_NOMEM, m->name, "IBUF", NM_NO_OFFSET, "out of memory");
+	uint32_t n;
+	if (!(m->ibufs = table(m, v, 4, "index buffers", sizeof *m->ibufs, &n, err)))
+		return err->code;
 	m->nibufs = n;
 	for (uint32_t i = 0; i < n; i++) {
 		rfrm_ibuf *ib = &m->ibufs[i];

@@ -100,6 +100,14 @@ static void layout_text(nm_out *o, const rfrm_model *m, const rfrm_vbuf *vb)
 
 static const char *const csv_exts[] = { ".csv", NULL };
 
+/* dir/N: the directory of buffer N. */
+static nm_node *numbered_dir(nm_tree *t, nm_node *dir, size_t i)
+{
+	char name[32];
+	snprintf(name, sizeof name, "%zu", i);
+	return nm_dir(t, dir, name);
+}
+
 nm_status rfrm_add_vbufs(rfrm_model *m, nm_node *dir)
 {
 	nm_tree *t = m->t;
@@ -107,8 +115,7 @@ nm_status rfrm_add_vbufs(rfrm_model *m, nm_node *dir)
 	for (size_t i = 0; i < m->nvbufs; i++) {
 		rfrm_vbuf *vb = &m->vbufs[i];
 		char name[32];
-		snprintf(name, sizeof name, "%zu", i);
-		nm_node *d = nm_dir(t, dir, name);
+		nm_node *d = numbered_dir(t, dir, i);
 		if (!d)
 			return NM_E_NOMEM;
 		if (vb->bad)
@@ -203,9 +210,7 @@ nm_status rfrm_add_ibufs(rfrm_model *m, nm_node *dir)
 	nm_tree *t = m->t;
 	for (size_t j = 0; j < m->nibufs; j++) {
 		rfrm_ibuf *ib = &m->ibufs[j];
-		char name[32];
-		snprintf(name, sizeof name, "%zu", j);
-		nm_node *d = nm_dir(t, dir, name);
+		nm_node *d = numbered_dir(t, dir, j);
 		if (!d)
 			return NM_E_NOMEM;
 		nm_out o;
