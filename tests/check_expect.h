@@ -53,6 +53,23 @@ static inline void expect_read_fails(nm_tree *t, const char *path, nm_status cod
 		      err.msg);
 }
 
+/* A piece of text a file holds (or, with absent, lacks): a test lists what it expects
+ * of a tree as rows HAS(path, text) and LACKS(path, text), ending with a NULL path, and
+ * checks them all with expect_all. */
+typedef struct expectation {
+	const char *path, *text;
+	int absent;
+} expectation;
+
+#define HAS(path, text) { path, text, 0 }
+#define LACKS(path, text) { path, text, 1 }
+
+static inline void expect_all(nm_tree *t, const expectation *e)
+{
+	for (; e->path; e++)
+		expect_text(t, e->path, e->text, !e->absent);
+}
+
 #define expect(t, path, text) expect_text(t, path, text, 1)
 #define expect_not(t, path, text) expect_text(t, path, text, 0)
 

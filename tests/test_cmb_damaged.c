@@ -52,14 +52,18 @@ START_TEST(texture_data_offset_zero)
 	free(bin);
 	ck_assert(!walk_exists(t, "/tex/a.png"));
 	ck_assert(!walk_exists(t, "/tex/b.png"));
-	expect(t, "/tex/b.txt", "data_offset: 0x80\ndata_absolute: none (external)\n");
-	expect(t, "/tex/b.txt", "problem: the texture data is external: the header's texture "
-				"data offset is 0, so the data lies in another file\n");
-	expect(t, "/tex/header.txt", "texture_data: 0x0 (external: the data lies in another "
-				     "file)\n");
-	expect(t, "/info.txt", "texture_data: 0x0 (external)\n");
-	expect_not(t, "/tex/a.txt", "not inside the file");
-	expect_not(t, "/tex/a.txt", "overlap");
+	static const expectation want[] = {
+		HAS("/tex/b.txt", "data_offset: 0x80\ndata_absolute: none (external)\n"),
+		HAS("/tex/b.txt", "problem: the texture data is external: the header's texture "
+		    "data offset is 0, so the data lies in another file\n"),
+		HAS("/tex/header.txt", "texture_data: 0x0 (external: the data lies in another "
+		    "file)\n"),
+		HAS("/info.txt", "texture_data: 0x0 (external)\n"),
+		LACKS("/tex/a.txt", "not inside the file"),
+		LACKS("/tex/a.txt", "overlap"),
+		{ NULL, NULL, 0 },
+	};
+	expect_all(t, want);
 	nm_tree_free(t);
 }
 END_TEST
