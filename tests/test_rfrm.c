@@ -11,7 +11,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 #include "codec/gpu_buffer.h"
 #include "export/text.h"
 #include "fixtures/rfrm_writer.h"
@@ -923,44 +922,23 @@ END_TEST
 
 /* ---- corpus ---------------------------------------------------------------------- */
 
-static char corpus_dir[3072];
-
-static bool have_corpus(void)
-{
-	const char *top = getenv("top_srcdir");
-	snprintf(corpus_dir, sizeof corpus_dir, "%s/../shared/corpus/cmdl", top ? top : ".");
-	struct stat st;
-	return stat(corpus_dir, &st) == 0 && S_ISDIR(st.st_mode);
-}
-
+/* The corpus models' paths into names (at most max); 0 without the corpus, saying so
+ * (tests/walk.c). */
 static size_t corpus_files(char names[][3600], size_t max)
 {
-	DIR *d = opendir(corpus_dir);
+	char *dir = walk_corpus_dir("cmdl");
+	DIR *d = dir ? opendir(dir) : NULL;
 	size_t n = 0;
-	if (!d)
-		return 0;
-	for (struct dirent *e; (e = readdir(d)) && n < max;) {
+	for (struct dirent *e; d && (e = readdir(d)) && n < max;) {
 		const char *dot = strrchr(e->d_name, '.');
 		if (dot && (!strcmp(dot, ".cmdl") || !strcmp(dot, ".smdl") || !strcmp(dot, ".wmdl")))
-			snprintf(names[n++], 3600, "%s/%s", corpus_dir, e->d_name);
+			snprintf(names[n++], 3600, "%s/%s", dir, e->d_name);
 	}
-	closedir(d);
+	if (d)
+		closedir(d);
+	ck_assert_msg(!dir || n > 0, "no model in %s", dir);
+	free(dir);
 	return n;
-}
-
-static uint8_t *read_whole(const char *path, size_t *len)
-{
-	FILE *f = fopen(path, "rb");
-	ck_assert_ptr_nonnull(f);
-	fseek(f, 0, SEEK_END);
-	long n = ftell(f);
-	fseek(f, 0, SEEK_SET);
-	uint8_t *b = malloc((size_t)n + 1);
-	ck_assert_ptr_nonnull(b);
-	ck_assert_uint_eq(fread(b, 1, (size_t)n, f), (size_t)n);
-	fclose(f);
-	*len = (size_t)n;
-	return b;
 }
 
 static size_t count_lines(const char *s, const char *prefix)
@@ -978,13 +956,8 @@ static size_t count_lines(const char *s, const char *prefix)
 
 START_TEST(corpus_models)
 {
-	if (!have_corpus()) {
-		printf("test_rfrm: %s missing: corpus cases skipped\n", corpus_dir);
-		return;
-	}
 	static char names[64][3600];
 	size_t nfiles = corpus_files(names, 64);
-	ck_assert_uint_gt(nfiles, 0);
 	for (size_t f = 0; f < nfiles; f++) {
 		nm_tree *t;
 		nm_error err;
@@ -1042,17 +1015,16 @@ END_TEST
 
 START_TEST(corpus_mutations)
 {
-	if (!have_corpus()) {
-		printf("test_rfrm: %s missing: corpus cases skipped\n", corpus_dir);
-		return;
-	}
 	static char names[64][3600];
 	size_t nfiles = corpus_files(names, 64);
+	if (!nfiles)
+		return; /* no corpus: corpus_files said so */
 	uint32_t seed = 777;
 	size_t built = 0;
 	for (size_t f = 0; f < nfiles; f++) {
 		size_t len;
-		uint8_t *b = read_whole(names[f], &len);
+		uint8_t *b = walk_load_file(names[f], &len);
+		ck_assert_ptr_nonnull(b);
 		for (int i = 0; i < 150; i++) {
 			/* Truncations, flips in the tables (first 0x400 bytes), flips anywhere. */
 			size_t cut = i < 40 ? (size_t)xorshift(&seed) % len : len;
