@@ -17,6 +17,18 @@ static inline void expect_clean_walk(nm_tree *t)
 	ck_assert_uint_eq(st.size_mismatches, 0);
 }
 
+/* The tree of len bytes (named name), which builds, walks clean and has no error.txt
+ * at its top: what every test of a damaged fixture starts from. */
+static inline nm_tree *expect_clean_build(const void *data, size_t len, const char *name)
+{
+	nm_tree *t;
+	nm_error err;
+	ck_assert_msg(walk_build(data, len, name, &t, &err) == NM_OK, "%s", err.msg);
+	expect_clean_walk(t);
+	ck_assert_msg(!walk_exists(t, "/error.txt"), "%s has /error.txt", name);
+	return t;
+}
+
 static inline void expect_text(nm_tree *t, const char *path, const char *text, int present)
 {
 	char *s = walk_read(t, path, NULL);
@@ -39,6 +51,23 @@ static inline void expect_read_fails(nm_tree *t, const char *path, nm_status cod
 		      "%s: read did not fail with %s: %s", path, nm_status_str(code), err.msg);
 	ck_assert_msg(strstr(err.msg, text) && (!text2 || strstr(err.msg, text2)), "%s: %s", path,
 		      err.msg);
+}
+
+/* A piece of text a file holds (or, with absent, lacks): a test lists what it expects
+ * of a tree as rows HAS(path, text) and LACKS(path, text), ending with a NULL path, and
+ * checks them all with expect_all. */
+typedef struct expectation {
+	const char *path, *text;
+	int absent;
+} expectation;
+
+#define HAS(path, text) { path, text, 0 }
+#define LACKS(path, text) { path, text, 1 }
+
+static inline void expect_all(nm_tree *t, const expectation *e)
+{
+	for (; e->path; e++)
+		expect_text(t, e->path, e->text, !e->absent);
 }
 
 #define expect(t, path, text) expect_text(t, path, text, 1)

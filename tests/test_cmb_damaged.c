@@ -32,20 +32,9 @@ static nm_tree *build_walked(const fx_model *m)
 	size_t len;
 	uint8_t *d = fx_cmb_write(m, &len, NULL);
 	ck_assert_ptr_nonnull(d);
-	nm_tree *t;
-	nm_error err;
-	ck_assert_msg(walk_build(d, len, "room.cmb", &t, &err) == NM_OK, "%s", err.msg);
+	nm_tree *t = expect_clean_build(d, len, "room.cmb");
 	free(d);
-	expect_clean_walk(t);
 	return t;
-}
-
-
-static bool exists(nm_tree *t, const char *path)
-{
-	nm_node *n;
-	nm_error err;
-	return nm_resolve(t, path, &n, &err) == NM_OK;
 }
 
 /* Offset 0: the .bin files are empty (not the file's first bytes), no PNGs, and every
@@ -61,16 +50,20 @@ START_TEST(texture_data_offset_zero)
 	ck_assert_ptr_nonnull(bin);
 	ck_assert_uint_eq(len, 0);
 	free(bin);
-	ck_assert(!exists(t, "/tex/a.png"));
-	ck_assert(!exists(t, "/tex/b.png"));
-	expect(t, "/tex/b.txt", "data_offset: 0x80\ndata_absolute: none (external)\n");
-	expect(t, "/tex/b.txt", "problem: the texture data is external: the header's texture "
-				"data offset is 0, so the data lies in another file\n");
-	expect(t, "/tex/header.txt", "texture_data: 0x0 (external: the data lies in another "
-				     "file)\n");
-	expect(t, "/info.txt", "texture_data: 0x0 (external)\n");
-	expect_not(t, "/tex/a.txt", "not inside the file");
-	expect_not(t, "/tex/a.txt", "overlap");
+	ck_assert(!walk_exists(t, "/tex/a.png"));
+	ck_assert(!walk_exists(t, "/tex/b.png"));
+	static const expectation want[] = {
+		HAS("/tex/b.txt", "data_offset: 0x80\ndata_absolute: none (external)\n"),
+		HAS("/tex/b.txt", "problem: the texture data is external: the header's texture "
+		    "data offset is 0, so the data lies in another file\n"),
+		HAS("/tex/header.txt", "texture_data: 0x0 (external: the data lies in another "
+		    "file)\n"),
+		HAS("/info.txt", "texture_data: 0x0 (external)\n"),
+		LACKS("/tex/a.txt", "not inside the file"),
+		LACKS("/tex/a.txt", "overlap"),
+		{ NULL, NULL, 0 },
+	};
+	expect_all(t, want);
 	nm_tree_free(t);
 }
 END_TEST

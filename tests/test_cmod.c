@@ -316,6 +316,45 @@ START_TEST(absurd_counts)
 }
 END_TEST
 
+/* 4000 empty materials (8 bytes each in the file, far more in memory): read whole under
+ * the default limits; under a 64 KiB max_file_size the material array stops growing at
+ * the limit, and what was read before it is shown with the reason. */
+START_TEST(records_under_the_limit)
+{
+	nm_out o;
+	nm_out_init(&o);
+	cmodw_header(&o);
+	for (int i = 0; i < 4000; i++) {
+		cmodw_u16(&o, 1001);
+		cmodw_u16(&o, 1002);
+	}
+	nm_tree *t;
+	nm_error err;
+	ck_assert_int_eq(walk_build(o.data, o.len, "many.cmod", &t, &err), NM_OK);
+	char *info = walk_read(t, "/info.txt", NULL);
+	ck_assert_ptr_nonnull(strstr(info, "materials: 4000\n"));
+	ck_assert_ptr_null(strstr(info, "error:"));
+	free(info);
+	nm_tree_free(t);
+
+	nm_options opt;
+	nm_options_init(&opt);
+	opt.max_file_size = 64 << 10;
+	ck_assert_int_eq(walk_build_with(o.data, o.len, "many.cmod", &opt, &t, &err), NM_OK);
+	info = walk_read(t, "/info.txt", NULL);
+	ck_assert_ptr_nonnull(info);
+	const char *n = strstr(info, "materials: ");
+	ck_assert_ptr_nonnull(n);
+	long kept = strtol(n + 11, NULL, 10);
+	ck_assert_msg(kept > 0 && kept < 4000, "%ld materials kept", kept);
+	ck_assert_msg(strstr(info, "error: many.cmod: materials at 0x") &&
+		      strstr(info, "more than max_file_size"), "%s", info);
+	free(info);
+	nm_tree_free(t);
+	nm_out_free(&o);
+}
+END_TEST
+
 START_TEST(bad_values)
 {
 	static const struct { uint16_t tok, a, b; const char *msg; } cases[] = {
@@ -407,6 +446,7 @@ static Suite *cmod_suite(void)
 	tcase_add_test(tc, unknown_top_level_token);
 	tcase_add_test(tc, index_out_of_range);
 	tcase_add_test(tc, absurd_counts);
+	tcase_add_test(tc, records_under_the_limit);
 	tcase_add_test(tc, bad_values);
 	tcase_add_test(tc, corpus_files);
 	suite_add_tcase(s, tc);

@@ -27,15 +27,9 @@ static void triangle_mesh(nm_out *o, const uint32_t *materials, unsigned ngroups
 static const cmodw_material plain = { .diffuse = { 1, 0, 0 }, .specpower = 1, .opacity = 1,
 				      .blend = -1 };
 
-/* Build, walk everything (exact sizes, no failures), and check there is no error.txt. */
 static nm_tree *build_clean(nm_out *o)
 {
-	nm_tree *t;
-	nm_error err;
-	ck_assert_msg(walk_build(o->data, o->len, "odd.cmod", &t, &err) == NM_OK, "%s", err.msg);
-	expect_clean_walk(t);
-	ck_assert_ptr_null(walk_read(t, "/error.txt", NULL));
-	return t;
+	return expect_clean_build(o->data, o->len, "odd.cmod");
 }
 
 
@@ -51,20 +45,25 @@ START_TEST(material_index_past_the_count)
 	triangle_mesh(&o, mats, 2);
 	triangle_mesh(&o, mats, 1);
 	nm_tree *t = build_clean(&o);
-	expect(t, "/info.txt", "meshes: 2\n");
-	expect(t, "/info.txt", "oddities: 1\noddity: mesh 0: primitive group 1 uses material 7 "
-			       "of 1: Celestia draws it without a material\n");
-	expect(t, "/meshes/0/header.txt", "note: primitive group 1 uses material 7 of 1");
-	expect(t, "/meshes/0/primitives/1.txt", "material: 7\nnote: no such material: Celestia "
-						 "draws the group without one\n");
-	expect_not(t, "/meshes/0/primitives/0.txt", "note:");
-	expect(t, "/meshes/1/primitives/0.txt", "material: 0\n");
-	/* The ASCII form keeps the index (Celestia's ASCII reader takes any index >= -1);
-	 * the OBJ gives that group no material rather than one mesh.mtl lacks. */
-	expect(t, "/model.ascii.cmod", "\ntrilist 7 3\n");
-	expect(t, "/model.ascii.cmod", "# primitive group 1 uses material 7 of 1");
-	expect(t, "/mesh.obj", "g mesh0_group0\nusemtl material0\n");
-	expect_not(t, "/mesh.obj", "material7");
+	static const expectation want[] = {
+		HAS("/info.txt", "meshes: 2\n"),
+		HAS("/info.txt", "oddities: 1\noddity: mesh 0: primitive group 1 uses material 7 "
+		    "of 1: Celestia draws it without a material\n"),
+		HAS("/meshes/0/header.txt", "note: primitive group 1 uses material 7 of 1"),
+		HAS("/meshes/0/primitives/1.txt", "material: 7\nnote: no such material: Celestia "
+		    "draws the group without one\n"),
+		LACKS("/meshes/0/primitives/0.txt", "note:"),
+		HAS("/meshes/1/primitives/0.txt", "material: 0\n"),
+		/* The ASCII form keeps the index (Celestia's ASCII reader takes any index
+		 * >= -1); the OBJ gives that group no material rather than one mesh.mtl
+		 * lacks. */
+		HAS("/model.ascii.cmod", "\ntrilist 7 3\n"),
+		HAS("/model.ascii.cmod", "# primitive group 1 uses material 7 of 1"),
+		HAS("/mesh.obj", "g mesh0_group0\nusemtl material0\n"),
+		LACKS("/mesh.obj", "material7"),
+		{ NULL, NULL, 0 },
+	};
+	expect_all(t, want);
 	nm_tree_free(t);
 	nm_out_free(&o);
 }
@@ -98,21 +97,25 @@ START_TEST(texture_names_celestia_skips)
 	cmodw_u16(&o, 1002);
 	triangle_mesh(&o, mats, 2);
 	nm_tree *t = build_clean(&o);
-	expect(t, "/info.txt", "materials: 3\nmeshes: 1\n");
-	expect(t, "/info.txt", "oddities: 3\n");
-	expect(t, "/materials/0.txt", "normal_map: normal.png\n");
-	expect_not(t, "/materials/0.txt", "diffuse_map");
-	expect(t, "/materials/0.txt", "note: texture0 name \"\" at 0x");
-	expect(t, "/materials/0.txt", "left out, as Celestia does (it is empty)\n");
-	expect(t, "/materials/1.txt", "specular_map: maps/spec.png\n");
-	expect(t, "/materials/1.txt", "note: specularmap name \"maps/spec.png\" at 0x");
-	expect(t, "/materials/1.txt", ": Celestia does not load it (it refuses '/' in file "
-				      "names)\n");
-	expect(t, "/materials/2.txt", "opacity: 0.25\n");
-	expect(t, "/materials/2.txt", "note: emissivemap name \"a\\x00b\" at 0x");
-	expect_not(t, "/materials/2.txt", "emissive_map");
-	expect(t, "/model.ascii.cmod", "normalmap \"normal.png\"\n# texture0 name \"\" at 0x");
-	expect_not(t, "/mesh.mtl", "map_Kd");
+	static const expectation want[] = {
+		HAS("/info.txt", "materials: 3\nmeshes: 1\n"),
+		HAS("/info.txt", "oddities: 3\n"),
+		HAS("/materials/0.txt", "normal_map: normal.png\n"),
+		LACKS("/materials/0.txt", "diffuse_map"),
+		HAS("/materials/0.txt", "note: texture0 name \"\" at 0x"),
+		HAS("/materials/0.txt", "left out, as Celestia does (it is empty)\n"),
+		HAS("/materials/1.txt", "specular_map: maps/spec.png\n"),
+		HAS("/materials/1.txt", "note: specularmap name \"maps/spec.png\" at 0x"),
+		HAS("/materials/1.txt", ": Celestia does not load it (it refuses '/' in file "
+		    "names)\n"),
+		HAS("/materials/2.txt", "opacity: 0.25\n"),
+		HAS("/materials/2.txt", "note: emissivemap name \"a\\x00b\" at 0x"),
+		LACKS("/materials/2.txt", "emissive_map"),
+		HAS("/model.ascii.cmod", "normalmap \"normal.png\"\n# texture0 name \"\" at 0x"),
+		LACKS("/mesh.mtl", "map_Kd"),
+		{ NULL, NULL, 0 },
+	};
+	expect_all(t, want);
 	nm_tree_free(t);
 	nm_out_free(&o);
 }
@@ -140,20 +143,24 @@ START_TEST(other_oddities)
 	cmodw_mesh_write(&o, &none);
 	nm_out_char(&o, 'x');
 	nm_tree *t = build_clean(&o);
-	expect(t, "/info.txt", "meshes: 3\n");
-	expect(t, "/info.txt", "oddities: 6\n");
-	expect(t, "/info.txt", "oddity: 1 byte at 0x");
-	expect(t, "/info.txt", "after the last record: ignored, as Celestia does\n");
-	expect(t, "/info.txt", "oddity: material 0 at 0x");
-	expect(t, "/info.txt", "comes after a mesh: Celestia refuses the file\n");
-	expect(t, "/meshes/1/header.txt", "appears again: Celestia uses the last one\n");
-	expect(t, "/meshes/1/header.txt", "note: attribute nextposition at 0x");
-	expect(t, "/meshes/2/header.txt", "note: no vertex attributes: Celestia refuses the file\n"
-					  "note: no vertices: Celestia refuses the file\n");
-	expect(t, "/meshes/1/vertices.csv", "position_x,position_y,position_z,position~2_x,"
-					    "position~2_y,position~2_z,nextposition_x,");
-	/* The OBJ takes the position Celestia would: the second. */
-	expect(t, "/mesh.obj", "v +4.00000000e+00 +5.00000000e+00 +6.00000000e+00\n");
+	static const expectation want[] = {
+		HAS("/info.txt", "meshes: 3\n"),
+		HAS("/info.txt", "oddities: 6\n"),
+		HAS("/info.txt", "oddity: 1 byte at 0x"),
+		HAS("/info.txt", "after the last record: ignored, as Celestia does\n"),
+		HAS("/info.txt", "oddity: material 0 at 0x"),
+		HAS("/info.txt", "comes after a mesh: Celestia refuses the file\n"),
+		HAS("/meshes/1/header.txt", "appears again: Celestia uses the last one\n"),
+		HAS("/meshes/1/header.txt", "note: attribute nextposition at 0x"),
+		HAS("/meshes/2/header.txt", "note: no vertex attributes: Celestia refuses the file\n"
+		    "note: no vertices: Celestia refuses the file\n"),
+		HAS("/meshes/1/vertices.csv", "position_x,position_y,position_z,position~2_x,"
+		    "position~2_y,position~2_z,nextposition_x,"),
+		/* The OBJ takes the position Celestia would: the second. */
+		HAS("/mesh.obj", "v +4.00000000e+00 +5.00000000e+00 +6.00000000e+00\n"),
+		{ NULL, NULL, 0 },
+	};
+	expect_all(t, want);
 	nm_tree_free(t);
 	nm_out_free(&o);
 }

@@ -11,7 +11,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 #include "codec/gpu_buffer.h"
 #include "export/text.h"
 #include "fixtures/rfrm_writer.h"
@@ -19,6 +18,7 @@
 #include "formats/rfrm/rfrm.h"
 #include "lib/bytes.h"
 #include "tests/prng.h"
+#include "tests/walk.h"
 
 /* ---- helpers ---------------------------------------------------------------------- */
 
@@ -27,20 +27,8 @@
 static nm_tree *build_mem_with(const uint8_t *data, size_t len, const char *name,
 			       const nm_options *opt, nm_error *err)
 {
-	uint8_t *copy = malloc(len ? len : 1);
-	ck_assert_ptr_nonnull(copy);
-	if (len)
-		memcpy(copy, data, len);
-	nm_reader *r;
-	ck_assert_int_eq(nm_reader_new_memory(name, copy, len, &r, err), NM_OK);
-	nm_tree *t = nm_tree_new(opt);
-	ck_assert_ptr_nonnull(t);
-	ck_assert_int_eq(nm_tree_adopt_reader(t, r), NM_OK);
-	if (nm_build_any(r, t, nm_tree_root(t), err) != NM_OK) {
-		nm_tree_free(t);
-		return NULL;
-	}
-	return t;
+	nm_tree *t;
+	return walk_build_with(data, len, name, opt, &t, err) == NM_OK ? t : NULL;
 }
 
 static nm_tree *build_mem(const uint8_t *data, size_t len, const char *name, nm_error *err)
@@ -76,13 +64,6 @@ static char *slurp(nm_tree *t, const char *path, size_t *len)
 	return buf;
 }
 
-static bool exists(nm_tree *t, const char *path)
-{
-	nm_node *n;
-	nm_error err;
-	return nm_resolve(t, path, &n, &err) == NM_OK;
-}
-
 static void expect_file(nm_tree *t, const char *path, const void *want, size_t want_len)
 {
 	size_t len;
@@ -99,59 +80,16 @@ static void expect_contains(nm_tree *t, const char *path, const char *needle)
 	free(got);
 }
 
-struct walk_stats {
-	size_t files, dirs, errors;
-	bool produce;
-};
-
-/* Every node below dir: sizes always; with produce, read every file whole and check
- * it gives exactly its size (errors are counted, not fatal: broken input may fail). */
-static void walk(nm_tree *t, nm_node *dir, struct walk_stats *st, int depth)
+/* The whole tree as a mount would walk it (tests/walk.c): sizes always; with produce,
+ * every file read whole. Failures are counted, not fatal (broken input may fail), but
+ * every file that reads gives exactly its announced size. */
+static walk_stats walk_all(nm_tree *t, bool produce)
 {
-	nm_node **kids;
-	size_t n;
-	nm_error err;
-	ck_assert_int_lt(depth, 64);
-	if (nm_children(t, dir, &kids, &n, &err) != NM_OK) {
-		st->errors++;
-		return;
-	}
-	st->dirs++;
-	for (size_t i = 0; i < n; i++) {
-		if (nm_node_type(kids[i]) == NM_NODE_DIR) {
-			walk(t, kids[i], st, depth + 1);
-			continue;
-		}
-		st->files++;
-		uint64_t size;
-		if (nm_size(t, kids[i], &size, &err) != NM_OK) {
-			st->errors++;
-			continue;
-		}
-		if (!st->produce)
-			continue;
-		char buf[65536];
-		uint64_t off = 0;
-		for (;;) {
-			size_t got;
-			if (nm_read(t, kids[i], off, buf, sizeof buf, &got, &err) != NM_OK) {
-				st->errors++;
-				break;
-			}
-			if (got == 0)
-				break;
-			off += got;
-		}
-		if (off != size && off != 0)
-			ck_abort_msg("%s: produced %llu bytes, size says %llu", nm_node_name(kids[i]),
-				     (unsigned long long)off, (unsigned long long)size);
-	}
-}
-
-static struct walk_stats walk_all(nm_tree *t, bool produce)
-{
-	struct walk_stats st = { .produce = produce };
-	walk(t, nm_tree_root(t), &st, 0);
+	walk_opts o = { .sizes_only = !produce };
+	walk_stats st;
+	walk_tree_opts(t, &o, &st);
+	ck_assert_uint_eq(st.size_mismatches, 0);
+	ck_assert_uint_lt(st.depth, 64);
 	return st;
 }
 
@@ -165,43 +103,62 @@ static void csv_floats(nm_out *o, const float *f, int n)
 	}
 }
 
+/* The sample of seed seed written as a model of form type form (and its META blob into
+ * meta, unless NULL). */
+static rfx_buf sample_model(rfx_sample *s, uint32_t seed, const char *form, int codec,
+			    bool meta_gpu_relative, rfx_buf *meta)
+{
+	rfx_buf b = { 0 };
+	rfx_sample_init(s, seed);
+	ck_assert_int_eq(rfx_sample_write(s, form, codec, meta_gpu_relative, &b, meta), 0);
+	return b;
+}
+
+/* The sample's float attributes as its CSVs list them, and each known value. */
+static const struct { const char *file, *header; int comps; } sample_floats[] = {
+	{ "vbuf/0/positions.csv", "x,y,z\n", 3 },
+	{ "vbuf/0/normals.csv", "x,y,z,w\n", 4 },
+	{ "vbuf/0/texcoords0.csv", "u,v\n", 2 },
+	{ "vbuf/0/colors.csv", "r,g,b,a\n", 4 },
+	{ "vbuf/0/bone_weights.csv", "weight0,weight1,weight2,weight3\n", 4 },
+};
+
+static float sample_float(const rfx_sample *s, size_t attr, int v, int k)
+{
+	switch (attr) {
+	case 0: return s->pos[v][k];
+	case 1: return s->nrm[v][k];
+	case 2: return s->uv[v][k];
+	case 3: return (float)(s->color[v][k] / 255.0);
+	default: return (float)(s->weights[v][k] / 65535.0);
+	}
+}
+
+/* dir/file holds exactly the bytes of o, which is emptied for the next file. */
+static void expect_out(nm_tree *t, const char *dir, const char *file, nm_out *o)
+{
+	char path[256];
+	snprintf(path, sizeof path, "%s/%s", dir, file);
+	expect_file(t, path, o->data, o->len);
+	o->len = 0;
+}
+
 static void expect_sample_csvs(nm_tree *t, const char *dir, const rfx_sample *s, bool little)
 {
 	char path[256];
 	nm_out o;
 	nm_out_init(&o);
 
-	nm_out_str(&o, "x,y,z\n");
-	for (int v = 0; v < RFX_SAMPLE_VERTS; v++)
-		csv_floats(&o, s->pos[v], 3);
-	snprintf(path, sizeof path, "%s/vbuf/0/positions.csv", dir);
-	expect_file(t, path, o.data, o.len);
-	o.len = 0;
-
-	nm_out_str(&o, "x,y,z,w\n");
-	for (int v = 0; v < RFX_SAMPLE_VERTS; v++)
-		csv_floats(&o, s->nrm[v], 4);
-	snprintf(path, sizeof path, "%s/vbuf/0/normals.csv", dir);
-	expect_file(t, path, o.data, o.len);
-	o.len = 0;
-
-	nm_out_str(&o, "u,v\n");
-	for (int v = 0; v < RFX_SAMPLE_VERTS; v++)
-		csv_floats(&o, s->uv[v], 2);
-	snprintf(path, sizeof path, "%s/vbuf/0/texcoords0.csv", dir);
-	expect_file(t, path, o.data, o.len);
-	o.len = 0;
-
-	nm_out_str(&o, "r,g,b,a\n");
-	for (int v = 0; v < RFX_SAMPLE_VERTS; v++) {
-		float f[4];
-		for (int k = 0; k < 4; k++)
-			f[k] = (float)(s->color[v][k] / 255.0);
-		csv_floats(&o, f, 4);
+	for (size_t a = 0; a < sizeof sample_floats / sizeof sample_floats[0]; a++) {
+		nm_out_str(&o, sample_floats[a].header);
+		for (int v = 0; v < RFX_SAMPLE_VERTS; v++) {
+			float f[4];
+			for (int k = 0; k < sample_floats[a].comps; k++)
+				f[k] = sample_float(s, a, v, k);
+			csv_floats(&o, f, sample_floats[a].comps);
+		}
+		expect_out(t, dir, sample_floats[a].file, &o);
 	}
-	snprintf(path, sizeof path, "%s/vbuf/0/colors.csv", dir);
-	expect_file(t, path, o.data, o.len);
-	o.len = 0;
 
 	nm_out_str(&o, "index0,index1,index2,index3\n");
 	for (int v = 0; v < RFX_SAMPLE_VERTS; v++)
@@ -209,20 +166,7 @@ static void expect_sample_csvs(nm_tree *t, const char *dir, const rfx_sample *s,
 			nm_csv_int(&o, s->bones[v][k], 3);
 			nm_out_char(&o, k == 3 ? '\n' : ',');
 		}
-	snprintf(path, sizeof path, "%s/vbuf/0/bone_indices.csv", dir);
-	expect_file(t, path, o.data, o.len);
-	o.len = 0;
-
-	nm_out_str(&o, "weight0,weight1,weight2,weight3\n");
-	for (int v = 0; v < RFX_SAMPLE_VERTS; v++) {
-		float f[4];
-		for (int k = 0; k < 4; k++)
-			f[k] = (float)(s->weights[v][k] / 65535.0);
-		csv_floats(&o, f, 4);
-	}
-	snprintf(path, sizeof path, "%s/vbuf/0/bone_weights.csv", dir);
-	expect_file(t, path, o.data, o.len);
-	o.len = 0;
+	expect_out(t, dir, "vbuf/0/bone_indices.csv", &o);
 
 	int nidx = RFX_SAMPLE_TRI_INDICES + RFX_SAMPLE_STRIP_INDICES;
 	nm_out_str(&o, "index\n");
@@ -230,8 +174,7 @@ static void expect_sample_csvs(nm_tree *t, const char *dir, const rfx_sample *s,
 		nm_csv_uint(&o, s->idx[i], 5);
 		nm_out_char(&o, '\n');
 	}
-	snprintf(path, sizeof path, "%s/ibuf/0/indices.csv", dir);
-	expect_file(t, path, o.data, o.len);
+	expect_out(t, dir, "ibuf/0/indices.csv", &o);
 	nm_out_free(&o);
 
 	uint8_t verts[RFX_SAMPLE_VERTS * RFX_SAMPLE_STRIDE], idx[2 * 38];
@@ -395,9 +338,8 @@ START_TEST(pak_every_codec)
 {
 	int codec = codecs[_i];
 	rfx_sample s;
-	rfx_sample_init(&s, 100 + (uint32_t)_i);
-	rfx_buf asset = { 0 }, meta = { 0 }, other = { 0 }, pak = { 0 };
-	ck_assert_int_eq(rfx_sample_write(&s, "CMDL", codec, false, &asset, &meta), 0);
+	rfx_buf meta = { 0 }, other = { 0 }, pak = { 0 };
+	rfx_buf asset = sample_model(&s, 100 + (uint32_t)_i, "CMDL", codec, false, &meta);
 	ck_assert_int_eq(rfx_generic_write("TXTR", 5, 100, &other), 0);
 	rfx_asset a[2] = {
 		{ "CMDL", { 0 }, "models/sample", asset.data, asset.len, meta.data, meta.len },
@@ -459,9 +401,8 @@ START_TEST(appended_meta_every_codec)
 {
 	int codec = codecs[_i];
 	rfx_sample s;
-	rfx_sample_init(&s, 200 + (uint32_t)_i);
-	rfx_buf asset = { 0 }, meta = { 0 };
-	ck_assert_int_eq(rfx_sample_write(&s, "SMDL", codec, false, &asset, &meta), 0);
+	rfx_buf meta = { 0 };
+	rfx_buf asset = sample_model(&s, 200 + (uint32_t)_i, "SMDL", codec, false, &meta);
 	ck_assert_int_eq(rfx_append_meta(&asset, &meta), 0);
 	nm_tree *t = build_ok(&asset, "appended.smdl");
 	ck_assert_uint_eq(nm_tree_productions(t), 0);
@@ -477,9 +418,8 @@ END_TEST
 START_TEST(meta_gpu_relative)
 {
 	rfx_sample s;
-	rfx_sample_init(&s, 300 + (uint32_t)_i);
-	rfx_buf asset = { 0 }, meta = { 0 };
-	ck_assert_int_eq(rfx_sample_write(&s, "WMDL", codecs[_i], true, &asset, &meta), 0);
+	rfx_buf meta = { 0 };
+	rfx_buf asset = sample_model(&s, 300 + (uint32_t)_i, "WMDL", codecs[_i], true, &meta);
 	ck_assert_int_eq(rfx_append_meta(&asset, &meta), 0);
 	nm_tree *t = build_ok(&asset, "relative.wmdl");
 	expect_contains(t, "/gpu/layout.txt", "read_buffer_offsets: relative to meta_gpu_offset");
@@ -498,9 +438,7 @@ START_TEST(walk_is_lazy)
 {
 	int codec = codecs[_i];
 	rfx_sample s;
-	rfx_sample_init(&s, 400 + (uint32_t)_i);
-	rfx_buf asset = { 0 };
-	ck_assert_int_eq(rfx_sample_write(&s, "CMDL", codec, false, &asset, NULL), 0);
+	rfx_buf asset = sample_model(&s, 400 + (uint32_t)_i, "CMDL", codec, false, NULL);
 	nm_tree *t = build_ok(&asset, "nometa.cmdl");
 	/* ls: names only. */
 	nm_node **kids;
@@ -509,11 +447,11 @@ START_TEST(walk_is_lazy)
 	ck_assert_int_eq(nm_children(t, nm_tree_root(t), &kids, &n, &err), NM_OK);
 	ck_assert_uint_eq(nm_tree_productions(t), 0);
 	/* ls -l: every size is known without decoding. */
-	struct walk_stats st = walk_all(t, false);
-	ck_assert_uint_eq(st.errors, 0);
+	walk_stats st = walk_all(t, false);
+	ck_assert_uint_eq(st.failed, 0);
 	ck_assert_uint_eq(nm_tree_productions(t), 0);
 	expect_contains(t, "/gpu/header.txt", "buffers one after another");
-	ck_assert(!exists(t, "/gpu/layout.txt"));
+	ck_assert(!walk_exists(t, "/gpu/layout.txt"));
 	ck_assert_uint_eq(nm_tree_productions(t), 0);
 	expect_sample_csvs(t, "", &s, rfx_codec_is_switch(codec));
 	/* buffers.csv: each buffer's tag, where it lies, its sizes. */
@@ -528,7 +466,7 @@ START_TEST(walk_is_lazy)
 	ck_assert_ptr_nonnull(strstr(csv, ",1\ni,00000,0x"));
 	free(csv);
 	st = walk_all(t, true);
-	ck_assert_uint_eq(st.errors, 0);
+	ck_assert_uint_eq(st.failed, 0);
 	nm_tree_free(t);
 	rfx_buf_free(&asset);
 }
@@ -560,9 +498,7 @@ static void *reader_thread(void *p)
 START_TEST(walk_threads)
 {
 	rfx_sample s;
-	rfx_sample_init(&s, 401);
-	rfx_buf asset = { 0 };
-	ck_assert_int_eq(rfx_sample_write(&s, "CMDL", RFX_LZSS16_ARITH, false, &asset, NULL), 0);
+	rfx_buf asset = sample_model(&s, 401, "CMDL", RFX_LZSS16_ARITH, false, NULL);
 	static const char *const paths[] = { "/vbuf/0/positions.csv", "/vbuf/0/normals.csv",
 					     "/ibuf/0/indices.csv", "/mesh.obj",
 					     "/gpu/index/0.bin", "/vbuf/0/colors.csv" };
@@ -599,10 +535,7 @@ END_TEST
 START_TEST(walk_mixed_codecs)
 {
 	rfx_sample s;
-	rfx_sample_init(&s, 500 + (uint32_t)_i);
-	rfx_buf asset = { 0 };
-	ck_assert_int_eq(rfx_sample_write(&s, "CMDL", RFX_LZSS32_LONG_ARITH, false, &asset, NULL),
-			 0);
+	rfx_buf asset = sample_model(&s, 500 + (uint32_t)_i, "CMDL", RFX_LZSS32_LONG_ARITH, false, NULL);
 	/* The index buffer (the GPU chunk's last) again in another codec. */
 	uint8_t idx[2 * (RFX_SAMPLE_TRI_INDICES + RFX_SAMPLE_STRIP_INDICES)];
 	rfx_sample_indices(&s, true, idx);
@@ -658,7 +591,7 @@ START_TEST(meta_limits)
 	ck_assert_int_eq(rfx_append_meta(&asset, &meta), 0);
 	nm_tree *t = build_ok(&asset, "bomb.cmdl");
 	expect_contains(t, "/gpu/layout.txt", "refused");
-	ck_assert(!exists(t, "/gpu/vertex/0.bin"));
+	ck_assert(!walk_exists(t, "/gpu/vertex/0.bin"));
 	nm_node *n;
 	nm_error err;
 	char buf[64];
@@ -677,9 +610,7 @@ END_TEST
 START_TEST(absurd_vertex_count)
 {
 	rfx_sample s;
-	rfx_sample_init(&s, 700);
-	rfx_buf asset = { 0 };
-	ck_assert_int_eq(rfx_sample_write(&s, "CMDL", RFX_ZLIB, false, &asset, NULL), 0);
+	rfx_buf asset = sample_model(&s, 700, "CMDL", RFX_ZLIB, false, NULL);
 	nm_error err;
 	/* VBUF data: u32 list count, then the vertex count. */
 	uint8_t *v = memmem(asset.data, asset.len, "VBUF", 4);
@@ -693,8 +624,8 @@ START_TEST(absurd_vertex_count)
 		nm_tree *t = build_ok(&asset, "huge.cmdl");
 		if (count == 0xffffffff) {
 			/* More than any chunk could give: refused at mount. */
-			ck_assert(exists(t, "/vbuf/0/error.txt"));
-			ck_assert(!exists(t, "/vbuf/0/positions.csv"));
+			ck_assert(walk_exists(t, "/vbuf/0/error.txt"));
+			ck_assert(!walk_exists(t, "/vbuf/0/positions.csv"));
 		} else {
 			/* Possible for some codec: the walk finds it is not so, on read. */
 			nm_node *n;
@@ -720,7 +651,7 @@ START_TEST(absurd_vertex_count)
 	/* And a MESH list count that no chunk could hold. */
 	memset(me + 0x18, 0xff, 4);
 	t = build_ok(&asset, "huge.cmdl");
-	ck_assert(exists(t, "/mesh/error.txt"));
+	ck_assert(walk_exists(t, "/mesh/error.txt"));
 	walk_all(t, true);
 	nm_tree_free(t);
 	rfx_buf_free(&asset);
@@ -733,7 +664,7 @@ START_TEST(absurd_vertex_count)
 	memcpy(v + 0x18 + 4, "\x00\x00\x03\xe8", 4); /* 1000 vertices */
 	t = build_ok(&asset, "meta.cmdl");
 	expect_contains(t, "/vbuf/0/error.txt", "but its GPU buffer holds 1056");
-	ck_assert(!exists(t, "/vbuf/0/positions.csv"));
+	ck_assert(!walk_exists(t, "/vbuf/0/positions.csv"));
 	expect_file(t, "/mesh.obj", "# Tropical Freeze model via nmodelfs\nmtllib mesh.mtl\n", 53);
 	walk_all(t, true);
 	nm_tree_free(t);
@@ -779,7 +710,7 @@ START_TEST(wiiu_materials)
 	rfrm_guid_str(g, p[2].guid[0]);
 	snprintf(line, sizeof line, "map_Kd %s.png", g);
 	expect_contains(t, "/mesh.mtl", line);
-	ck_assert(!exists(t, "/mtrl/error.txt"));
+	ck_assert(!walk_exists(t, "/mtrl/error.txt"));
 	nm_tree_free(t);
 	rfx_buf_free(&asset);
 	rfx_buf_free(&meta);
@@ -790,9 +721,7 @@ END_TEST
 START_TEST(switch_materials)
 {
 	rfx_sample s;
-	rfx_sample_init(&s, 800);
-	rfx_buf asset = { 0 };
-	ck_assert_int_eq(rfx_sample_write(&s, "CMDL", RFX_ZLIB, false, &asset, NULL), 0);
+	rfx_buf asset = sample_model(&s, 800, "CMDL", RFX_ZLIB, false, NULL);
 	nm_tree *t = build_ok(&asset, "m.cmdl");
 	char g[RFRM_GUID_STR], line[64];
 	rfrm_guid_str(g, s.diffuse);
@@ -809,7 +738,7 @@ START_TEST(switch_materials)
 	expect_contains(t, "/head/header.txt", "data_source_0: ANIM_UV (0x0)\n");
 	expect_contains(t, "/head/header.txt", "data_source_0_vectors: 1 -2 3 -4\n");
 	expect_contains(t, "/mesh.mtl", "Kd 0.5 0.25 1\n");
-	ck_assert(!exists(t, "/mtrl/error.txt"));
+	ck_assert(!walk_exists(t, "/mtrl/error.txt"));
 	nm_tree_free(t);
 	rfx_buf_free(&asset);
 }
@@ -821,9 +750,8 @@ END_TEST
 START_TEST(material_without_text)
 {
 	rfx_sample s;
-	rfx_sample_init(&s, 850);
-	rfx_buf asset = { 0 }, pak = { 0 };
-	ck_assert_int_eq(rfx_sample_write(&s, "CMDL", RFX_ZLIB, false, &asset, NULL), 0);
+	rfx_buf pak = { 0 };
+	rfx_buf asset = sample_model(&s, 850, "CMDL", RFX_ZLIB, false, NULL);
 	/* MTRL data: u32 material count, then material 0's u32 name length. */
 	uint8_t *mt = memmem(asset.data, asset.len, "MTRL", 4);
 	ck_assert_ptr_nonnull(mt);
@@ -859,7 +787,7 @@ START_TEST(generic_asset)
 	expect_contains(t, "/innr/skip/header.txt", "skip: 4\n");
 	expect_contains(t, "/innr/header.txt", "kind: form\nform_type: INNR\n");
 	expect_file(t, "/data/raw.bin", b.data + b.len - 33, 33);
-	ck_assert(!exists(t, "/error.txt"));
+	ck_assert(!walk_exists(t, "/error.txt"));
 	nm_tree_free(t);
 	rfx_buf_free(&b);
 }
@@ -891,13 +819,13 @@ START_TEST(pak_names_and_laziness)
 	nm_error err;
 	ck_assert_int_eq(nm_children(t, nm_tree_root(t), &kids, &n, &err), NM_OK);
 	ck_assert_uint_eq(n, 4 + 3);
-	ck_assert(exists(t, "/dup.char/info.txt"));
-	ck_assert(exists(t, "/dup~2.char/info.txt"));
+	ck_assert(walk_exists(t, "/dup.char/info.txt"));
+	ck_assert(walk_exists(t, "/dup~2.char/info.txt"));
 	char g[RFRM_GUID_STR], path[128];
 	rfrm_guid_str(g, a[2].guid);
 	snprintf(path, sizeof path, "/%s.char/head/raw.bin", g);
-	ck_assert(exists(t, path));
-	ck_assert(exists(t, "/bad.char/bad.char"));
+	ck_assert(walk_exists(t, path));
+	ck_assert(walk_exists(t, "/bad.char/bad.char"));
 	ck_assert_uint_eq(nm_tree_productions(t), 0);
 	expect_contains(t, "/bad.char/error.txt", "RFRM");
 	expect_file(t, "/bad.char/bad.char", bodies[3].data, bodies[3].len);
@@ -922,8 +850,8 @@ START_TEST(bench_pak_walk)
 	ck_assert_int_eq(nm_children(t, nm_tree_root(t), &kids, &n, &err), NM_OK);
 	ck_assert_uint_eq(n, 60 + 3);
 	ck_assert_uint_eq(nm_tree_productions(t), 0);
-	struct walk_stats st = walk_all(t, true);
-	ck_assert_uint_eq(st.errors, 0);
+	walk_stats st = walk_all(t, true);
+	ck_assert_uint_eq(st.failed, 0);
 	ck_assert_uint_gt(st.files, 60 * 4);
 	nm_tree_free(t);
 	rfx_buf_free(&pak);
@@ -961,9 +889,8 @@ static bool mutate_and_walk(const uint8_t *data, size_t len, const char *name, s
 START_TEST(truncate_every_offset)
 {
 	rfx_sample s;
-	rfx_sample_init(&s, 900);
-	rfx_buf asset = { 0 }, meta = { 0 };
-	ck_assert_int_eq(rfx_sample_write(&s, "WMDL", codecs[_i], false, &asset, &meta), 0);
+	rfx_buf meta = { 0 };
+	rfx_buf asset = sample_model(&s, 900, "WMDL", codecs[_i], false, &meta);
 	ck_assert_int_eq(rfx_append_meta(&asset, &meta), 0);
 	for (size_t cut = 0; cut < asset.len; cut += _i == 4 ? 1 : 3)
 		mutate_and_walk(asset.data, asset.len, "cut.wmdl", cut, 0, 0);
@@ -995,44 +922,23 @@ END_TEST
 
 /* ---- corpus ---------------------------------------------------------------------- */
 
-static char corpus_dir[3072];
-
-static bool have_corpus(void)
-{
-	const char *top = getenv("top_srcdir");
-	snprintf(corpus_dir, sizeof corpus_dir, "%s/../shared/corpus/cmdl", top ? top : ".");
-	struct stat st;
-	return stat(corpus_dir, &st) == 0 && S_ISDIR(st.st_mode);
-}
-
+/* The corpus models' paths into names (at most max); 0 without the corpus, saying so
+ * (tests/walk.c). */
 static size_t corpus_files(char names[][3600], size_t max)
 {
-	DIR *d = opendir(corpus_dir);
+	char *dir = walk_corpus_dir("cmdl");
+	DIR *d = dir ? opendir(dir) : NULL;
 	size_t n = 0;
-	if (!d)
-		return 0;
-	for (struct dirent *e; (e = readdir(d)) && n < max;) {
+	for (struct dirent *e; d && (e = readdir(d)) && n < max;) {
 		const char *dot = strrchr(e->d_name, '.');
 		if (dot && (!strcmp(dot, ".cmdl") || !strcmp(dot, ".smdl") || !strcmp(dot, ".wmdl")))
-			snprintf(names[n++], 3600, "%s/%s", corpus_dir, e->d_name);
+			snprintf(names[n++], 3600, "%s/%s", dir, e->d_name);
 	}
-	closedir(d);
+	if (d)
+		closedir(d);
+	ck_assert_msg(!dir || n > 0, "no model in %s", dir);
+	free(dir);
 	return n;
-}
-
-static uint8_t *read_whole(const char *path, size_t *len)
-{
-	FILE *f = fopen(path, "rb");
-	ck_assert_ptr_nonnull(f);
-	fseek(f, 0, SEEK_END);
-	long n = ftell(f);
-	fseek(f, 0, SEEK_SET);
-	uint8_t *b = malloc((size_t)n + 1);
-	ck_assert_ptr_nonnull(b);
-	ck_assert_uint_eq(fread(b, 1, (size_t)n, f), (size_t)n);
-	fclose(f);
-	*len = (size_t)n;
-	return b;
 }
 
 static size_t count_lines(const char *s, const char *prefix)
@@ -1050,20 +956,15 @@ static size_t count_lines(const char *s, const char *prefix)
 
 START_TEST(corpus_models)
 {
-	if (!have_corpus()) {
-		printf("test_rfrm: %s missing: corpus cases skipped\n", corpus_dir);
-		return;
-	}
 	static char names[64][3600];
 	size_t nfiles = corpus_files(names, 64);
-	ck_assert_uint_gt(nfiles, 0);
 	for (size_t f = 0; f < nfiles; f++) {
 		nm_tree *t;
 		nm_error err;
 		ck_assert_msg(nm_open_model(names[f], NULL, &t, &err) == NM_OK, "%s: %s", names[f], err.msg);
 		ck_assert_uint_eq(nm_tree_productions(t), 0);
-		struct walk_stats st = walk_all(t, true);
-		ck_assert_msg(st.errors == 0, "%s: %zu files failed", names[f], st.errors);
+		walk_stats st = walk_all(t, true);
+		ck_assert_msg(st.failed == 0, "%s: %zu files failed", names[f], st.failed);
 
 		/* VBUF and MESH read here from raw.bin, independently of the driver. */
 		size_t vlen, mlen;
@@ -1114,17 +1015,16 @@ END_TEST
 
 START_TEST(corpus_mutations)
 {
-	if (!have_corpus()) {
-		printf("test_rfrm: %s missing: corpus cases skipped\n", corpus_dir);
-		return;
-	}
 	static char names[64][3600];
 	size_t nfiles = corpus_files(names, 64);
+	if (!nfiles)
+		return; /* no corpus: corpus_files said so */
 	uint32_t seed = 777;
 	size_t built = 0;
 	for (size_t f = 0; f < nfiles; f++) {
 		size_t len;
-		uint8_t *b = read_whole(names[f], &len);
+		uint8_t *b = walk_load_file(names[f], &len);
+		ck_assert_ptr_nonnull(b);
 		for (int i = 0; i < 150; i++) {
 			/* Truncations, flips in the tables (first 0x400 bytes), flips anywhere. */
 			size_t cut = i < 40 ? (size_t)xorshift(&seed) % len : len;
@@ -1175,7 +1075,7 @@ static Suite *rfrm_suite(void)
 	suite_add_tcase(s, bad);
 
 	TCase *corp = tcase_create("corpus");
-	tcase_set_timeout(corp, 120);
+	tcase_set_timeout(corp, 300); /* ~45 s of CPU; the machine may be shared */
 	tcase_add_test(corp, corpus_models);
 	tcase_add_test(corp, corpus_mutations);
 	suite_add_tcase(s, corp);

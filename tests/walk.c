@@ -111,6 +111,13 @@ void walk_tree(nm_tree *t, walk_stats *st)
 	walk_tree_opts(t, NULL, st);
 }
 
+bool walk_exists(nm_tree *t, const char *path)
+{
+	nm_node *n;
+	nm_error err;
+	return nm_resolve(t, path, &n, &err) == NM_OK;
+}
+
 char *walk_read(nm_tree *t, const char *path, size_t *len)
 {
 	nm_node *n;
@@ -133,14 +140,24 @@ char *walk_read(nm_tree *t, const char *path, size_t *len)
 nm_status walk_build(const void *bytes, size_t len, const char *name, nm_tree **out,
 		     nm_error *err)
 {
+	return walk_build_with(bytes, len, name, NULL, out, err);
+}
+
+nm_status walk_build_with(const void *bytes, size_t len, const char *name,
+			  const nm_options *opt, nm_tree **out, nm_error *err)
+{
 	nm_reader *r;
 	void *copy = malloc(len ? len : 1);
-	memcpy(copy, bytes, len);
+	if (!copy)
+		abort();
+	if (len)
+		memcpy(copy, bytes, len);
 	nm_status s = nm_reader_new_memory(name, copy, len, &r, err);
 	if (s != NM_OK)
 		return s;
-	nm_tree *t = nm_tree_new(NULL);
-	nm_tree_adopt_reader(t, r);
+	nm_tree *t = nm_tree_new(opt);
+	if (!t || nm_tree_adopt_reader(t, r) != NM_OK)
+		abort();
 	s = nm_build_any(r, t, nm_tree_root(t), err);
 	if (s != NM_OK) {
 		nm_tree_free(t);

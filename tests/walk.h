@@ -20,8 +20,7 @@ typedef enum walk_step { WALK_LIST, WALK_SIZE, WALK_READ } walk_step;
 
 /* What a test asks of a walk beyond the counts; every field may stay zero. One walker
  * for every driver's tests, so "read all of it as a mount would" means the same
- * everywhere (test_cmb, test_j3d, the damaged-input tests, sweep; test_rfrm's own
- * walker maps onto sizes_only and depth). */
+ * everywhere (test_cmb, test_j3d, the damaged-input tests, sweep; test_rfrm). */
 typedef struct walk_opts {
 	bool sizes_only;   /* list and stat, read nothing (what ls -lR does) */
 	/* Each failed listing, stat or read, with the node's path ("/tex/a.png"). */
@@ -35,11 +34,16 @@ typedef struct walk_opts {
 
 void walk_tree(nm_tree *t, walk_stats *st);
 void walk_tree_opts(nm_tree *t, const walk_opts *o, walk_stats *st);
+/* Whether path resolves (nothing is produced). */
+bool walk_exists(nm_tree *t, const char *path);
 /* Whole content of path (malloc'd, NUL-terminated) or NULL. */
 char *walk_read(nm_tree *t, const char *path, size_t *len);
 /* Build a tree over a copy of bytes in memory (name used in messages). */
 nm_status walk_build(const void *bytes, size_t len, const char *name, nm_tree **out,
 		     nm_error *err);
+/* The same under opt (NULL: the defaults). */
+nm_status walk_build_with(const void *bytes, size_t len, const char *name,
+			  const nm_options *opt, nm_tree **out, nm_error *err);
 /* The whole file at path (malloc'd) and its length, or NULL. */
 uint8_t *walk_load_file(const char *path, size_t *len);
 /* ../shared/corpus/<dir>, or NULL (with a line on stdout) when absent. */

@@ -12,7 +12,8 @@ libnmodel_a_SOURCES += \
 
 check_PROGRAMS += tests/test_rfrm tests/mkpak
 TESTS += tests/test_rfrm
-tests_test_rfrm_SOURCES = tests/test_rfrm.c tests/fixtures/rfrm_writer.h tests/fixtures/rfrm_writer.c
+tests_test_rfrm_SOURCES = tests/test_rfrm.c tests/walk.h tests/walk.c \
+	tests/fixtures/rfrm_writer.h tests/fixtures/rfrm_writer.c
 tests_test_rfrm_CFLAGS = $(AM_CFLAGS) $(CHECK_CFLAGS)
 tests_test_rfrm_LDADD = $(LDADD_COMMON) $(CHECK_LIBS)
 tests_mkpak_SOURCES = tests/fixtures/mkpak.c tests/fixtures/rfrm_writer.h tests/fixtures/rfrm_writer.c

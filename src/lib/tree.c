@@ -211,6 +211,14 @@ void *nm_tree_alloc_array(nm_tree *t, size_t count, size_t size)
 	return nm_tree_alloc(t, count * size);
 }
 
+char *nm_tree_strndup(nm_tree *t, const void *s, size_t len)
+{
+	char *p = len < SIZE_MAX ? nm_tree_alloc(t, len + 1) : NULL;
+	if (p && len)
+		memcpy(p, s, len);
+	return p;
+}
+
 char *nm_tree_printf(nm_tree *t, const char *fmt, ...)
 {
 	va_list ap;

@@ -60,6 +60,10 @@ void *nm_tree_alloc(nm_tree *t, size_t size);
  * arena a driver's parsed tables live in, so no driver keeps its own list to free. */
 void *nm_tree_alloc_array(nm_tree *t, size_t count, size_t size);
 
+/* A copy of len bytes, NUL-terminated, freed with the tree (a name or a text a parser
+ * keeps); NULL on failure. */
+char *nm_tree_strndup(nm_tree *t, const void *s, size_t len);
+
 /* A formatted string freed with the tree (OBJ group names...); NULL on failure. */
 char *nm_tree_printf(nm_tree *t, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 

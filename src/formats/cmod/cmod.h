@@ -54,7 +54,7 @@ typedef struct cmod_material {
 	int blend;                                /* 0 normal, 1 add, 2 premultiplied */
 	char *texture[CMOD_TEXTURE_SEMANTICS];    /* by semantic; NULL when absent */
 	cmod_unknown *unknown;
-	size_t nunknown;
+	size_t nunknown, unknown_cap;
 	cmod_notes notes;
 } cmod_material;
 
@@ -78,16 +78,18 @@ typedef struct cmod_mesh {
 	uint32_t nverts;
 	uint64_t vertex_offset;
 	cmod_group *groups;
-	size_t ngroups;
+	size_t ngroups, groups_cap;
 	cmod_notes notes;
 } cmod_mesh;
 
 typedef struct cmod_model {
 	nm_reader *reader;
+	/* The record arrays grow as the stream is walked, by doubling through nm_alloc
+	 * (parse_binary.c): their size comes from the file, so the tree's limit applies. */
 	cmod_material *materials;
-	size_t nmaterials;
+	size_t nmaterials, materials_cap;
 	cmod_mesh *meshes;
-	size_t nmeshes;
+	size_t nmeshes, meshes_cap;
 	uint64_t vertices, indices;               /* totals */
 	bool truncated;                           /* parsing stopped at an error */
 	nm_error parse_error;

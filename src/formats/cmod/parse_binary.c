@@ -2,6 +2,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "formats/cmod/cmod.h"
+#include "lib/alloc.h"
 #include "lib/bytes.h"
 
 /* A forward cursor over the reader, buffered so that walking thousands of small tokens
@@ -75,6 +76,35 @@ static nm_status skip(cursor *c, uint64_t count, unsigned size, const char *what
 
 #define TRY(x) do { nm_status s_ = (x); if (s_ != NM_OK) return s_; } while (0)
 
+/* size bytes from the file's data (names), limit-checked; NULL with c->err set. */
+static void *alloc(cursor *c, size_t count, size_t size)
+{
+	return nm_alloc(nm_reader_options(c->r), count, size, c->err, nm_reader_name(c->r),
+			c->chunk, c->pos);
+}
+
+/* One more zeroed element at the end of *arr (*n in use, room for *cap), which grows by
+ * doubling: the number of records is the file's, so every step is limit-checked. NULL
+ * with c->err set. */
+static void *push(cursor *c, void *arr, size_t *n, size_t *cap, size_t size)
+{
+	uint8_t *a;
+	memcpy(&a, arr, sizeof a);   /* arr points at the array's pointer, whatever its type */
+	if (*n == *cap) {
+		size_t grown = *cap ? 2 * *cap : 4;
+		uint8_t *b = alloc(c, grown, size);
+		if (!b)
+			return NULL;
+		if (*n)
+			memcpy(b, a, *n * size);
+		free(a);
+		a = b;
+		memcpy(arr, &a, sizeof a);
+		*cap = grown;
+	}
+	return a + (*n)++ * size;
+}
+
 /* Expect a type tag; the value follows. */
 static nm_status expect_type(cursor *c, uint16_t want, const char *what)
 {
@@ -119,9 +149,9 @@ static nm_status parse_texture(cursor *c, cmod_material *mat, uint64_t at)
 			       "unknown texture semantic %u", sem);
 	TRY(expect_type(c, CMOD_STRING, "a texture name"));
 	TRY(u16(c, &len, "a texture name"));
-	char *name = malloc((size_t)len + 1);
+	char *name = alloc(c, (size_t)len + 1, 1);
 	if (!name)
-		return NM_E_NOMEM;
+		return c->err->code;
 	nm_status st = take(c, name, len, "a texture name");
 	if (st != NM_OK) {
 		free(name);
@@ -172,11 +202,10 @@ static nm_status skip_unknown(cursor *c, cmod_material *mat, uint16_t token, uin
 	} else {
 		TRY(skip(c, 1, (unsigned)type_payload(type), "property value"));
 	}
-	cmod_unknown *u = realloc(mat->unknown, (mat->nunknown + 1) * sizeof *u);
+	cmod_unknown *u = push(c, &mat->unknown, &mat->nunknown, &mat->unknown_cap, sizeof *u);
 	if (!u)
-		return NM_E_NOMEM;
-	mat->unknown = u;
-	u[mat->nunknown++] = (cmod_unknown){ .token = token, .type = type, .offset = at };
+		return c->err->code;
+	*u = (cmod_unknown){ .token = token, .type = type, .offset = at };
 	return NM_OK;
 }
 
@@ -319,11 +348,10 @@ static nm_status parse_mesh(cursor *c, cmod_mesh *mesh)
 		TRY(u32(c, &g.count, "a primitive group"));
 		g.index_offset = c->pos;
 		TRY(skip(c, g.count, 4, "indices"));
-		cmod_group *gs = realloc(mesh->groups, (mesh->ngroups + 1) * sizeof *gs);
-		if (!gs)
-			return NM_E_NOMEM;
-		mesh->groups = gs;
-		gs[mesh->ngroups++] = g;
+		cmod_group *gp = push(c, &mesh->groups, &mesh->ngroups, &mesh->groups_cap, sizeof *gp);
+		if (!gp)
+			return c->err->code;
+		*gp = g;
 	}
 }
 
@@ -345,6 +373,13 @@ static nm_status note_missing_materials(cmod_model *m)
 					      "material", g, grp->material, m->nmaterials));
 		}
 	return NM_OK;
+}
+
+/* "mesh 3" for the last of n records, in where: what the messages inside it name. */
+static const char *record_name(char *where, size_t len, const char *what, size_t n)
+{
+	snprintf(where, len, "%s %zu", what, n - 1);
+	return where;
 }
 
 nm_status cmod_parse(nm_reader *r, cmod_model *m, nm_error *err)
@@ -379,24 +414,25 @@ nm_status cmod_parse(nm_reader *r, cmod_model *m, nm_error *err)
 		if (s != NM_OK)
 			break;
 		if (tok == CMOD_MATERIAL) {
-			cmod_material *ms = realloc(m->materials, (m->nmaterials + 1) * sizeof *ms);
-			if (!ms) { s = NM_E_NOMEM; break; }
-			m->materials = ms;
-			cmod_material *mat = &ms[m->nmaterials++];
-			memset(mat, 0, sizeof *mat);
+			c.chunk = "materials";   /* a refused array names itself */
+			cmod_material *mat = push(&c, &m->materials, &m->nmaterials,
+						  &m->materials_cap, sizeof *mat);
+			if (!mat) {
+				s = err->code;
+				break;
+			}
 			mat->offset = at;
-			snprintf(where, sizeof where, "material %zu", m->nmaterials - 1);
-			c.chunk = where;
+			c.chunk = record_name(where, sizeof where, "material", m->nmaterials);
 			s = parse_material(&c, mat);
 		} else if (tok == CMOD_MESH) {
-			cmod_mesh *ms = realloc(m->meshes, (m->nmeshes + 1) * sizeof *ms);
-			if (!ms) { s = NM_E_NOMEM; break; }
-			m->meshes = ms;
-			cmod_mesh *mesh = &ms[m->nmeshes++];
-			memset(mesh, 0, sizeof *mesh);
+			c.chunk = "meshes";
+			cmod_mesh *mesh = push(&c, &m->meshes, &m->nmeshes, &m->meshes_cap, sizeof *mesh);
+			if (!mesh) {
+				s = err->code;
+				break;
+			}
 			mesh->offset = at;
-			snprintf(where, sizeof where, "mesh %zu", m->nmeshes - 1);
-			c.chunk = where;
+			c.chunk = record_name(where, sizeof where, "mesh", m->nmeshes);
 			s = parse_mesh(&c, mesh);
 			if (s == NM_OK) {
 				m->vertices += mesh->nverts;

@@ -113,37 +113,63 @@ nm_status rfrm_read_form(nm_reader *r, uint64_t off, uint64_t end, rfrm_item *fo
 	return rfrm_read_item(r, off, end, form, err);
 }
 
-nm_status rfrm_list_items(nm_reader *r, const rfrm_item *form, rfrm_item **items,
-			  size_t *count, bool *broken, nm_error *err)
+/* Walks the items of form, *n of them, keeping the first max in out (out may be NULL).
+ * Every item takes at least 0x18 bytes: that bounds the walk by real bytes. */
+static nm_status read_items(nm_reader *r, const rfrm_item *form, rfrm_item *out, size_t max,
+			    size_t *n, nm_error *err)
 {
-	/* Every item takes at least 0x18 bytes: that bounds the array by real bytes. */
 	size_t cap = (size_t)(form->size / RFRM_CHUNK_LEN);
-	rfrm_item *a = calloc(cap ? cap : 1, sizeof *a);
-	char fid[5];
-	rfrm_fourcc_print(fid, (const uint8_t *)form->id);
-	*items = a;
-	*count = 0;
-	*broken = false;
-	if (!a)
-		return nm_fail(err, NM_E_NOMEM, nm_reader_name(r), fid, form->off,
-			       "out of memory");
 	uint64_t off = form->data_off, end = rfrm_item_end(form);
-	while (off < end && *count < cap) {
-		nm_status s = rfrm_read_item(r, off, end, &a[*count], err);
-		if (s != NM_OK) {
-			*broken = true;
+	rfrm_item it;
+	*n = 0;
+	while (off < end && *n < cap) {
+		rfrm_item *p = out && *n < max ? &out[*n] : &it;
+		nm_status s = rfrm_read_item(r, off, end, p, err);
+		if (s != NM_OK)
 			return s;
-		}
-		off = rfrm_item_end(&a[*count]);
-		(*count)++;
+		off = rfrm_item_end(p);
+		(*n)++;
 	}
 	if (off < end) {
-		*broken = true;
+		char fid[5];
+		rfrm_fourcc_print(fid, (const uint8_t *)form->id);
 		return nm_fail(err, NM_E_FORMAT, nm_reader_name(r), fid, off,
 			       "0x%llx bytes after the last chunk of the form",
 			       (unsigned long long)(end - off));
 	}
 	return NM_OK;
+}
+
+nm_status rfrm_list_items(nm_reader *r, nm_tree *t, const rfrm_item *form, rfrm_item **items,
+			  size_t *count, bool *broken, nm_error *err)
+{
+	/* Counted first, so that the array holds the items rather than their bound; the
+	 * second walk keeps them and stops where the first did, for the same reason. */
+	size_t n, again;
+	read_items(r, form, NULL, 0, &n, err);
+	*items = nm_tree_alloc_array(t, n ? n : 1, sizeof **items);
+	*count = 0;
+	*broken = false;
+	if (!*items) {
+		char fid[5];
+		rfrm_fourcc_print(fid, (const uint8_t *)form->id);
+		return nm_fail(err, NM_E_NOMEM, nm_reader_name(r), fid, form->off,
+			       "out of memory");
+	}
+	nm_status s = read_items(r, form, *items, n, &again, err);
+	*count = again < n ? again : n;
+	*broken = s != NM_OK;
+	return s;
+}
+
+nm_status rfrm_table_load(nm_reader *r, const rfrm_item *it, const char *name, nm_view *v,
+			  nm_error *err)
+{
+	if (it->size > RFRM_MAX_TABLE)
+		return nm_fail(err, NM_E_LIMIT, nm_reader_name(r), name, it->off,
+			       "chunk of %llu bytes: larger than the %u MiB we load for a table",
+			       (unsigned long long)it->size, RFRM_MAX_TABLE >> 20);
+	return nm_view_load(r, it->data_off, (size_t)it->size, name, NM_BIG, v, err);
 }
 
 void rfrm_item_text(nm_out *o, const rfrm_item *it)

@@ -84,7 +84,8 @@ static nm_status meta_parse(rfrm_model *m, nm_error *err)
 	mt->gpu_offset = nm_be32(p + 4);
 	size_t off = 8;
 	mt->nread = nm_be32(p + off);
-	mt->read = calloc(mt->nread ? mt->nread : 1, sizeof *mt->read);
+	/* rfrm_meta_length checked every count against the blob's bytes. */
+	mt->read = nm_tree_alloc_array(m->t, mt->nread ? mt->nread : 1, sizeof *mt->read);
 	for (uint32_t i = 0; mt->read && i < mt->nread; i++)
 		for (int k = 0; k < 2; k++)
 			mt->read[i][k] = nm_be32(p + off + 4 + 8 * (size_t)i + 4 * (size_t)k);
@@ -93,7 +94,7 @@ static nm_status meta_parse(rfrm_model *m, nm_error *err)
 	uint32_t *counts[2] = { &mt->nvb, &mt->nib };
 	for (int l = 0; l < 2; l++) {
 		uint32_t n = *counts[l] = nm_be32(p + off);
-		uint32_t (*a)[4] = calloc(n ? n : 1, sizeof *a);
+		uint32_t (*a)[4] = nm_tree_alloc_array(m->t, n ? n : 1, sizeof *a);
 		*lists[l] = a;
 		for (uint32_t i = 0; a && i < n; i++)
 			for (int k = 0; k < 4; k++)
@@ -236,19 +237,18 @@ static bool find_appended(rfrm_model *m)
 			(unsigned long long)it.size);
 		return false;
 	}
-	if (nm_reader_load(m->r, it.data_off, (size_t)it.size, "META", &m->meta_blob, &err)
-	    != NM_OK)
+	uint8_t *blob;
+	if (nm_reader_load(m->r, it.data_off, (size_t)it.size, "META", &blob, &err) != NM_OK)
 		return false;
-	m->meta_len = (size_t)it.size;
-	return true;
+	m->meta_blob = (uint8_t *)nm_tree_strndup(m->t, blob, (size_t)it.size);
+	free(blob);
+	m->meta_len = m->meta_blob ? (size_t)it.size : 0;
+	return m->meta_blob != NULL;
 }
 
+/* Forget a META that did not fit (its tables stay in the arena until the tree goes). */
 static void reset_meta(rfrm_model *m)
 {
-	free(m->meta_blob);
-	free(m->meta.read);
-	free(m->meta.vb);
-	free(m->meta.ib);
 	memset(&m->meta, 0, sizeof m->meta);
 	m->meta_blob = NULL;
 	m->meta_len = 0;
@@ -289,21 +289,21 @@ void rfrm_gpu_locate(rfrm_model *m)
 	rfrm_chunk *g = &m->chunk[RC_GPU];
 	rfrm_gpu_source want = m->source;
 	m->source = RFRM_GPU_NONE;
-	m->vb = calloc(m->nvbufs ? m->nvbufs : 1, sizeof *m->vb);
-	m->ib = calloc(m->nibufs ? m->nibufs : 1, sizeof *m->ib);
-	m->vb_node = calloc(m->nvbufs ? m->nvbufs : 1, sizeof *m->vb_node);
-	m->ib_node = calloc(m->nibufs ? m->nibufs : 1, sizeof *m->ib_node);
+	m->vb = nm_tree_alloc_array(m->t, m->nvbufs ? m->nvbufs : 1, sizeof *m->vb);
+	m->ib = nm_tree_alloc_array(m->t, m->nibufs ? m->nibufs : 1, sizeof *m->ib);
+	m->vb_node = nm_tree_alloc_array(m->t, m->nvbufs ? m->nvbufs : 1, sizeof *m->vb_node);
+	m->ib_node = nm_tree_alloc_array(m->t, m->nibufs ? m->nibufs : 1, sizeof *m->ib_node);
 	if (!m->vb || !m->ib || !m->vb_node || !m->ib_node) {
 		nm_fail(&m->gpu_err, NM_E_NOMEM, m->name, "GPU", NM_NO_OFFSET, "out of memory");
 		return;
 	}
-	if (!g->present) {
+	if (!g->c.present) {
 		nm_fail(&m->gpu_err, NM_E_FORMAT, m->name, NULL, NM_NO_OFFSET,
 			"the model has no GPU chunk: there are no vertex or index buffers");
 		return;
 	}
-	if (!m->chunk[RC_VBUF].present || !m->chunk[RC_IBUF].present ||
-	    m->chunk[RC_VBUF].bad || m->chunk[RC_IBUF].bad) {
+	if (!m->chunk[RC_VBUF].c.present || !m->chunk[RC_IBUF].c.present ||
+	    m->chunk[RC_VBUF].c.failed || m->chunk[RC_IBUF].c.failed) {
 		nm_fail(&m->gpu_err, NM_E_FORMAT, m->name, "GPU", g->item.off,
 			"VBUF or IBUF is missing or broken: the buffers cannot be told apart");
 		return;

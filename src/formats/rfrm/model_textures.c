@@ -48,9 +48,10 @@ const char *rfrm_texture_mtl_key(const uint8_t *id)
 }
 
 /* The PNG of a PAK entry from a model's directory, worked out once per entry (materials
- * of many models may name the same texture; a hostile one may name it a million times):
- * a malloc'd copy, or NULL with why. */
-static char *entry_png(const rfrm_model *m, const rfrm_pak_entry *e, char *why, size_t len)
+ * of many models may name the same texture; a hostile one may name it a million times)
+ * and kept in the tree's arena with the PAK: the path, or NULL with why. */
+static const char *entry_png(const rfrm_model *m, const rfrm_pak_entry *e, char *why,
+			     size_t len)
 {
 	rfrm_pak *p = (rfrm_pak *)m->pak;   /* only its cache changes, under its lock */
 	rfrm_pak_png *c = &p->png[e - p->entries];
@@ -67,14 +68,13 @@ static char *entry_png(const rfrm_model *m, const rfrm_pak_entry *e, char *why, 
 			ok = rfrm_txtr_png_path(w, m->t, path, sizeof path, reason, sizeof reason);
 			nm_reader_close(w);
 		}
-		size_t n = ok ? strlen(e->dir) + strlen(path) + 5 : 0;
-		if (ok && (c->png = malloc(n)) != NULL)
-			snprintf(c->png, n, "../%s/%s", e->dir, path);
+		if (ok)
+			c->png = nm_tree_printf(m->t, "../%s/%s", e->dir, path);
 		else
-			c->why = strdup(ok ? "out of memory" : reason);
+			c->why = nm_tree_strndup(m->t, reason, strlen(reason));
 		c->known = c->png || c->why;
 	}
-	char *png = c->png ? strdup(c->png) : NULL;
+	const char *png = c->png;
 	snprintf(why, len, "%s", c->png ? "" : c->why ? c->why : "out of memory");
 	pthread_mutex_unlock(&p->png_lock);
 	return png;
@@ -87,15 +87,15 @@ static void key_line(nm_out *o, const char *key, const char *what, const char *v
 	nm_kv_str(o, k, value);
 }
 
-nm_status rfrm_texture_ref(rfrm_model *m, rfrm_material *mat, const char *key,
-			   const uint8_t *id, const uint8_t *guid, nm_out *o)
+void rfrm_texture_ref(rfrm_model *m, rfrm_material *mat, const char *key,
+		      const uint8_t *id, const uint8_t *guid, nm_out *o)
 {
 	char idtext[5], line[640], why[sizeof ((nm_error *)0)->msg];
 	rfrm_fourcc_print(idtext, id);
 	const char *use = rfrm_texture_slot(id);
 	snprintf(line, sizeof line, "%sTXTR (%s)", idtext, use ? use : "use unknown");
 	key_line(o, key, "slot", line);
-	char *png = NULL;
+	const char *png = NULL;
 	const rfrm_pak_entry *e = m->pak ? rfrm_pak_find(m->pak, guid) : NULL;
 	if (!m->pak) {
 		key_line(o, key, "asset", "unknown (the model is mounted on its own: only the GUID is known)");
@@ -115,15 +115,9 @@ nm_status rfrm_texture_ref(rfrm_model *m, rfrm_material *mat, const char *key,
 			key_line(o, key, "png", line);
 		}
 	}
-	rfrm_texref *tex = realloc(mat->tex, (mat->ntex + 1) * sizeof *tex);
-	if (!tex) {
-		free(png);
-		return NM_E_NOMEM;
-	}
-	mat->tex = tex;
-	memcpy(tex[mat->ntex].id, id, 4);
-	memcpy(tex[mat->ntex].guid, guid, 16);
-	tex[mat->ntex].png = png;
-	mat->ntex++;
-	return NM_OK;
+	/* mat->tex has a slot for each parameter of the material (parse_mtrl.c). */
+	rfrm_texref *tex = &mat->tex[mat->ntex++];
+	memcpy(tex->id, id, 4);
+	memcpy(tex->guid, guid, 16);
+	tex->png = png;
 }

@@ -11,27 +11,35 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include "export/csv.h"
 #include "export/text.h"
 #include "formats/rfrm/rfrm.h"
 #include "lib/names.h"
 #include "lib/view.h"
 
-static void add_file(rfrm_chunk *c, const char *name, nm_out *o)
+/* The text of o kept in the model's arena (NULL if o or the copy failed); o is emptied. */
+static char *keep(rfrm_model *m, nm_out *o, size_t *len)
 {
-	if (c->nfiles >= RFRM_CHUNK_FILES || nm_out_status(o) != NM_OK) {
+	char *text = nm_out_status(o) == NM_OK ? nm_tree_strndup(m->t, o->data, o->len) : NULL;
+	*len = text ? o->len : 0;
+	nm_out_free(o);
+	return text;
+}
+
+static void add_file(rfrm_model *m, rfrm_chunk *c, const char *name, nm_out *o)
+{
+	rfrm_file *f = &c->files[c->nfiles];
+	if (c->nfiles >= RFRM_CHUNK_FILES || !(f->text = keep(m, o, &f->len))) {
 		nm_out_free(o);
 		return;
 	}
-	rfrm_file *f = &c->files[c->nfiles++];
+	c->nfiles++;
 	snprintf(f->name, sizeof f->name, "%s", name);
-	f->text = (char *)nm_out_take(o, &f->len);
 }
 
-static void set_text(rfrm_chunk *c, nm_out *o)
+static void set_text(rfrm_model *m, rfrm_chunk *c, nm_out *o)
 {
-	if (nm_out_status(o) == NM_OK)
-		c->text = (char *)nm_out_take(o, &c->text_len);
-	nm_out_free(o);
+	c->text = keep(m, o, &c->text_len);
 }
 
 static void aabb_floats(nm_view *v, size_t off, float f[6])
@@ -102,47 +110,39 @@ static bool anim_uv(nm_view *v, size_t *p, nm_out *o, const char *key)
 	return true;
 }
 
-nm_status rfrm_parse_head(rfrm_model *m, nm_error *err)
+nm_status rfrm_parse_head(rfrm_model *m, nm_view *v, nm_error *err)
 {
 	static const char *const keys[5] = {
 		"opaque_meshes", "one_pass_translucent_meshes", "two_pass_translucent_meshes",
 		"one_bit_meshes", "additive_meshes"
 	};
 	rfrm_chunk *c = &m->chunk[RC_HEAD];
-	nm_view v;
-	nm_status s = rfrm_chunk_view(m, RC_HEAD, &v, err);
-	if (s != NM_OK)
-		return s;
-	if (!nm_view_has(&v, 0, 0x2c)) {
-		s = nm_view_fail(&v, err, "model header (0x2c bytes)");
-		nm_view_free(&v);
-		return s;
-	}
+	if (!nm_view_has(v, 0, 0x2c))
+		return nm_view_fail(v, err, "model header (0x2c bytes)");
 	nm_out o;
 	nm_out_init(&o);
 	for (int i = 0; i < 5; i++) {
-		m->mesh_counts[i] = nm_u32(&v, 4 * (size_t)i);
+		m->mesh_counts[i] = nm_u32(v, 4 * (size_t)i);
 		nm_kv(&o, keys[i], "%u", m->mesh_counts[i]);
 	}
-	aabb_floats(&v, 0x14, m->aabb);
+	aabb_floats(v, 0x14, m->aabb);
 	m->has_aabb = true;
 	nm_kv_floats(&o, "bounding_box", m->aabb, 6);
 
 	/* Data sources: informative; a layout we cannot follow ends the listing only. */
 	size_t p = 0x2c;
-	uint32_t n = nm_u32(&v, p);
-	if (v.bad) {
+	uint32_t n = nm_u32(v, p);
+	if (v->bad) {
 		nm_kv(&o, "data_sources", "none (the chunk ends after the bounding box)");
-		set_text(c, &o);
-		nm_view_free(&v);
+		set_text(m, c, &o);
 		return NM_OK;
 	}
 	nm_kv(&o, "data_sources", "%u", n);
 	p += 4;
 	for (uint32_t i = 0; i < n; i++) {
 		char key[32];
-		uint32_t type = nm_u32(&v, p);
-		if (v.bad) {
+		uint32_t type = nm_u32(v, p);
+		if (v->bad) {
 			nm_kv(&o, "data_sources_error", "data source %u runs past the end of the chunk", i);
 			break;
 		}
@@ -154,59 +154,53 @@ nm_status rfrm_parse_head(rfrm_model *m, nm_error *err)
 			      "the layout of this data source is unknown: the listing stops here");
 			break;
 		}
-		if (!anim_uv(&v, &p, &o, key)) {
+		if (!anim_uv(v, &p, &o, key)) {
 			nm_kv(&o, "data_sources_error",
 			      "data source %u runs past the end of the chunk at 0x%llx", i,
-			      (unsigned long long)(v.base + v.bad_off));
+			      (unsigned long long)(v->base + v->bad_off));
 			break;
 		}
 	}
-	set_text(c, &o);
-	nm_view_free(&v);
+	set_text(m, c, &o);
 	return NM_OK;
 }
 
 /* --- SKHD ----------------------------------------------------------------------- */
 
-nm_status rfrm_parse_skhd(rfrm_model *m, nm_error *err)
+nm_status rfrm_parse_skhd(rfrm_model *m, nm_view *v, nm_error *err)
 {
-	nm_view v;
-	nm_status s = rfrm_chunk_view(m, RC_SKHD, &v, err);
-	if (s != NM_OK)
-		return s;
-	uint32_t u = nm_u32(&v, 0);
-	if (v.bad) {
-		s = nm_view_fail(&v, err, "skinned-model header (4 bytes)");
-		nm_view_free(&v);
-		return s;
-	}
+	uint32_t u = nm_u32(v, 0);
+	if (v->bad)
+		return nm_view_fail(v, err, "skinned-model header (4 bytes)");
 	nm_out o;
 	nm_out_init(&o);
 	nm_kv(&o, "unknown_u32", "%u", u);
-	if (v.size > 4)
-		nm_kv(&o, "extra_bytes", "%zu", v.size - 4);
-	set_text(&m->chunk[RC_SKHD], &o);
-	nm_view_free(&v);
+	if (v->size > 4)
+		nm_kv(&o, "extra_bytes", "%zu", v->size - 4);
+	set_text(m, &m->chunk[RC_SKHD], &o);
 	return NM_OK;
 }
 
 /* --- WDHD ----------------------------------------------------------------------- */
 
 static const char *const box_columns[6] = { "min_x", "min_y", "min_z", "max_x", "max_y", "max_z" };
+static const char *const value_column[1] = { "value" };
 
-/* List<AABB> at *p as a CSV. */
-static bool boxes_csv(nm_view *v, size_t *p, nm_out *o, uint32_t *count)
+/* List<f32 x ncols> at *p as a CSV of those columns (boxes, the float list). */
+static bool floats_csv(nm_view *v, size_t *p, const char *const *cols, size_t ncols,
+		       nm_out *o, uint32_t *count)
 {
+	size_t stride = 4 * ncols;
 	uint32_t n = nm_u32(v, *p);
-	if (v->bad || !nm_view_array(v, *p + 4, n, 24))
+	if (v->bad || !nm_view_array(v, *p + 4, n, stride))
 		return false;
-	nm_csv_header(o, box_columns, 6);
+	nm_csv csv = { .ncols = 0 };
+	nm_csv_floats(&csv, cols, ncols);
+	nm_csv_begin(o, &csv);
 	for (uint32_t i = 0; i < n; i++)
-		for (int k = 0; k < 6; k++) {
-			nm_csv_float(o, nm_f32(v, *p + 4 + 24 * (size_t)i + 4 * (size_t)k));
-			nm_out_char(o, k == 5 ? '\n' : ',');
-		}
-	*p += 4 + (size_t)n * 24;
+		for (size_t k = 0; k < ncols; k++)
+			nm_csv_cell_float(o, &csv, k, nm_f32(v, *p + 4 + stride * i + 4 * k));
+	*p += 4 + (size_t)n * stride;
 	*count = n;
 	return true;
 }
@@ -224,22 +218,18 @@ static bool u32_list(nm_view *v, size_t *p, nm_out *o, const char *key, bool hex
 	return true;
 }
 
-nm_status rfrm_parse_wdhd(rfrm_model *m, nm_error *err)
+nm_status rfrm_parse_wdhd(rfrm_model *m, nm_view *v, nm_error *err)
 {
 	rfrm_chunk *c = &m->chunk[RC_WDHD];
-	nm_view v;
-	nm_status s = rfrm_chunk_view(m, RC_WDHD, &v, err);
-	if (s != NM_OK)
-		return s;
 	nm_out hdr, oct, csv;
 	nm_out_init(&hdr);
 	nm_out_init(&oct);
 	nm_out_init(&csv);
 	const char *what = "world-model header";
 	size_t p = 0;
-	uint8_t u = nm_u8(&v, 0);
-	const uint8_t *type = nm_bytes(&v, 1, 4);
-	if (!type || !nm_view_has(&v, 1, 44))
+	uint8_t u = nm_u8(v, 0);
+	const uint8_t *type = nm_bytes(v, 1, 4);
+	if (!type || !nm_view_has(v, 1, 44))
 		goto fail;
 	char tname[5];
 	rfrm_fourcc_print(tname, type);
@@ -248,20 +238,20 @@ nm_status rfrm_parse_wdhd(rfrm_model *m, nm_error *err)
 
 	what = "render octree";
 	nm_kv_str(&oct, "type", tname);
-	nm_kv(&oct, "unknown", "%u", nm_u32(&v, 5));
-	nm_kv(&oct, "bitmap_count", "%u", nm_u32(&v, 9));
-	nm_kv(&oct, "bitmap_bits", "%u", nm_u32(&v, 13));
-	nm_kv(&oct, "node_count", "%u", nm_u32(&v, 17));
+	nm_kv(&oct, "unknown", "%u", nm_u32(v, 5));
+	nm_kv(&oct, "bitmap_count", "%u", nm_u32(v, 9));
+	nm_kv(&oct, "bitmap_bits", "%u", nm_u32(v, 13));
+	nm_kv(&oct, "node_count", "%u", nm_u32(v, 17));
 	float box[6];
-	aabb_floats(&v, 21, box);
+	aabb_floats(v, 21, box);
 	nm_kv_floats(&oct, "bounding_box", box, 6);
 	p = 45;
-	if (!u32_list(&v, &p, &oct, "bitmap_words", true) ||
-	    !u32_list(&v, &p, &oct, "node_offsets", false))
+	if (!u32_list(v, &p, &oct, "bitmap_words", true) ||
+	    !u32_list(v, &p, &oct, "node_offsets", false))
 		goto fail;
-	uint32_t nbytes = nm_u32(&v, p);
-	const uint8_t *nodes = nm_bytes(&v, p + 4, nbytes);
-	if (v.bad || !nodes)
+	uint32_t nbytes = nm_u32(v, p);
+	const uint8_t *nodes = nm_bytes(v, p + 4, nbytes);
+	if (v->bad || !nodes)
 		goto fail;
 	nm_out_str(&oct, "node_data:");
 	for (uint32_t i = 0; i < nbytes; i++)
@@ -269,45 +259,35 @@ nm_status rfrm_parse_wdhd(rfrm_model *m, nm_error *err)
 	nm_out_char(&oct, '\n');
 	p += 4 + (size_t)nbytes;
 	uint32_t n;
-	if (!boxes_csv(&v, &p, &csv, &n))
+	if (!floats_csv(v, &p, box_columns, 6, &csv, &n))
 		goto fail;
 	nm_kv(&oct, "boxes", "%u (octree_boxes.csv)", n);
-	add_file(c, "octree.txt", &oct);
-	add_file(c, "octree_boxes.csv", &csv);
+	add_file(m, c, "octree.txt", &oct);
+	add_file(m, c, "octree_boxes.csv", &csv);
 
 	what = "box list";
-	if (!boxes_csv(&v, &p, &csv, &n))
+	if (!floats_csv(v, &p, box_columns, 6, &csv, &n))
 		goto fail;
 	nm_kv(&hdr, "boxes", "%u (boxes.csv)", n);
-	add_file(c, "boxes.csv", &csv);
+	add_file(m, c, "boxes.csv", &csv);
 
 	what = "float list";
-	n = nm_u32(&v, p);
-	if (v.bad || !nm_view_array(&v, p + 4, n, 4))
+	if (!floats_csv(v, &p, value_column, 1, &csv, &n))
 		goto fail;
-	nm_out_str(&csv, "value\n");
-	for (uint32_t i = 0; i < n; i++) {
-		nm_csv_float(&csv, nm_f32(&v, p + 4 + 4 * (size_t)i));
-		nm_out_char(&csv, '\n');
-	}
-	p += 4 + (size_t)n * 4;
 	nm_kv(&hdr, "floats", "%u (floats.csv)", n);
-	add_file(c, "floats.csv", &csv);
-	if (p != v.size)
-		nm_kv(&hdr, "extra_bytes", "%zu", v.size - p);
-	set_text(c, &hdr);
+	add_file(m, c, "floats.csv", &csv);
+	if (p != v->size)
+		nm_kv(&hdr, "extra_bytes", "%zu", v->size - p);
+	set_text(m, c, &hdr);
 	nm_out_free(&oct);
 	nm_out_free(&csv);
-	nm_view_free(&v);
 	return NM_OK;
 fail:
 	/* Show what was read before the break, and say where it broke. */
-	set_text(c, &hdr);
+	set_text(m, c, &hdr);
 	if (oct.len)
-		add_file(c, "octree.txt", &oct);
+		add_file(m, c, "octree.txt", &oct);
 	nm_out_free(&oct);
 	nm_out_free(&csv);
-	s = nm_view_fail(&v, err, "%s", what);
-	nm_view_free(&v);
-	return s;
+	return nm_view_fail(v, err, "%s", what);
 }

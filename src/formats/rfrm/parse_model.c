@@ -14,29 +14,26 @@ bool rfrm_is_model_type(const char *type)
 	       memcmp(type, "WMDL", 4) == 0;
 }
 
-nm_status rfrm_chunk_view(rfrm_model *m, int c, nm_view *v, nm_error *err)
-{
-	const rfrm_item *it = &m->chunk[c].item;
-	if (it->size > RFRM_MAX_TABLE)
-		return nm_fail(err, NM_E_LIMIT, m->name, chunk_ids[c], it->off,
-			       "chunk of %llu bytes: larger than the %u MiB we load for a table",
-			       (unsigned long long)it->size, RFRM_MAX_TABLE >> 20);
-	return nm_view_load(m->r, it->data_off, (size_t)it->size, chunk_ids[c], NM_BIG, v, err);
-}
+typedef nm_status (*parse_fn)(rfrm_model *m, nm_view *v, nm_error *err);
 
-typedef nm_status (*parse_fn)(rfrm_model *m, nm_error *err);
-
+/* Chunk c's data loaded, parsed, and let go: a failure (the first reason) goes to its
+ * error.txt, and the other chunks are parsed all the same. */
 static void parse_chunk(rfrm_model *m, int c, parse_fn fn)
 {
-	rfrm_chunk *ch = &m->chunk[c];
+	nm_chunk *ch = &m->chunk[c].c;
 	if (!ch->present)
 		return;
+	if (rfrm_table_load(m->r, &m->chunk[c].item, chunk_ids[c], &ch->v, &ch->err) != NM_OK) {
+		ch->failed = true;
+		return;
+	}
 	nm_error err;
 	nm_error_clear(&err);
-	if (fn(m, &err) != NM_OK) {
-		ch->bad = true;
+	if (fn(m, &ch->v, &err) != NM_OK && !ch->failed) {
+		ch->failed = true;
 		ch->err = err;
 	}
+	nm_view_free(&ch->v);
 }
 
 nm_status rfrm_model_parse(nm_reader *r, nm_tree *t, const rfrm_item *form,
@@ -47,7 +44,7 @@ nm_status rfrm_model_parse(nm_reader *r, nm_tree *t, const rfrm_item *form,
 	m->name = nm_reader_name(r);
 	m->form = *form;
 	pthread_mutex_init(&m->lock, NULL);
-	nm_status s = rfrm_list_items(r, form, &m->items, &m->nitems, &m->items_broken,
+	nm_status s = rfrm_list_items(r, t, form, &m->items, &m->nitems, &m->items_broken,
 				      &m->items_err);
 	if (s != NM_OK && !m->items_broken) {
 		*err = m->items_err;
@@ -55,12 +52,18 @@ nm_status rfrm_model_parse(nm_reader *r, nm_tree *t, const rfrm_item *form,
 	}
 	for (size_t i = 0; i < m->nitems; i++) {
 		const rfrm_item *it = &m->items[i];
-		for (int c = 0; c < RC_COUNT && !it->is_form; c++)
-			if (!m->chunk[c].present && memcmp(it->id, chunk_ids[c], 4) == 0) {
-				m->chunk[c].present = true;
-				m->chunk[c].item = *it;
+		for (int c = 0; c < RC_COUNT && !it->is_form; c++) {
+			rfrm_chunk *ch = &m->chunk[c];
+			if (!ch->c.present && memcmp(it->id, chunk_ids[c], 4) == 0) {
+				nm_chunk_magic(&ch->c, (const uint8_t *)it->id);
+				ch->c.present = true;
+				ch->c.off = it->data_off;
+				ch->c.len = it->size;
+				ch->c.size = it->size > UINT32_MAX ? UINT32_MAX : (uint32_t)it->size;
+				ch->item = *it;
 				break;
 			}
+		}
 	}
 	parse_chunk(m, RC_HEAD, rfrm_parse_head);
 	parse_chunk(m, RC_SKHD, rfrm_parse_skhd);
@@ -71,10 +74,9 @@ nm_status rfrm_model_parse(nm_reader *r, nm_tree *t, const rfrm_item *form,
 	parse_chunk(m, RC_IBUF, rfrm_parse_ibuf);
 	rfrm_link_meshes(m);
 	if (meta) {
-		m->meta_blob = malloc(meta_len ? meta_len : 1);
+		m->meta_blob = (uint8_t *)nm_tree_strndup(t, meta, meta_len);
 		if (!m->meta_blob)
 			return nm_fail(err, NM_E_NOMEM, m->name, NULL, NM_NO_OFFSET, "out of memory");
-		memcpy(m->meta_blob, meta, meta_len);
 		m->meta_len = meta_len;
 		m->source = RFRM_GPU_PAK_META;
 	}
@@ -85,34 +87,8 @@ nm_status rfrm_model_parse(nm_reader *r, nm_tree *t, const rfrm_item *form,
 	return NM_OK;
 }
 
-void rfrm_model_free(rfrm_model *m)
+void rfrm_model_free(void *model)
 {
-	for (int c = 0; c < RC_COUNT; c++) {
-		free(m->chunk[c].text);
-		for (size_t f = 0; f < m->chunk[c].nfiles; f++)
-			free(m->chunk[c].files[f].text);
-	}
-	for (size_t i = 0; i < m->nmats; i++) {
-		free(m->mats[i].name);
-		free(m->mats[i].text);
-		for (size_t k = 0; k < m->mats[i].ntex; k++)
-			free(m->mats[i].tex[k].png);
-		free(m->mats[i].tex);
-	}
-	free(m->mats);
-	free(m->meshes);
-	for (size_t i = 0; i < m->nvbufs; i++)
-		free(m->vbufs[i].comps);
-	free(m->vbufs);
-	free(m->ibufs);
-	free(m->items);
-	free(m->meta_blob);
-	free(m->meta.read);
-	free(m->meta.vb);
-	free(m->meta.ib);
-	free(m->vb);
-	free(m->ib);
-	free(m->vb_node);
-	free(m->ib_node);
+	rfrm_model *m = model;
 	pthread_mutex_destroy(&m->lock);
 }

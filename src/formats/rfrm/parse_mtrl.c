@@ -112,9 +112,7 @@ static nm_status param(rfrm_model *m, nm_view *v, size_t *off, const uint8_t *id
 		kv_guid(o, k, g);
 		usage_text(o, key, v, p + 16);
 		*off = p + 36;
-		if (rfrm_texture_ref(m, mat, key, id, g, o) != NM_OK)
-			return nm_fail(err, NM_E_NOMEM, v->file, v->chunk, NM_NO_OFFSET,
-				       "out of memory");
+		rfrm_texture_ref(m, mat, key, id, g, o);
 		return NM_OK;
 	}
 	case P_COLOR:
@@ -207,11 +205,9 @@ static nm_status material(rfrm_model *m, nm_view *v, size_t *off, size_t index,
 		return nm_view_fail(v, err, "header of material %zu", index);
 	p += 28;
 
-	mat->name = malloc((size_t)len + 1);
+	mat->name = nm_tree_strndup(m->t, name, len);
 	if (!mat->name)
 		return nm_fail(err, NM_E_NOMEM, v->file, v->chunk, NM_NO_OFFSET, "out of memory");
-	memcpy(mat->name, name, len);
-	mat->name[len] = '\0';
 
 	nm_out o;
 	nm_out_init(&o);
@@ -243,6 +239,12 @@ static nm_status material(rfrm_model *m, nm_view *v, size_t *off, size_t index,
 		s = nm_view_fail(v, err, "parameter list of material %zu (%u entries)", index, count);
 		goto out;
 	}
+	/* Each texture parameter names one texture (model_textures.c): at most count. */
+	mat->tex = nm_tree_alloc_array(m->t, count ? count : 1, sizeof *mat->tex);
+	if (!mat->tex) {
+		s = nm_fail(err, NM_E_NOMEM, v->file, v->chunk, NM_NO_OFFSET, "out of memory");
+		goto out;
+	}
 	if (count) {
 		const uint8_t *w = nm_bytes(v, p + 4, 4);
 		switch_layout = mat->switch_layout = w && printable4(w);
@@ -268,45 +270,35 @@ static nm_status material(rfrm_model *m, nm_view *v, size_t *off, size_t index,
 		s = param(m, v, &p, id, kind, &o, mat, err);
 	}
 out:
-	if (nm_out_status(&o) != NM_OK && s == NM_OK)
+	mat->text = nm_out_status(&o) == NM_OK ? nm_tree_strndup(m->t, o.data, o.len) : NULL;
+	mat->text_len = mat->text ? o.len : 0;
+	if (!mat->text && s == NM_OK)
 		s = nm_fail(err, NM_E_NOMEM, v->file, v->chunk, NM_NO_OFFSET, "out of memory");
-	mat->text = (char *)nm_out_take(&o, &mat->text_len);
 	nm_out_free(&o);
 	*off = p;
 	return s;
 }
 
-nm_status rfrm_parse_mtrl(rfrm_model *m, nm_error *err)
+nm_status rfrm_parse_mtrl(rfrm_model *m, nm_view *v, nm_error *err)
 {
-	const rfrm_item *it = &m->chunk[RC_MTRL].item;
-	nm_view v;
-	nm_status s = nm_view_load(m->r, it->data_off, (size_t)it->size, m->chunk[RC_MTRL].item.id,
-				   NM_BIG, &v, err);
-	if (s != NM_OK)
-		return s;
-	uint32_t count = nm_u32(&v, 0);
+	uint32_t count = nm_u32(v, 0);
 	/* A material takes at least 32 bytes. */
-	if (!nm_view_array(&v, 4, count, 32)) {
-		s = nm_view_fail(&v, err, "material list of %u entries", count);
-		nm_view_free(&v);
-		return s;
-	}
-	m->mats = calloc(count ? count : 1, sizeof *m->mats);
-	if (!m->mats) {
-		nm_view_free(&v);
+	if (!nm_view_array(v, 4, count, 32))
+		return nm_view_fail(v, err, "material list of %u entries", count);
+	m->mats = nm_tree_alloc_array(m->t, count ? count : 1, sizeof *m->mats);
+	if (!m->mats)
 		return nm_fail(err, NM_E_NOMEM, m->name, "MTRL", NM_NO_OFFSET, "out of memory");
-	}
 	size_t off = 4;
+	nm_status s = NM_OK;
 	for (uint32_t i = 0; i < count; i++) {
-		s = material(m, &v, &off, i, &m->mats[i], err);
+		s = material(m, v, &off, i, &m->mats[i], err);
 		m->nmats = i + 1; /* keep what was read, even the broken one's text */
 		m->switch_mtrl |= m->mats[i].switch_layout;
 		if (s != NM_OK)
 			break;
 	}
-	if (s == NM_OK && off != v.size)
-		s = nm_view_fail_at(&v, err, NM_E_FORMAT, off, "%zu bytes after the last material",
-				    v.size - off);
-	nm_view_free(&v);
+	if (s == NM_OK && off != v->size)
+		s = nm_view_fail_at(v, err, NM_E_FORMAT, off, "%zu bytes after the last material",
+				    v->size - off);
 	return s;
 }

@@ -35,9 +35,9 @@ static int cmp_gkey(const void *a, const void *b)
 	return c ? c : (x->index > y->index) - (x->index < y->index);
 }
 
-static struct rfrm_gkey *guid_order(const rfrm_pak *p)
+static struct rfrm_gkey *guid_order(nm_tree *t, const rfrm_pak *p)
 {
-	struct rfrm_gkey *o = malloc((p->count ? p->count : 1) * sizeof *o);
+	struct rfrm_gkey *o = nm_tree_alloc_array(t, p->count ? p->count : 1, sizeof *o);
 	if (!o)
 		return NULL;
 	for (size_t i = 0; i < p->count; i++) {
@@ -63,37 +63,25 @@ static rfrm_pak_entry *find_guid(rfrm_pak *p, const struct rfrm_gkey *order, con
 		       ? &p->entries[order[lo].index] : NULL;
 }
 
-static nm_status load_chunk(nm_reader *r, const rfrm_item *it, uint8_t **out, nm_error *err)
+static nm_status parse_adir(nm_tree *t, rfrm_pak *p, nm_error *err)
 {
-	if (it->size > RFRM_MAX_TABLE)
-		return nm_fail(err, NM_E_LIMIT, nm_reader_name(r), it->id, it->off,
-			       "chunk of %llu bytes: larger than the %u MiB we load for a table",
-			       (unsigned long long)it->size, RFRM_MAX_TABLE >> 20);
-	return nm_reader_load(r, it->data_off, (size_t)it->size, it->id, out, err);
-}
-
-static nm_status parse_adir(rfrm_pak *p, nm_error *err)
-{
-	uint8_t *d;
-	nm_status s = load_chunk(p->r, &p->adir, &d, err);
+	nm_view v;
+	nm_status s = rfrm_table_load(p->r, &p->adir, "ADIR", &v, err);
 	if (s != NM_OK)
 		return s;
-	nm_view v = nm_view_of(d, (size_t)p->adir.size, p->adir.data_off, nm_reader_name(p->r),
-			       "ADIR", NM_BIG);
 	uint32_t n = nm_u32(&v, 0);
-	if (v.bad || !nm_view_array(&v, 4, n, ADIR_ENTRY)) {
-		s = nm_view_fail(&v, err, "asset directory of %u entries", n);
-		free(d);
-		return s;
+	if (!nm_view_table(&v, 4, n, ADIR_ENTRY, "assets", err)) {
+		nm_view_free(&v);
+		return NM_E_FORMAT;
 	}
-	p->entries = calloc(n ? n : 1, sizeof *p->entries);
+	p->entries = nm_tree_alloc_array(t, n ? n : 1, sizeof *p->entries);
 	if (!p->entries) {
-		free(d);
+		nm_view_free(&v);
 		return nm_fail(err, NM_E_NOMEM, v.file, "ADIR", NM_NO_OFFSET, "out of memory");
 	}
 	p->count = n;
 	for (uint32_t i = 0; i < n; i++) {
-		const uint8_t *e = d + 4 + (size_t)i * ADIR_ENTRY;
+		const uint8_t *e = v.data + 4 + (size_t)i * ADIR_ENTRY;
 		rfrm_pak_entry *pe = &p->entries[i];
 		memcpy(pe->type, e, 4);
 		pe->type[4] = '\0';
@@ -102,7 +90,7 @@ static nm_status parse_adir(rfrm_pak *p, nm_error *err)
 		pe->size = nm_be64(e + 28);
 		pe->meta = -1;
 	}
-	free(d);
+	nm_view_free(&v);
 	return NM_OK;
 }
 
@@ -123,17 +111,19 @@ static bool meta_is_sized(const uint8_t *d, size_t len, uint32_t n)
 	return covered == len - table_end;
 }
 
+/* The META chunk stays loaded (p->meta_view, freed with the PAK): the models read their
+ * blobs from it when their directories are built. */
 static nm_status parse_meta(rfrm_pak *p, const struct rfrm_gkey *order, nm_error *err)
 {
-	nm_status s = load_chunk(p->r, &p->meta, &p->meta_data, err);
+	nm_view *v = &p->meta_view;
+	nm_status s = rfrm_table_load(p->r, &p->meta, "META", v, err);
 	if (s != NM_OK)
 		return s;
-	p->meta_size = (size_t)p->meta.size;
-	nm_view v = nm_view_of(p->meta_data, p->meta_size, p->meta.data_off,
-			       nm_reader_name(p->r), "META", NM_BIG);
-	uint32_t n = nm_u32(&v, 0);
-	if (v.bad || !nm_view_array(&v, 4, n, META_ENTRY))
-		return nm_view_fail(&v, err, "metadata list of %u entries", n);
+	p->meta_data = v->data;
+	p->meta_size = v->size;
+	uint32_t n = nm_u32(v, 0);
+	if (!nm_view_table(v, 4, n, META_ENTRY, "metadata entries", err))
+		return NM_E_FORMAT;
 	p->meta_sized = meta_is_sized(p->meta_data, p->meta_size, n);
 	for (uint32_t i = 0; i < n; i++) {
 		const uint8_t *e = p->meta_data + 4 + (size_t)i * META_ENTRY;
@@ -142,7 +132,7 @@ static nm_status parse_meta(rfrm_pak *p, const struct rfrm_gkey *order, nm_error
 		if (!pe || pe->meta >= 0)
 			continue; /* no such asset, or listed twice: the first counts */
 		if (off >= p->meta_size)
-			return nm_view_fail_at(&v, err, NM_E_FORMAT, 4 + (size_t)i * META_ENTRY,
+			return nm_view_fail_at(v, err, NM_E_FORMAT, 4 + (size_t)i * META_ENTRY,
 					       "metadata entry %u points at 0x%x, past the META chunk (0x%zx bytes)",
 					       i, off, p->meta_size);
 		if (p->meta_sized) {
@@ -171,29 +161,30 @@ static bool strg_is_sized(const uint8_t *d, size_t len, uint32_t n)
 	return off == len;
 }
 
-static nm_status parse_strg(rfrm_pak *p, const struct rfrm_gkey *order, nm_error *err)
+static nm_status parse_strg(nm_tree *t, rfrm_pak *p, const struct rfrm_gkey *order,
+			    nm_error *err)
 {
-	uint8_t *d;
-	nm_status s = load_chunk(p->r, &p->strg, &d, err);
+	nm_view v;
+	nm_status s = rfrm_table_load(p->r, &p->strg, "STRG", &v, err);
 	if (s != NM_OK)
 		return s;
-	size_t len = (size_t)p->strg.size;
-	nm_view v = nm_view_of(d, len, p->strg.data_off, nm_reader_name(p->r), "STRG", NM_BIG);
+	const uint8_t *d = v.data;
+	size_t len = v.size;
 	uint32_t n = nm_u32(&v, 0);
 	/* Each entry takes at least 21 bytes (type, GUID, NUL). */
 	if (v.bad || !nm_view_array(&v, 4, n, 21)) {
-		free(d);
-		return nm_view_fail(&v, err, "name list of %u entries", n);
+		s = nm_view_fail(&v, err, "name list of %u entries", n);
+		nm_view_free(&v);
+		return s;
 	}
 	p->strg_sized = strg_is_sized(d, len, n);
 	/* Names are kept NUL-terminated: a sized name may lack its NUL, so the sized
 	 * layout is copied with one byte more per name. */
-	char *names = malloc(len + (p->strg_sized ? n : 0) + 1);
+	char *names = nm_tree_alloc(t, len + (p->strg_sized ? n : 0) + 1);
 	if (!names) {
-		free(d);
+		nm_view_free(&v);
 		return nm_fail(err, NM_E_NOMEM, v.file, "STRG", NM_NO_OFFSET, "out of memory");
 	}
-	p->strg_data = names;
 	size_t off = 4, out = 0;
 	for (uint32_t i = 0; i < n; i++) {
 		const uint8_t *guid = d + off + 4;
@@ -211,14 +202,14 @@ static nm_status parse_strg(rfrm_pak *p, const struct rfrm_gkey *order, nm_error
 			off += 24 + (size_t)nm_be32(d + off + 20);
 		} else {
 			if (len - off < 21) {
-				free(d);
+				nm_view_free(&v);
 				return nm_view_fail_at(&v, err, NM_E_FORMAT, off,
 						       "name %u runs past the chunk", i);
 			}
 			const char *raw = (const char *)d + off + 20;
 			const char *nul = memchr(raw, '\0', len - off - 20);
 			if (!nul) {
-				free(d);
+				nm_view_free(&v);
 				return nm_view_fail_at(&v, err, NM_E_FORMAT, off + 20,
 						       "name %u has no terminating NUL before the end of the chunk",
 						       i);
@@ -235,11 +226,11 @@ static nm_status parse_strg(rfrm_pak *p, const struct rfrm_gkey *order, nm_error
 			p->named++;
 		}
 	}
-	free(d);
+	nm_view_free(&v);
 	return NM_OK;
 }
 
-nm_status rfrm_pak_parse(nm_reader *r, rfrm_pak *p, nm_error *err)
+nm_status rfrm_pak_parse(nm_reader *r, nm_tree *t, rfrm_pak *p, nm_error *err)
 {
 	const char *file = nm_reader_name(r);
 	p->r = r;
@@ -273,21 +264,21 @@ nm_status rfrm_pak_parse(nm_reader *r, rfrm_pak *p, nm_error *err)
 	if (!have[0])
 		return s != NM_OK ? s : nm_fail(err, NM_E_FORMAT, file, "TOCC", p->tocc.off,
 						"the table of contents has no ADIR chunk");
-	s = parse_adir(p, err);
+	s = parse_adir(t, p, err);
 	if (s != NM_OK)
 		return s;
-	struct rfrm_gkey *order = guid_order(p);
+	struct rfrm_gkey *order = guid_order(t, p);
 	if (!order)
 		return nm_fail(err, NM_E_NOMEM, file, NULL, NM_NO_OFFSET, "out of memory");
 	p->has_meta = have[1];
 	p->has_strg = have[2];
 	if (have[1] && parse_meta(p, order, &p->meta_err) != NM_OK)
 		p->meta_bad = true;
-	if (have[2] && parse_strg(p, order, &p->strg_err) != NM_OK)
+	if (have[2] && parse_strg(t, p, order, &p->strg_err) != NM_OK)
 		p->strg_bad = true;
 	/* Kept for the models, whose materials look their textures up by GUID. */
 	p->order = order;
-	p->png = calloc(p->count ? p->count : 1, sizeof *p->png);
+	p->png = nm_tree_alloc_array(t, p->count ? p->count : 1, sizeof *p->png);
 	if (!p->png)
 		return nm_fail(err, NM_E_NOMEM, file, NULL, NM_NO_OFFSET, "out of memory");
 	pthread_mutex_init(&p->png_lock, NULL);
@@ -295,19 +286,12 @@ nm_status rfrm_pak_parse(nm_reader *r, rfrm_pak *p, nm_error *err)
 	return NM_OK;
 }
 
-void rfrm_pak_free(rfrm_pak *p)
+void rfrm_pak_free(void *pak)
 {
-	for (size_t i = 0; p->png && i < p->count; i++) {
-		free(p->png[i].png);
-		free(p->png[i].why);
-	}
+	rfrm_pak *p = pak;
 	if (p->png_lock_made)
 		pthread_mutex_destroy(&p->png_lock);
-	free(p->png);
-	free(p->order);
-	free(p->entries);
-	free(p->meta_data);
-	free(p->strg_data);
+	nm_view_free(&p->meta_view);
 }
 
 const rfrm_pak_entry *rfrm_pak_find(const rfrm_pak *p, const uint8_t *guid)

@@ -13,12 +13,7 @@
 static nm_status parse_head(rfrm_txtr *x, nm_error *err)
 {
 	nm_view v;
-	if (x->head->size > RFRM_MAX_TABLE)
-		return nm_fail(err, NM_E_LIMIT, x->name, "HEAD", x->head->off,
-			       "chunk of %llu bytes: larger than a texture header can be",
-			       (unsigned long long)x->head->size);
-	nm_status s = nm_view_load(x->r, x->head->data_off, (size_t)x->head->size, "HEAD",
-				   NM_BIG, &v, err);
+	nm_status s = rfrm_table_load(x->r, x->head, "HEAD", &v, err);
 	if (s != NM_OK)
 		return s;
 	x->type = nm_u32(&v, 0x00);
@@ -130,7 +125,7 @@ nm_status rfrm_txtr_parse(nm_reader *r, nm_tree *t, const rfrm_item *form, rfrm_
 	x->form = *form;
 	pthread_mutex_init(&x->lock, NULL);
 	x->switch_platform = form->version[0] >= RFRM_TXTR_SWITCH_VERSION;
-	nm_status s = rfrm_list_items(r, form, &x->items, &x->nitems, &x->items_broken,
+	nm_status s = rfrm_list_items(r, t, form, &x->items, &x->nitems, &x->items_broken,
 				      &x->items_err);
 	if (s != NM_OK && !x->items_broken) {
 		*err = x->items_err;
@@ -163,9 +158,9 @@ nm_status rfrm_txtr_parse(nm_reader *r, nm_tree *t, const rfrm_item *form, rfrm_
 	return read_codec(x, err);
 }
 
-void rfrm_txtr_free(rfrm_txtr *x)
+void rfrm_txtr_free(void *txtr)
 {
-	free(x->items);
+	rfrm_txtr *x = txtr;
 	pthread_mutex_destroy(&x->lock);
 }
 

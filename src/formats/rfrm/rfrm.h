@@ -14,6 +14,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 #include "formats/driver.h"
+#include "lib/chunk.h"
 #include "lib/error.h"
 #include "lib/out.h"
 #include "lib/reader.h"
@@ -57,10 +58,14 @@ nm_status rfrm_read_item(nm_reader *r, uint64_t off, uint64_t end, rfrm_item *it
 /* The RFRM form descriptor at off (fails if it is a chunk). */
 nm_status rfrm_read_form(nm_reader *r, uint64_t off, uint64_t end, rfrm_item *form,
 			 nm_error *err);
-/* The items of a form's data, in order; on a broken descriptor, the items before it,
- * *broken set and err filled. Allocation is bounded by the form size. */
-nm_status rfrm_list_items(nm_reader *r, const rfrm_item *form, rfrm_item **items,
+/* The items of a form's data, in order, in t's arena; on a broken descriptor, the items
+ * before it, *broken set and err filled. */
+nm_status rfrm_list_items(nm_reader *r, nm_tree *t, const rfrm_item *form, rfrm_item **items,
 			  size_t *count, bool *broken, nm_error *err);
+/* The data of a chunk that holds a table (HEAD, MTRL, ADIR...), loaded into v
+ * (big-endian, named name in messages): at most RFRM_MAX_TABLE bytes. */
+nm_status rfrm_table_load(nm_reader *r, const rfrm_item *it, const char *name, nm_view *v,
+			  nm_error *err);
 
 /* A FourCC for messages: non-printable bytes as '?'. */
 void rfrm_fourcc_print(char out[5], const uint8_t *p);
@@ -152,7 +157,7 @@ typedef struct rfrm_mesh {
 typedef struct rfrm_texref {
 	uint8_t id[4];           /* the parameter: DIFT, NMAP, SPCT, ICAN... */
 	uint8_t guid[16];
-	char *png;               /* in a PAK: the asset's level-0 PNG from the model's
+	const char *png;         /* in a PAK: the asset's level-0 PNG from the model's
 				  * directory ("../NAME.txtr/tex/0.png"), if it has one */
 } rfrm_texref;
 
@@ -161,7 +166,8 @@ typedef struct rfrm_material {
 	char *name;              /* escaped to one line */
 	char *text;              /* mtrl/N.txt */
 	size_t text_len;
-	rfrm_texref *tex;        /* its texture parameters, in order */
+	rfrm_texref *tex;        /* its texture parameters, in order (a slot for each
+				  * parameter) */
 	size_t ntex;
 	bool has_color;          /* DIFC */
 	bool switch_layout;      /* parameters in the Switch layout (parse_mtrl.c) */
@@ -177,11 +183,12 @@ typedef struct rfrm_file {
 
 #define RFRM_CHUNK_FILES 6
 
+/* A chunk of the model that a parser reads: its record in the chunk table (lib/chunk.h:
+ * present, its data in v while its parser runs, failed with the first reason, which
+ * goes to its error.txt; off and len are those of its data) and its descriptor. */
 typedef struct rfrm_chunk {
-	bool present;
+	nm_chunk c;
 	rfrm_item item;
-	bool bad;                /* failed to parse: err goes to its error.txt */
-	nm_error err;
 	char *text;              /* added to header.txt (HEAD/SKHD/WDHD summary) */
 	size_t text_len;
 	rfrm_file files[RFRM_CHUNK_FILES];
@@ -224,6 +231,8 @@ typedef struct rfrm_model {
 	rfrm_item form;
 	rfrm_item *items;        /* every item of the form, in order */
 	size_t nitems;
+	/* items, the chunk texts and every parsed table below live in t's arena
+	 * (nm_tree_alloc_array): the model frees nothing of its own but its lock. */
 	bool items_broken;
 	nm_error items_err;
 	rfrm_chunk chunk[RC_COUNT];
@@ -279,26 +288,26 @@ bool rfrm_is_model_type(const char *type);
  * NULL. Fails only if nothing can be shown. */
 nm_status rfrm_model_parse(nm_reader *r, nm_tree *t, const rfrm_item *form,
 			   const uint8_t *meta, size_t meta_len, rfrm_model *m, nm_error *err);
-void rfrm_model_free(rfrm_model *m);
+/* What the model holds beyond the tree's arena (its lock): an nm_free_fn. */
+void rfrm_model_free(void *m);
 
-/* Chunk parsers: fill the model, or return an error for the chunk's error.txt. */
-/* The data of chunk c, loaded (big-endian view, at most RFRM_MAX_TABLE bytes). */
-nm_status rfrm_chunk_view(rfrm_model *m, int c, nm_view *v, nm_error *err);
-nm_status rfrm_parse_head(rfrm_model *m, nm_error *err);
-nm_status rfrm_parse_skhd(rfrm_model *m, nm_error *err);
-nm_status rfrm_parse_wdhd(rfrm_model *m, nm_error *err);
-nm_status rfrm_parse_mtrl(rfrm_model *m, nm_error *err);
+/* Chunk parsers: read the chunk's data (v, loaded by rfrm_model_parse) into the model,
+ * or return an error for the chunk's error.txt. */
+nm_status rfrm_parse_head(rfrm_model *m, nm_view *v, nm_error *err);
+nm_status rfrm_parse_skhd(rfrm_model *m, nm_view *v, nm_error *err);
+nm_status rfrm_parse_wdhd(rfrm_model *m, nm_view *v, nm_error *err);
+nm_status rfrm_parse_mtrl(rfrm_model *m, nm_view *v, nm_error *err);
 /* A texture parameter of mat (model_textures.c): its slot and, in a PAK, its asset and
  * PNG, as lines key_slot, key_asset, key_png of o; remembered in mat->tex for mesh.mtl. */
-nm_status rfrm_texture_ref(rfrm_model *m, rfrm_material *mat, const char *key,
-			   const uint8_t *id, const uint8_t *guid, nm_out *o);
+void rfrm_texture_ref(rfrm_model *m, rfrm_material *mat, const char *key,
+		      const uint8_t *id, const uint8_t *guid, nm_out *o);
 /* "diffuse", "normal"... for a texture parameter id; NULL if its use is unknown. */
 const char *rfrm_texture_slot(const uint8_t *id);
 /* The mesh.mtl statement for a texture parameter id (map_Kd...), or NULL. */
 const char *rfrm_texture_mtl_key(const uint8_t *id);
-nm_status rfrm_parse_mesh(rfrm_model *m, nm_error *err);
-nm_status rfrm_parse_vbuf(rfrm_model *m, nm_error *err);
-nm_status rfrm_parse_ibuf(rfrm_model *m, nm_error *err);
+nm_status rfrm_parse_mesh(rfrm_model *m, nm_view *v, nm_error *err);
+nm_status rfrm_parse_vbuf(rfrm_model *m, nm_view *v, nm_error *err);
+nm_status rfrm_parse_ibuf(rfrm_model *m, nm_view *v, nm_error *err);
 /* After MESH and IBUF: the indices each index buffer's meshes use; bad meshes marked. */
 void rfrm_link_meshes(rfrm_model *m);
 const char *rfrm_prim_name(uint32_t prim);
@@ -361,7 +370,7 @@ typedef struct rfrm_pak_entry {
  * directory, or why it has none (model_textures.c fills it on first use). */
 typedef struct rfrm_pak_png {
 	bool known;
-	char *png, *why;
+	const char *png, *why;   /* in the tree's arena */
 } rfrm_pak_png;
 
 struct rfrm_gkey;
@@ -371,11 +380,12 @@ typedef struct rfrm_pak {
 	rfrm_item pack, tocc;
 	rfrm_item adir, meta, strg;
 	bool has_meta, has_strg;
+	/* The tables below live in the tree's arena; the PAK frees its lock and META. */
 	rfrm_pak_entry *entries;
 	size_t count;
-	uint8_t *meta_data;      /* META chunk data */
+	nm_view meta_view;       /* the META chunk, loaded */
+	const uint8_t *meta_data; /* its data */
 	size_t meta_size;
-	char *strg_data;         /* the STRG names, NUL-terminated (names point into it) */
 	bool strg_sized, meta_sized; /* the Switch layout: u32 name lengths, u32 blob sizes */
 	size_t named, with_meta;
 	nm_error meta_err, strg_err;  /* a broken META/STRG: shown, the rest mounts */
@@ -386,11 +396,12 @@ typedef struct rfrm_pak {
 	bool png_lock_made;
 } rfrm_pak;
 
-nm_status rfrm_pak_parse(nm_reader *r, rfrm_pak *p, nm_error *err);
+nm_status rfrm_pak_parse(nm_reader *r, nm_tree *t, rfrm_pak *p, nm_error *err);
 /* The PAK's tree: info.txt, toc.txt, the TOC's chunks, one lazy directory per asset. */
 nm_status rfrm_build_pak(nm_reader *r, nm_tree *t, nm_node *root, nm_error *err);
 /* The first entry (in ADIR order) with this GUID, or NULL: a binary search. */
 const rfrm_pak_entry *rfrm_pak_find(const rfrm_pak *p, const uint8_t *guid);
-void rfrm_pak_free(rfrm_pak *p);
+/* Its lock and META view (the rest is in the tree's arena): an nm_free_fn. */
+void rfrm_pak_free(void *p);
 
 #endif

@@ -12,6 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "codec/gpu_buffer.h"
+#include "export/csv.h"
 #include "export/text.h"
 #include "formats/rfrm/rfrm.h"
 
@@ -24,27 +25,25 @@ struct attr_ref {
 	const rfrm_format_info *f;
 };
 
-static void attr_columns(const rfrm_comp *c, const rfrm_format_info *f, char names[4][24],
-			 const char *ptrs[4])
+/* The component's CSV: a column per component ("x", "u", "index0"...), integers as wide
+ * as the format's largest value, else floats. */
+static void attr_columns(const rfrm_comp *c, const rfrm_format_info *f, nm_csv *csv)
 {
+	bool is_int = rfrm_format_is_int(f);
+	csv->ncols = 0;
 	for (unsigned k = 0; k < f->comps; k++) {
-		rfrm_semantic_column(c->semantic, k, names[k], sizeof names[k]);
-		ptrs[k] = names[k];
+		char name[NM_CSV_NAME_MAX];
+		rfrm_semantic_column(c->semantic, k, name, sizeof name);
+		nm_csv_col_add(csv, name, is_int ? NM_CSV_INT : NM_CSV_FLOAT,
+			       is_int ? rfrm_format_int_width(f) : 0);
 	}
-}
-
-static unsigned value_width(const rfrm_format_info *f)
-{
-	return rfrm_format_is_int(f) ? rfrm_format_int_width(f) : NM_CSV_FLOAT_WIDTH;
 }
 
 static uint64_t attr_csv_size(const rfrm_vbuf *vb, const rfrm_comp *c, const rfrm_format_info *f)
 {
-	char names[4][24];
-	const char *ptrs[4];
-	attr_columns(c, f, names, ptrs);
-	return nm_csv_header_len(ptrs, f->comps) +
-	       (uint64_t)vb->count * f->comps * (value_width(f) + 1);
+	nm_csv csv;
+	attr_columns(c, f, &csv);
+	return nm_csv_size(&csv, vb->count);
 }
 
 /* Bytes of the buffer the component reads for count vertices. */
@@ -73,20 +72,17 @@ static nm_status produce_attr(void *ctx, void *arg, nm_out *o, nm_error *err)
 			       "vertex buffer %zu holds %zu bytes; its %u vertices of stride %u need %llu",
 			       ref->vb, len, vb->count, c->stride, (unsigned long long)need);
 	}
-	char names[4][24];
-	const char *ptrs[4];
-	attr_columns(c, f, names, ptrs);
-	nm_csv_header(o, ptrs, f->comps);
+	nm_csv csv;
+	attr_columns(c, f, &csv);
+	nm_csv_begin(o, &csv);
 	bool is_int = rfrm_format_is_int(f);
-	unsigned w = value_width(f);
 	for (uint32_t v = 0; v < vb->count && !o->failed; v++) {
 		const uint8_t *p = data + (size_t)v * c->stride + c->offset;
 		for (unsigned k = 0; k < f->comps; k++) {
 			if (is_int)
-				nm_csv_int(o, rfrm_component_int(f, p, k, m->little), w);
+				nm_csv_cell_int(o, &csv, k, rfrm_component_int(f, p, k, m->little));
 			else
-				nm_csv_float(o, rfrm_component_float(f, p, k, m->little));
-			nm_out_char(o, k + 1 == f->comps ? '\n' : ',');
+				nm_csv_cell_float(o, &csv, k, rfrm_component_float(f, p, k, m->little));
 		}
 	}
 	free(data);
@@ -104,6 +100,14 @@ static void layout_text(nm_out *o, const rfrm_model *m, const rfrm_vbuf *vb)
 
 static const char *const csv_exts[] = { ".csv", NULL };
 
+/* dir/N: the directory of buffer N. */
+static nm_node *numbered_dir(nm_tree *t, nm_node *dir, size_t i)
+{
+	char name[32];
+	snprintf(name, sizeof name, "%zu", i);
+	return nm_dir(t, dir, name);
+}
+
 nm_status rfrm_add_vbufs(rfrm_model *m, nm_node *dir)
 {
 	nm_tree *t = m->t;
@@ -111,8 +115,7 @@ nm_status rfrm_add_vbufs(rfrm_model *m, nm_node *dir)
 	for (size_t i = 0; i < m->nvbufs; i++) {
 		rfrm_vbuf *vb = &m->vbufs[i];
 		char name[32];
-		snprintf(name, sizeof name, "%zu", i);
-		nm_node *d = nm_dir(t, dir, name);
+		nm_node *d = numbered_dir(t, dir, i);
 		if (!d)
 			return NM_E_NOMEM;
 		if (vb->bad)
@@ -177,7 +180,12 @@ struct index_ref {
 	size_t ib;
 };
 
-static unsigned index_width(const rfrm_ibuf *ib) { return ib->isize == 2 ? 5 : 10; }
+/* indices.csv: one column, as wide as the largest u16 or u32. */
+static void index_columns(const rfrm_ibuf *ib, nm_csv *csv)
+{
+	csv->ncols = 0;
+	nm_csv_col_add(csv, "index", NM_CSV_UINT, ib->isize == 2 ? 5 : 10);
+}
 
 static nm_status produce_indices(void *ctx, void *arg, nm_out *o, nm_error *err)
 {
@@ -188,11 +196,11 @@ static nm_status produce_indices(void *ctx, void *arg, nm_out *o, nm_error *err)
 	nm_status s = rfrm_load_indices(ref->m, ref->ib, 0, ib->used, &idx, err);
 	if (s != NM_OK)
 		return s;
-	nm_out_str(o, "index\n");
-	for (uint64_t k = 0; k < ib->used; k++) {
-		nm_csv_uint(o, idx[k], index_width(ib));
-		nm_out_char(o, '\n');
-	}
+	nm_csv csv;
+	index_columns(ib, &csv);
+	nm_csv_begin(o, &csv);
+	for (uint64_t k = 0; k < ib->used; k++)
+		nm_csv_cell_uint(o, &csv, 0, idx[k]);
 	free(idx);
 	return NM_OK;
 }
@@ -202,9 +210,7 @@ nm_status rfrm_add_ibufs(rfrm_model *m, nm_node *dir)
 	nm_tree *t = m->t;
 	for (size_t j = 0; j < m->nibufs; j++) {
 		rfrm_ibuf *ib = &m->ibufs[j];
-		char name[32];
-		snprintf(name, sizeof name, "%zu", j);
-		nm_node *d = nm_dir(t, dir, name);
+		nm_node *d = numbered_dir(t, dir, j);
 		if (!d)
 			return NM_E_NOMEM;
 		nm_out o;
@@ -232,8 +238,10 @@ nm_status rfrm_add_ibufs(rfrm_model *m, nm_node *dir)
 		if (!ref)
 			return NM_E_NOMEM;
 		*ref = (struct index_ref){ m, j };
-		uint64_t size = 6 + ib->used * (index_width(ib) + 1);
-		if (!nm_lazy(t, d, "indices.csv", size, produce_indices, NULL, ref))
+		nm_csv csv;
+		index_columns(ib, &csv);
+		if (!nm_lazy(t, d, "indices.csv", nm_csv_size(&csv, ib->used), produce_indices, NULL,
+			     ref))
 			return NM_E_NOMEM;
 	}
 	return NM_OK;

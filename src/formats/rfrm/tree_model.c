@@ -84,7 +84,7 @@ static void mesh_text(nm_out *o, const rfrm_model *m, size_t i)
 static int chunk_of(const rfrm_model *m, const rfrm_item *it)
 {
 	for (int c = 0; c < RC_COUNT; c++)
-		if (m->chunk[c].present && m->chunk[c].item.off == it->off)
+		if (m->chunk[c].c.present && m->chunk[c].item.off == it->off)
 			return c;
 	return -1;
 }
@@ -115,8 +115,8 @@ static nm_status add_chunk(rfrm_model *m, nm_node *root, int c)
 	nm_out_free(&o);
 	if (!d)
 		return NM_E_NOMEM;
-	if (ch->bad)
-		nm_error_file(t, d, &ch->err);
+	if (ch->c.failed)
+		nm_error_file(t, d, &ch->c.err);
 	for (size_t f = 0; f < ch->nfiles; f++) {
 		nm_out_write(&o, ch->files[f].text, ch->files[f].len);
 		nm_text(t, d, ch->files[f].name, &o);
@@ -174,7 +174,7 @@ nm_status rfrm_build_model_tree(rfrm_model *m, nm_node *root, nm_error *err)
 		if (it->is_form)
 			rfrm_add_items(t, d, m->r, it, 1);
 	}
-	if (!m->chunk[RC_GPU].present) {
+	if (!m->chunk[RC_GPU].c.present) {
 		/* gpu/error.txt says why there are no buffers. */
 		char *name = nm_unique_stem(t, root, "gpu", NULL);
 		nm_node *g = name ? nm_dir(t, root, name) : NULL;
@@ -189,12 +189,6 @@ nm_status rfrm_build_model_tree(rfrm_model *m, nm_node *root, nm_error *err)
 nomem:
 	nm_out_free(&o);
 	return nm_fail(err, NM_E_NOMEM, m->name, NULL, NM_NO_OFFSET, "out of memory");
-}
-
-static void free_model(void *p)
-{
-	rfrm_model_free(p);
-	free(p);
 }
 
 nm_status rfrm_build_asset(nm_reader *r, nm_tree *t, nm_node *dir, const uint8_t *meta,
@@ -218,12 +212,12 @@ nm_status rfrm_build_asset(nm_reader *r, nm_tree *t, nm_node *dir, const uint8_t
 		rfrm_add_items(t, dir, r, &form, 0);
 		return NM_OK;
 	}
-	rfrm_model *m = calloc(1, sizeof *m);
+	rfrm_model *m = nm_tree_alloc(t, sizeof *m);
 	if (!m)
 		return nm_fail(err, NM_E_NOMEM, nm_reader_name(r), NULL, NM_NO_OFFSET, "out of memory");
 	m->pak = pak;
 	s = rfrm_model_parse(r, t, &form, meta, meta_len, m, err);
-	if (nm_tree_on_free(t, free_model, m) != NM_OK)
+	if (nm_tree_on_free(t, rfrm_model_free, m) != NM_OK)
 		return nm_fail(err, NM_E_NOMEM, nm_reader_name(r), NULL, NM_NO_OFFSET, "out of memory");
 	if (s != NM_OK)
 		return s;

@@ -165,20 +165,12 @@ static void pak_info(nm_out *o, const rfrm_pak *p)
 		nm_kv_str(o, "strg_error", p->strg_err.msg);
 }
 
-static void free_pak(void *ptr)
-{
-	rfrm_pak_free(ptr);
-	free(ptr);
-}
-
 nm_status rfrm_build_pak(nm_reader *r, nm_tree *t, nm_node *root, nm_error *err)
 {
-	rfrm_pak *p = calloc(1, sizeof *p);
-	if (!p)
+	rfrm_pak *p = nm_tree_alloc(t, sizeof *p);
+	if (!p || nm_tree_on_free(t, rfrm_pak_free, p) != NM_OK)
 		return nm_fail(err, NM_E_NOMEM, nm_reader_name(r), NULL, NM_NO_OFFSET, "out of memory");
-	if (nm_tree_on_free(t, free_pak, p) != NM_OK)
-		return nm_fail(err, NM_E_NOMEM, nm_reader_name(r), NULL, NM_NO_OFFSET, "out of memory");
-	nm_status s = rfrm_pak_parse(r, p, err);
+	nm_status s = rfrm_pak_parse(r, t, p, err);
 	if (s != NM_OK)
 		return s;
 

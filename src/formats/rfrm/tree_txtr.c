@@ -260,19 +260,12 @@ static nm_status add_chunk(rfrm_txtr *x, nm_node *root, const rfrm_item *it)
 	return NM_OK;
 }
 
-static void free_txtr(void *p)
-{
-	rfrm_txtr_free(p);
-	free(p);
-}
-
 nm_status rfrm_build_txtr(nm_reader *r, nm_tree *t, nm_node *dir, const rfrm_item *form,
 			  const uint8_t *meta, size_t meta_len, nm_error *err)
 {
 	const char *name = nm_reader_name(r);
-	rfrm_txtr *x = calloc(1, sizeof *x);
-	/* nm_tree_on_free frees x itself when it fails. */
-	if (!x || nm_tree_on_free(t, free_txtr, x) != NM_OK)
+	rfrm_txtr *x = nm_tree_alloc(t, sizeof *x);
+	if (!x || nm_tree_on_free(t, rfrm_txtr_free, x) != NM_OK)
 		return nm_fail(err, NM_E_NOMEM, name, NULL, NM_NO_OFFSET, "out of memory");
 	nm_status s = rfrm_txtr_parse(r, t, form, x, err);
 	if (s != NM_OK)

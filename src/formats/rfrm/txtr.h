@@ -97,7 +97,8 @@ typedef struct rfrm_txtr {
  * can be shown. */
 nm_status rfrm_txtr_parse(nm_reader *r, nm_tree *t, const rfrm_item *form, rfrm_txtr *x,
 			  nm_error *err);
-void rfrm_txtr_free(rfrm_txtr *x);
+/* Its lock (items are in the tree's arena): an nm_free_fn. */
+void rfrm_txtr_free(void *x);
 /* Does the texture have PNGs (known format, a layout, no reason against)? */
 static inline bool rfrm_txtr_has_png(const rfrm_txtr *x)
 {
