@@ -49,7 +49,7 @@ const char *rfrm_texture_mtl_key(const uint8_t *id)
 
 /* The PNG of a PAK entry from a model's directory, worked out once per entry (materials
  * of many models may name the same texture; a hostile one may name it a million times)
- * and kept in the tree's arena with the PAK: the path, or NULL with why. */
+ * and kept with the PAK: the path, or NULL with why. */
 static const char *entry_png(const rfrm_model *m, const rfrm_pak_entry *e, char *why,
 			     size_t len)
 {
@@ -68,10 +68,14 @@ static const char *entry_png(const rfrm_model *m, const rfrm_pak_entry *e, char 
 			ok = rfrm_txtr_png_path(w, m->t, path, sizeof path, reason, sizeof reason);
 			nm_reader_close(w);
 		}
-		if (ok)
-			c->png = nm_tree_printf(m->t, "../%s/%s", e->dir, path);
-		else
-			c->why = nm_tree_strndup(m->t, reason, strlen(reason));
+		/* malloc'd, freed with the PAK (rfrm_pak_free): the tree's arena would tie
+		 * them to this model's directory, whose content the FUSE daemon may evict
+		 * while the PAK's cache still points at them. */
+		size_t n = ok ? strlen(e->dir) + strlen(path) + 5 : 0;
+		if (ok && (c->png = malloc(n)) != NULL)
+			snprintf(c->png, n, "../%s/%s", e->dir, path);
+		else if (!ok)
+			c->why = strdup(reason);
 		c->known = c->png || c->why;
 	}
 	const char *png = c->png;

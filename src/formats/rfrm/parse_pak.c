@@ -278,7 +278,8 @@ nm_status rfrm_pak_parse(nm_reader *r, nm_tree *t, rfrm_pak *p, nm_error *err)
 		p->strg_bad = true;
 	/* Kept for the models, whose materials look their textures up by GUID. */
 	p->order = order;
-	p->png = nm_tree_alloc_array(t, p->count ? p->count : 1, sizeof *p->png);
+	/* Not in the arena: rfrm_pak_free, registered before it, frees what it points to. */
+	p->png = calloc(p->count ? p->count : 1, sizeof *p->png);
 	if (!p->png)
 		return nm_fail(err, NM_E_NOMEM, file, NULL, NM_NO_OFFSET, "out of memory");
 	pthread_mutex_init(&p->png_lock, NULL);
@@ -291,6 +292,11 @@ void rfrm_pak_free(void *pak)
 	rfrm_pak *p = pak;
 	if (p->png_lock_made)
 		pthread_mutex_destroy(&p->png_lock);
+	for (size_t i = 0; p->png && i < p->count; i++) {
+		free(p->png[i].png);
+		free(p->png[i].why);
+	}
+	free(p->png);
 	nm_view_free(&p->meta_view);
 }
 

@@ -370,7 +370,7 @@ typedef struct rfrm_pak_entry {
  * directory, or why it has none (model_textures.c fills it on first use). */
 typedef struct rfrm_pak_png {
 	bool known;
-	const char *png, *why;   /* in the tree's arena */
+	char *png, *why;         /* malloc'd, freed by rfrm_pak_free */
 } rfrm_pak_png;
 
 struct rfrm_gkey;
