@@ -57,6 +57,9 @@ int main(int argc, char *argv[])
 	 * grows far past -o cache_size (101 MiB for one 6 MB mesh.obj under 8 readers). A
 	 * fixed threshold gives every large block back to the kernel when it is freed. */
 	mallopt(M_MMAP_THRESHOLD, 256 * 1024);
+	/* One heap for all threads: the tree evicts archive members' small blocks, and
+	 * blocks freed into many per-thread arenas stay resident long after. */
+	mallopt(M_ARENA_MAX, 1);
 	nm_fuse_log_init();
 
 	if (nm_fuse_parse_options(&args, &opts) != 0) {

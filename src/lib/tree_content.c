@@ -360,17 +360,29 @@ void nm_node_put(nm_tree *t, nm_node *n)
 	t->contents[n->id >> 32]->pins--;
 	if (n->kind == NM_NODE_DIR && n->pop)
 		n->pop->pins--;
+	size_t evicted = 0;
 	while (t->evictable && t->resident_bytes > t->resident_budget) {
 		nm_content *c = victim(t);
 		if (!c)
 			break;
 		size_t count;
+		evicted += c->res->bytes;
 		struct cleanup *a = evict(t, c, &count);
 		pthread_mutex_unlock(&t->lock);
 		run_cleanups(a, count);
 		pthread_mutex_lock(&t->lock);
 	}
+	t->untrimmed += evicted;
+	bool trim = t->untrimmed > t->resident_budget / 2 + 1;
+	if (trim)
+		t->untrimmed = 0;
 	pthread_mutex_unlock(&t->lock);
+#if defined(__GLIBC__)
+	/* Evicted contents are many small blocks amid others: freed, they stay in the
+	 * heap (the process's RSS) until given back. Now and then, not at every put. */
+	if (trim)
+		malloc_trim(0);
+#endif
 }
 
 void nm_tree_allow_eviction(nm_tree *t)

@@ -93,6 +93,7 @@ struct nm_tree {
 	/* Eviction (nm_tree_allow_eviction): resident contents, least recent first. */
 	bool evictable;
 	size_t resident_bytes, resident_budget;
+	size_t untrimmed;          /* bytes evicted since the heap was last trimmed */
 	nm_content *oldest, *newest;
 };
 
