@@ -8,6 +8,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 #include "check_expect.h"
 #include "codec/astc.h"
 #include "codec/bcn.h"
@@ -526,6 +527,85 @@ START_TEST(pak_model_textures)
 }
 END_TEST
 
+static void write_file(const char *dir, const char *name, const rfx_buf *b)
+{
+	char path[512];
+	snprintf(path, sizeof path, "%s/%s", dir, name);
+	FILE *f = fopen(path, "wb");
+	ck_assert_ptr_nonnull(f);
+	ck_assert_uint_eq(fwrite(b->data, 1, b->len, f), b->len);
+	fclose(f);
+}
+
+/* A folder mount: the model and its textures as loose files, named by GUID (dashed, as
+ * nmodelfs names them, or pakpydkctf's NAME__HEX.txtr): mesh.mtl links the PNGs. */
+START_TEST(folder_model_textures)
+{
+	char dir[] = "/tmp/nm_folder_XXXXXX";
+	ck_assert_ptr_nonnull(mkdtemp(dir));
+	rfx_sample s;
+	rfx_sample_init(&s, 21);
+	rfx_buf model = { 0 }, meta = { 0 }, tex = { 0 }, tex2 = { 0 };
+	ck_assert_int_eq(rfx_sample_write(&s, "CMDL", RFX_ZLIB, true, &model, &meta), 0);
+	rfx_txtr diffuse = { .type = 1, .format = 12, .width = 16, .height = 8, .depth = 1,
+			     .levels = 2, .codec = RFX_ZLIB, .seed = 44 };
+	rfx_txtr nmap = { .type = 3, .format = 12, .width = 8, .height = 8, .depth = 6,
+			  .levels = 1, .codec = RFX_ZLIB, .seed = 45 };
+	ck_assert_int_eq(rfx_txtr_write(&diffuse, &tex), 0);
+	ck_assert_int_eq(rfx_txtr_write(&nmap, &tex2), 0);
+	char g[RFRM_GUID_STR], name[128], hex[33];
+	uint8_t nmap_guid[16];
+	rfrm_guid_str(g, s.diffuse);
+	snprintf(name, sizeof name, "%s.txtr", g);
+	write_file(dir, name, &tex);
+	rfx_guid(nmap_guid, 79);   /* the sample's NMAP texture */
+	rfrm_guid_str(g, nmap_guid);
+	size_t k = 0;
+	for (const char *p = g; *p; p++)
+		if (*p != '-')
+			hex[k++] = (char)(*p >= 'a' ? *p - 32 : *p); /* upper case: case is ignored */
+	hex[k] = '\0';
+	snprintf(name, sizeof name, "Fish_nmaptxtr__%s.txtr", hex);
+	write_file(dir, name, &tex2);
+	write_file(dir, "fish.cmdl", &model);
+	nm_tree *t;
+	nm_error err;
+	ck_assert_int_eq(nm_open_model(dir, NULL, &t, &err), NM_OK);
+	rfrm_guid_str(g, s.diffuse);
+	char line[256];
+	snprintf(line, sizeof line, "map_Kd ../%s.txtr/tex/0.png\n", g);
+	expect(t, "/fish.cmdl/mesh.mtl", line);
+	expect(t, "/fish.cmdl/mesh.mtl", "Textures are TXTR files beside\n# the model");
+	snprintf(line, sizeof line, "dift_asset: %s.txtr\ndift_png: ../%s.txtr/tex/0.png\n", g, g);
+	expect(t, "/fish.cmdl/mtrl/0.txt", line);
+	snprintf(line, sizeof line, "nmap_asset: %s\nnmap_png: none (6 layers", name);
+	expect(t, "/fish.cmdl/mtrl/0.txt", line);
+	/* The path mesh.mtl gives exists and is the texture's level 0. */
+	snprintf(line, sizeof line, "/%s.txtr/tex/0.png", g);
+	uint8_t *got = png_rgba(t, line, 16, 8), *want = expected(&diffuse, 0, 0);
+	ck_assert(memcmp(got, want, 16 * 8 * 4) == 0);
+	free(got);
+	free(want);
+	expect_clean_walk(t);
+	nm_tree_free(t);
+	/* Without the texture beside it, the model is on its own again. */
+	snprintf(line, sizeof line, "%s/%s.txtr", dir, g);
+	unlink(line);
+	snprintf(line, sizeof line, "%s/%s", dir, name);
+	unlink(line);
+	ck_assert_int_eq(nm_open_model(dir, NULL, &t, &err), NM_OK);
+	expect(t, "/fish.cmdl/mesh.mtl", "This model is mounted on its own");
+	nm_tree_free(t);
+	snprintf(line, sizeof line, "%s/fish.cmdl", dir);
+	unlink(line);
+	rmdir(dir);
+	rfx_buf_free(&model);
+	rfx_buf_free(&meta);
+	rfx_buf_free(&tex);
+	rfx_buf_free(&tex2);
+}
+END_TEST
+
 START_TEST(model_alone_keeps_guids)
 {
 	rfx_sample s;
@@ -665,6 +745,7 @@ static Suite *suite(void)
 	tcase_add_test(fx, astc_under_limits);
 	tcase_add_test(fx, huge_header);
 	tcase_add_test(fx, pak_model_textures);
+	tcase_add_test(fx, folder_model_textures);
 	tcase_add_test(fx, model_alone_keeps_guids);
 	suite_add_tcase(s, fx);
 	TCase *corp = tcase_create("corpus");

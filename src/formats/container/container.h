@@ -73,6 +73,9 @@ nm_node *nm_member_error(nm_tree *t, nm_node *dir, const char *name, const nm_er
  * False when r is no member, or no such member is recognised. */
 bool nm_member_sibling(nm_reader *r, const char *name, nm_reader **sibling,
 		       const char **dirname);
+/* The same for the first recognised member beside r whose name match() accepts. */
+bool nm_member_sibling_where(nm_reader *r, bool (*match)(const char *name, void *ctx),
+			     void *ctx, nm_reader **sibling, const char **dirname);
 
 /* --- an archive's table of contents (archive.c) ------------------------------------ */
 

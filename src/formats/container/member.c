@@ -112,17 +112,25 @@ nm_node *nm_member_node(nm_tree *t, nm_node *dir, const char *name, nm_reader *r
 /* A member's group is complete before anything inside the member can be looked up (the
  * folder's populate adds them all before its directory can be listed), so the list is
  * read here without a lock. */
-bool nm_member_sibling(nm_reader *r, const char *name, nm_reader **sibling,
-		       const char **dirname)
+bool nm_member_sibling_where(nm_reader *r, bool (*match)(const char *name, void *ctx),
+			     void *ctx, nm_reader **sibling, const char **dirname)
 {
 	const struct member *self = nm_reader_place(r);
 	if (!self || !self->group)
 		return false;
 	for (const struct member *m = self->group->first; m; m = m->next)
-		if (m->recognised && strcasecmp(m->name, name) == 0) {
+		if (m->recognised && m != self && match(m->name, ctx)) {
 			*sibling = m->r;
 			*dirname = m->name;
 			return true;
 		}
 	return false;
+}
+
+static bool same_name(const char *name, void *ctx) { return strcasecmp(name, ctx) == 0; }
+
+bool nm_member_sibling(nm_reader *r, const char *name, nm_reader **sibling,
+		       const char **dirname)
+{
+	return nm_member_sibling_where(r, same_name, (void *)name, sibling, dirname);
 }

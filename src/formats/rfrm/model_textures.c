@@ -10,7 +10,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include "export/text.h"
+#include "formats/container/container.h"
 #include "formats/rfrm/rfrm.h"
 #include "formats/rfrm/txtr.h"
 
@@ -84,6 +86,46 @@ static const char *entry_png(const rfrm_model *m, const rfrm_pak_entry *e, char 
 	return png;
 }
 
+/* A texture file beside a model in a folder (or archive) is named by its GUID: GUID.txtr
+ * as nmodelfs and most tools write it (with or without the dashes), or NAME__HEX.txtr
+ * as pakpydkctf's exporter does. The 32 hex digits are the GUID's bytes in file order,
+ * as rfrm_guid_str prints them. */
+static bool names_guid(const char *name, void *ctx)
+{
+	const char *dashed = ctx;
+	char hex[33];
+	size_t n = strlen(name), k = 0;
+	if (n < 5 || strcasecmp(name + n - 5, ".txtr") != 0)
+		return false;
+	n -= 5;
+	if (n == strlen(dashed) && strncasecmp(name, dashed, n) == 0)
+		return true;
+	for (const char *p = dashed; *p; p++)
+		if (*p != '-')
+			hex[k++] = *p;
+	hex[k] = '\0';
+	return n >= 32 && strncasecmp(name + n - 32, hex, 32) == 0 &&
+	       (n == 32 || name[n - 33] == '_');
+}
+
+/* The PNG of the texture file beside the model named by guid: its path from the model's
+ * directory in the tree's arena (the model's own), or NULL with why. */
+static const char *folder_png(rfrm_model *m, const uint8_t *guid, const char **dir, char *why,
+			      size_t len)
+{
+	char g[RFRM_GUID_STR], path[64];
+	nm_reader *sib;
+	rfrm_guid_str(g, guid);
+	if (!nm_member_sibling_where(m->r, names_guid, g, &sib, dir)) {
+		*dir = NULL;
+		return NULL;
+	}
+	if (!rfrm_txtr_png_path(sib, m->t, path, sizeof path, why, len))
+		return NULL;
+	m->folder_textures = true;
+	return nm_tree_printf(m->t, "../%s/%s", *dir, path);
+}
+
 static void key_line(nm_out *o, const char *key, const char *what, const char *value)
 {
 	char k[48];
@@ -101,7 +143,15 @@ void rfrm_texture_ref(rfrm_model *m, rfrm_material *mat, const char *key,
 	key_line(o, key, "slot", line);
 	const char *png = NULL;
 	const rfrm_pak_entry *e = m->pak ? rfrm_pak_find(m->pak, guid) : NULL;
-	if (!m->pak) {
+	const char *dir = NULL;
+	if (!m->pak && (png = folder_png(m, guid, &dir, why, sizeof why)) != NULL) {
+		key_line(o, key, "asset", dir);
+		key_line(o, key, "png", png);
+	} else if (!m->pak && dir) {
+		key_line(o, key, "asset", dir);
+		snprintf(line, sizeof line, "none (%s)", why);
+		key_line(o, key, "png", line);
+	} else if (!m->pak) {
 		key_line(o, key, "asset", "unknown (the model is mounted on its own: only the GUID is known)");
 	} else if (!e) {
 		key_line(o, key, "asset", "none (no asset of this PAK has the GUID)");

@@ -89,6 +89,10 @@ static void write_mtl(nm_out *o, const rfrm_model *m)
 	if (m->pak)
 		nm_out_str(o, "# Tropical Freeze materials via nmodelfs. Textures are TXTR assets of this\n"
 			      "# PAK: each map is the level-0 PNG in the texture's directory.\n");
+	else if (m->folder_textures)
+		nm_out_str(o, "# Tropical Freeze materials via nmodelfs. Textures are TXTR files beside\n"
+			      "# the model, named by GUID: each map is the level-0 PNG in the texture's\n"
+			      "# directory; a GUID with no such file is named as GUID.png.\n");
 	else
 		nm_out_str(o, "# Tropical Freeze materials via nmodelfs. This model is mounted on its own:\n"
 			      "# its textures are TXTR assets in other files, named here by GUID, and no PNG\n"

@@ -228,6 +228,7 @@ typedef struct rfrm_model {
 	nm_tree *t;
 	const char *name;        /* reader name, for messages */
 	const struct rfrm_pak *pak; /* the PAK it is a member of, or NULL */
+	bool folder_textures;       /* a texture was found beside it (folder, archive) */
 	rfrm_item form;
 	rfrm_item *items;        /* every item of the form, in order */
 	size_t nitems;
