@@ -197,14 +197,23 @@ static void fs_readdirplus(fuse_req_t req, fuse_ino_t ino, size_t size, off_t of
 	list_dir(req, ino, size, off, true);
 }
 
+/* The kind of ino's node (false: the request has been answered). */
+static bool kind_of(fuse_req_t req, nm_fuse_fs *fs, fuse_ino_t ino, nm_node_kind *kind)
+{
+	nm_node *n = hold(req, fs, ino);
+	if (!n)
+		return false;
+	*kind = nm_node_type(n);
+	put(fs, n);
+	return true;
+}
+
 static void fs_opendir(fuse_req_t req, fuse_ino_t ino, struct fuse_file_info *fi)
 {
 	nm_fuse_fs *fs = fs_of(req);
-	nm_node *n = hold(req, fs, ino);
-	if (!n)
+	nm_node_kind kind;
+	if (!kind_of(req, fs, ino, &kind))
 		return;
-	nm_node_kind kind = nm_node_type(n);
-	put(fs, n);
 	if (kind != NM_NODE_DIR) {
 		fuse_reply_err(req, ENOTDIR);
 		return;
@@ -225,11 +234,9 @@ static void fs_open(fuse_req_t req, fuse_ino_t ino, struct fuse_file_info *fi)
 		fuse_reply_err(req, EROFS);
 		return;
 	}
-	nm_node *n = hold(req, fs, ino);
-	if (!n)
+	nm_node_kind kind;
+	if (!kind_of(req, fs, ino, &kind))
 		return;
-	nm_node_kind kind = nm_node_type(n);
-	put(fs, n);
 	if (kind == NM_NODE_DIR) {
 		fuse_reply_err(req, EISDIR);
 		return;

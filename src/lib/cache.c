@@ -142,21 +142,26 @@ static void grow_buckets(nm_cache *c)
 	free(old);
 }
 
+/* Take a ready entry out; a pinned one is freed at its last release. */
+static void drop(nm_cache *c, nm_cache_entry *e)
+{
+	lru_unlink(c, e);
+	hash_remove(c, e);
+	c->bytes -= e->len;
+	if (e->pins)
+		e->dropped = true;
+	else
+		entry_free(e);
+}
+
 /* Drop ready entries from the cold end until under the limit, sparing keep. */
 static void evict(nm_cache *c, nm_cache_entry *keep)
 {
 	nm_cache_entry *e = c->tail;
 	while (c->bytes > c->limit && e) {
 		nm_cache_entry *prev = e->prev;
-		if (e != keep && e->ready) {
-			lru_unlink(c, e);
-			hash_remove(c, e);
-			c->bytes -= e->len;
-			if (e->pins)
-				e->dropped = true;
-			else
-				entry_free(e);
-		}
+		if (e != keep && e->ready)
+			drop(c, e);
 		e = prev;
 	}
 }
@@ -230,15 +235,8 @@ void nm_cache_forget(nm_cache *c, const void *key)
 {
 	pthread_mutex_lock(&c->lock);
 	nm_cache_entry *e = find(c, key);
-	if (e && e->ready) { /* one being filled belongs to a held node: never asked */
-		lru_unlink(c, e);
-		hash_remove(c, e);
-		c->bytes -= e->len;
-		if (e->pins)
-			e->dropped = true;
-		else
-			entry_free(e);
-	}
+	if (e && e->ready) /* one being filled belongs to a held node: never asked */
+		drop(c, e);
 	pthread_mutex_unlock(&c->lock);
 }
 

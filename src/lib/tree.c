@@ -55,12 +55,10 @@ nm_node *nm_tree_add_node_locked(nm_tree *t, nm_node *parent, const char *name,
 	nm_content *c = nm_content_current(t);
 	nm_residence *r = c->res;
 	if (r->nnodes == r->capnodes) {
-		uint32_t cap = r->capnodes ? r->capnodes * 2 : 8;
-		nm_node **a = cap > r->capnodes ? realloc(r->nodes, cap * sizeof *a) : NULL;
+		nm_node **a = nm_tree_grow(r->nodes, &r->capnodes, sizeof *a, 8);
 		if (!a)
 			return NULL;
 		r->nodes = a;
-		r->capnodes = cap;
 	}
 	if (parent && (parent->kind != NM_NODE_DIR || !name[0] || strchr(name, '/') ||
 		       nm_tree_find_child(t, parent, name) || parent->nkids == UINT32_MAX))
@@ -72,16 +70,12 @@ nm_node *nm_tree_add_node_locked(nm_tree *t, nm_node *parent, const char *name,
 	memset(n, 0, sizeof *n);
 	memcpy(n->name, name, len + 1);
 	if (parent && parent->nkids == parent->capkids) {
-		uint32_t cap = parent->capkids ? parent->capkids * 2 : 4;
-		if (cap < parent->capkids)
-			cap = UINT32_MAX;
-		nm_node **k = realloc(parent->kids, cap * sizeof *k);
+		nm_node **k = nm_tree_grow(parent->kids, &parent->capkids, sizeof *k, 4);
 		if (!k) {
 			free(n);
 			return NULL;
 		}
 		parent->kids = k;
-		parent->capkids = cap;
 	}
 	n->kind = (uint8_t)kind;
 	n->parent = parent;

@@ -29,12 +29,10 @@ nm_content *nm_content_current(nm_tree *t)
 nm_content *nm_content_new(nm_tree *t)
 {
 	if (t->ncontents == t->capcontents) {
-		uint32_t cap = t->capcontents ? t->capcontents * 2 : 16;
-		nm_content **a = cap > t->capcontents ? realloc(t->contents, cap * sizeof *a) : NULL;
+		nm_content **a = nm_tree_grow(t->contents, &t->capcontents, sizeof *a, 16);
 		if (!a)
 			return NULL;
 		t->contents = a;
-		t->capcontents = cap;
 	}
 	nm_content *c = calloc(1, sizeof *c);
 	if (!c)
@@ -50,12 +48,10 @@ nm_content *nm_content_for_lazy_dir(nm_tree *t)
 	if (owner->reuse < owner->nmade)
 		return owner->made[owner->reuse++];
 	if (owner->nmade == owner->capmade) {
-		uint32_t cap = owner->capmade ? owner->capmade * 2 : 4;
-		nm_content **a = cap > owner->capmade ? realloc(owner->made, cap * sizeof *a) : NULL;
+		nm_content **a = nm_tree_grow(owner->made, &owner->capmade, sizeof *a, 4);
 		if (!a)
 			return NULL;
 		owner->made = a;
-		owner->capmade = cap;
 	}
 	nm_content *c = nm_content_new(t);
 	if (!c)

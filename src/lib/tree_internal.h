@@ -6,6 +6,7 @@
 #include <pthread.h>
 #include <stdatomic.h>
 #include <stdbool.h>
+#include <stdlib.h>
 #include "lib/cache.h"
 #include "lib/tree.h"
 
@@ -96,6 +97,17 @@ struct nm_tree {
 	size_t untrimmed;          /* bytes evicted since the heap was last trimmed */
 	nm_content *oldest, *newest;
 };
+
+/* a, or a larger copy of it, with room for at least one more than *cap elements of size
+ * elem (doubling, from first); NULL, a kept, when memory or the count runs out. */
+static inline void *nm_tree_grow(void *a, uint32_t *cap, size_t elem, uint32_t first)
+{
+	uint32_t c = *cap ? *cap * 2 : first;
+	void *p = c > *cap ? realloc(a, (size_t)c * elem) : NULL;
+	if (p)
+		*cap = c;
+	return p;
+}
 
 /* tree.c */
 nm_node *nm_tree_add_node_locked(nm_tree *t, nm_node *parent, const char *name,
