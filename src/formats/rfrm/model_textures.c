@@ -56,8 +56,14 @@ static const char *entry_png(const rfrm_model *m, const rfrm_pak_entry *e, char 
 			     size_t len)
 {
 	rfrm_pak *p = (rfrm_pak *)m->pak;   /* only its cache changes, under its lock */
-	rfrm_pak_png *c = &p->png[e - p->entries];
 	pthread_mutex_lock(&p->png_lock);
+	/* Made on first use: most assets of a big PAK are never a model's texture. */
+	if (!p->png && !(p->png = calloc(p->count ? p->count : 1, sizeof *p->png))) {
+		pthread_mutex_unlock(&p->png_lock);
+		snprintf(why, len, "out of memory");
+		return NULL;
+	}
+	rfrm_pak_png *c = &p->png[e - p->entries];
 	if (!c->known) {
 		char wname[512], path[64], reason[sizeof ((nm_error *)0)->msg];
 		nm_reader *w;

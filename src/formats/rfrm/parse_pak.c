@@ -278,10 +278,8 @@ nm_status rfrm_pak_parse(nm_reader *r, nm_tree *t, rfrm_pak *p, nm_error *err)
 		p->strg_bad = true;
 	/* Kept for the models, whose materials look their textures up by GUID. */
 	p->order = order;
-	/* Not in the arena: rfrm_pak_free, registered before it, frees what it points to. */
-	p->png = calloc(p->count ? p->count : 1, sizeof *p->png);
-	if (!p->png)
-		return nm_fail(err, NM_E_NOMEM, file, NULL, NM_NO_OFFSET, "out of memory");
+	/* p->png is made when a model first asks (model_textures.c): not in the arena, as
+	 * rfrm_pak_free, registered before it, frees what it points to. */
 	pthread_mutex_init(&p->png_lock, NULL);
 	p->png_lock_made = true;
 	return NM_OK;

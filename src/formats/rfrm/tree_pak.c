@@ -223,11 +223,13 @@ nm_status rfrm_build_pak(nm_reader *r, nm_tree *t, nm_node *root, nm_error *err)
 	for (size_t i = 0; i < p->count; i++) {
 		rfrm_pak_entry *e = &p->entries[i];
 		char *name = entry_name(t, root, e);
-		/* A model's materials find their textures' directories by it. */
-		e->dir = name ? nm_tree_printf(t, "%s", name) : NULL;
+		nm_node *n = name ? nm_lazy_dir(t, root, name, populate_entry, p, e) : NULL;
 		free(name);
-		if (!e->dir || !nm_lazy_dir(t, root, e->dir, populate_entry, p, e))
+		if (!n)
 			goto nomem;
+		/* A model's materials find their textures' directories by it: the node's own
+		 * name (the PAK's directories are made at mount and never evicted). */
+		e->dir = nm_node_name(n);
 		char fields[TOC_FIELDS_MAX];
 		toc_size += toc_fields(fields, e) + strlen(e->dir) + 1;
 	}
