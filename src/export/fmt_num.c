@@ -179,7 +179,7 @@ static uint64_t round_to(const dec *d, int p, int *x)
 	return q;
 }
 
-/* Exactly n digits of v (leading zeros included), at p. */
+/* Exactly n digits of v (leading zeros included), at p: two at a time from a table. */
 static void put_digits(char *p, uint64_t v, int n)
 {
 	while (n >= 2) {
@@ -283,58 +283,54 @@ static size_t put_special(char *p, const parts *x)
 	return (size_t)(s - p);
 }
 
-size_t nm_fmt_g(char *dst, float f, int prec)
+/* The precision of the shortest form of the finite nonzero x (digits d). */
+static int shortest_precision(const parts *x, const dec *d)
 {
-	parts x = split(f);
-	if (x.biased == 0xff)
-		return put_special(dst, &x);
-	if (!x.m)
-		return put_g(dst, x.neg, 0, 0, 1);
-	dec d = decompose(x.m, x.e);
-	int ex;
-	uint64_t q = round_to(&d, prec, &ex);
-	return put_g(dst, x.neg, q, ex, prec);
-}
-
-size_t nm_fmt_shortest(char *dst, float f)
-{
-	parts x = split(f);
-	if (x.biased == 0xff)
-		return put_special(dst, &x);
-	if (!x.m)
-		return put_g(dst, x.neg, 0, 0, 1);
-	dec d = decompose(x.m, x.e);
 	/* The rounding interval at T's scale: lo and hi are the midpoints' floors, with
 	 * their sticky bits; below a power of two the lower neighbour is half as far. */
-	int scale = 9 - d.x;
-	bool lo_cut, hi_cut, even = !(x.m & 1);
-	uint64_t lo = x.frac == 0 && x.biased > 1
-			      ? scaled_floor(4 * x.m - 1, x.e - 2, scale, &lo_cut)
-			      : scaled_floor(2 * x.m - 1, x.e - 1, scale, &lo_cut);
-	uint64_t hi = scaled_floor(2 * x.m + 1, x.e - 1, scale, &hi_cut);
-	int prec = 1, ex = 0;
-	uint64_t q = 0;
-	for (; prec <= 9; prec++) {
-		q = round_to(&d, prec, &ex);
+	int scale = 9 - d->x;
+	bool lo_cut, hi_cut, even = !(x->m & 1);
+	uint64_t lo = x->frac == 0 && x->biased > 1
+			      ? scaled_floor(4 * x->m - 1, x->e - 2, scale, &lo_cut)
+			      : scaled_floor(2 * x->m - 1, x->e - 1, scale, &lo_cut);
+	uint64_t hi = scaled_floor(2 * x->m + 1, x->e - 1, scale, &hi_cut);
+	int prec = 1, ex = d->x;
+	for (; prec < 9; prec++) { /* 9 digits always read back */
+		uint64_t q = round_to(d, prec, &ex);
 		/* The candidate at T's scale: an integer below 10^11. Above lo: past lo's
 		 * floor, or on it exactly; below hi: under hi's floor, or on it with hi
 		 * cut off (then below hi itself) or exactly. */
-		uint64_t v = q * pow10[10 - prec + (ex - d.x)];
+		uint64_t v = q * pow10[10 - prec + (ex - d->x)];
 		bool above = v > lo || (even && v == lo && !lo_cut);
 		bool below = v < hi || (v == hi && (hi_cut || even));
 		if (above && below)
 			break;
 	}
-	if (prec > 9) /* never: 9 digits always read back */
-		q = round_to(&d, prec = 9, &ex);
+	if (prec == 9)
+		round_to(d, prec, &ex);
 	/* Style e with an exponent of 0 to 8 ("1.8e+02"): positional instead, with as many
 	 * digits as the integer part has. */
-	if (ex >= prec && ex < 9) {
-		prec = ex + 1;
-		q = round_to(&d, prec, &ex);
-	}
+	return ex >= prec && ex < 9 ? ex + 1 : prec;
+}
+
+/* "%.*g" of f; prec 0: the shortest form. */
+static size_t fmt_g(char *dst, float f, int prec)
+{
+	parts x = split(f);
+	if (x.biased == 0xff)
+		return put_special(dst, &x);
+	if (!x.m)
+		return put_g(dst, x.neg, 0, 0, 1);
+	dec d = decompose(x.m, x.e);
+	if (!prec)
+		prec = shortest_precision(&x, &d);
+	int ex;
+	uint64_t q = round_to(&d, prec, &ex);
 	return put_g(dst, x.neg, q, ex, prec);
 }
+
+size_t nm_fmt_g(char *dst, float f, int prec) { return fmt_g(dst, f, prec); }
+size_t nm_fmt_shortest(char *dst, float f) { return fmt_g(dst, f, 0); }
 
 void nm_fmt_sci(char *dst, float f)
 {
