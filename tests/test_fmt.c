@@ -18,6 +18,7 @@
 #include <string.h>
 #include "export/fmt_num.h"
 #include "export/text.h"
+#include "lib/options.h"
 #include "tests/fmt_printf.h"
 #include "tests/prng.h"
 
@@ -267,6 +268,45 @@ START_TEST(writers_use_it)
 }
 END_TEST
 
+/* A file that fills max_file_size exactly: its last numbers' longest text would not fit,
+ * their actual text does (written through the scratch buffer), and one byte more fails. */
+START_TEST(writers_at_the_limit)
+{
+	const char *want = "k: 1 2\n+1.00000000e+00 7  -7 OBJ\n";
+	nm_options opt;
+	nm_options_init(&opt);
+	opt.max_file_size = strlen(want);
+	nm_out o;
+	nm_out_init(&o);
+	o.opt = &opt;
+	nm_out_expect(&o, strlen(want));
+	ck_assert_uint_eq(o.cap, strlen(want));
+	float v[2] = { 1, 2 };
+	nm_kv_floats(&o, "k", v, 2);
+	nm_csv_float(&o, 1.0f);
+	nm_out_char(&o, ' ');
+	nm_csv_uint(&o, 7, 1);
+	nm_csv_int(&o, -7, 4);
+	nm_out_str(&o, " OBJ\n");
+	ck_assert_int_eq(nm_out_status(&o), NM_OK);
+	ck_assert_uint_eq(o.len, strlen(want));
+	ck_assert(memcmp(o.data, want, o.len) == 0);
+	nm_out_float(&o, 3.0f);
+	ck_assert_int_eq(nm_out_status(&o), NM_E_LIMIT);
+	ck_assert_uint_eq(o.len, strlen(want));
+	nm_out_free(&o);
+	/* Wider than any number: the padding still comes out right. */
+	nm_out_init(&o);
+	nm_csv_uint(&o, 5, 30);
+	nm_csv_int(&o, -5, 25);
+	nm_out_char(&o, '\0');
+	char pad[64];
+	snprintf(pad, sizeof pad, "%30u%25d", 5u, -5);
+	ck_assert_str_eq((char *)o.data, pad);
+	nm_out_free(&o);
+}
+END_TEST
+
 static Suite *fmt_suite(void)
 {
 	Suite *s = suite_create("fmt_num");
@@ -275,6 +315,7 @@ static Suite *fmt_suite(void)
 	tcase_add_test(tc, zeros_infinities_nans);
 	tcase_add_test(tc, integers_like_printf);
 	tcase_add_test(tc, writers_use_it);
+	tcase_add_test(tc, writers_at_the_limit);
 	tcase_add_test(tc, every_precision_like_printf);
 	tcase_add_test(tc, binade_edges);
 	tcase_add_test(tc, around_powers_of_ten);
