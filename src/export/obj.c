@@ -110,8 +110,8 @@ static void face(nm_out *o, const nm_obj_group *g, unsigned rw, const uint32_t *
 	*q++ = 'f';
 	for (int k = 0; k < 3; k++) {
 		/* "a/b/c" padded to rw as a whole: the widths of all kinds add up to rw. */
-		char *ref = ++q;
-		q[-1] = ' ';
+		*q++ = ' ';
+		char *ref = q;
 		q += nm_fmt_uint(q, v0 + t[k] + 1);
 		if (g->has_texcoords || g->has_normals)
 			*q++ = '/';
