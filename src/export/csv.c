@@ -1,6 +1,7 @@
 #include <stdio.h>
 #include <string.h>
 #include "export/csv.h"
+#include "export/fmt_num.h"
 #include "export/text.h"
 
 void nm_csv_col_add(nm_csv *c, const char *name, nm_csv_kind kind, unsigned width)
@@ -52,8 +53,12 @@ static void separator(nm_out *o, const nm_csv *c, size_t k)
 
 void nm_csv_cell_float(nm_out *o, const nm_csv *c, size_t k, float f)
 {
-	nm_csv_float(o, f);
-	separator(o, c, k);
+	/* The hot cell: number and separator written in one piece. */
+	char s[NM_CSV_FLOAT_WIDTH + 1];
+	char *p = nm_out_begin(o, sizeof s, s);
+	nm_fmt_sci(p, f);
+	p[NM_CSV_FLOAT_WIDTH] = k + 1 >= c->ncols ? '\n' : ',';
+	nm_out_commit(o, p, sizeof s);
 }
 
 void nm_csv_cell_uint(nm_out *o, const nm_csv *c, size_t k, uint64_t v)

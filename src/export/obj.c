@@ -1,5 +1,7 @@
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
+#include "export/fmt_num.h"
 #include "export/obj.h"
 #include "export/text.h"
 #include "lib/alloc.h"
@@ -72,41 +74,58 @@ uint64_t nm_obj_size(const nm_obj_model *m)
 	return n;
 }
 
+/* "v" and n floats: one piece of at most VN_LINE bytes. */
 static void floats_line(nm_out *o, const char *tag, const float *f, int n)
 {
-	nm_out_str(o, tag);
+	char s[VN_LINE];
+	char *p = nm_out_begin(o, sizeof s, s), *q = p;
+	for (; *tag; tag++)
+		*q++ = *tag;
 	for (int i = 0; i < n; i++) {
-		nm_out_char(o, ' ');
-		nm_csv_float(o, f[i]);
+		*q++ = ' ';
+		nm_fmt_sci(q, f[i]);
+		q += F;
 	}
-	nm_out_char(o, '\n');
+	*q++ = '\n';
+	nm_out_commit(o, p, (size_t)(q - p));
 }
+
+/* Longest face line: "f" and 3 x (" " + 20 + "/" + 20 + "/" + 20) and "\n". */
+#define FACE_MAX (2 + 3 * (1 + 3 * NM_FMT_UINT_MAX + 2))
 
 static void face(nm_out *o, const nm_obj_group *g, unsigned rw, const uint32_t *t,
 		 uint64_t v0, uint64_t vt0, uint64_t vn0)
 {
+	char s[FACE_MAX];
+	char *p = nm_out_begin(o, sizeof s, s), *q = p;
 	if (t[0] == NM_OBJ_DROPPED) {
-		nm_out_char(o, '#');
-		for (unsigned i = 0; i < 3 * (1 + rw); i++)
-			nm_out_char(o, ' ');
-		nm_out_char(o, '\n');
+		/* The triangle left out: a comment line of the same length. */
+		*q++ = '#';
+		memset(q, ' ', 3 * (1 + (size_t)rw));
+		q += 3 * (1 + (size_t)rw);
+		*q++ = '\n';
+		nm_out_commit(o, p, (size_t)(q - p));
 		return;
 	}
-	nm_out_char(o, 'f');
+	*q++ = 'f';
 	for (int k = 0; k < 3; k++) {
-		size_t before = o->len;
-		nm_out_char(o, ' ');
-		nm_out_printf(o, "%llu", (unsigned long long)(v0 + t[k] + 1));
+		/* "a/b/c" padded to rw as a whole: the widths of all kinds add up to rw. */
+		*q++ = ' ';
+		char *ref = q;
+		q += nm_fmt_uint(q, v0 + t[k] + 1);
 		if (g->has_texcoords || g->has_normals)
-			nm_out_char(o, '/');
+			*q++ = '/';
 		if (g->has_texcoords)
-			nm_out_printf(o, "%llu", (unsigned long long)(vt0 + t[k] + 1));
-		if (g->has_normals)
-			nm_out_printf(o, "/%llu", (unsigned long long)(vn0 + t[k] + 1));
-		while (o->len - before < 1 + rw && !o->failed)
-			nm_out_char(o, ' ');
+			q += nm_fmt_uint(q, vt0 + t[k] + 1);
+		if (g->has_normals) {
+			*q++ = '/';
+			q += nm_fmt_uint(q, vn0 + t[k] + 1);
+		}
+		while (q - ref < (ptrdiff_t)rw)
+			*q++ = ' ';
 	}
-	nm_out_char(o, '\n');
+	*q++ = '\n';
+	nm_out_commit(o, p, (size_t)(q - p));
 }
 
 static float *alloc_floats(const nm_out *o, const nm_obj_group *g, unsigned per_vertex,
@@ -119,6 +138,10 @@ static float *alloc_floats(const nm_out *o, const nm_obj_group *g, unsigned per_
 nm_status nm_obj_write(const nm_obj_model *m, nm_out *o, nm_error *err)
 {
 	struct widths w = widths_of(m);
+	/* The whole file at once: every line after this is written in place. */
+	uint64_t size = nm_obj_size(m);
+	if (size <= SIZE_MAX)
+		nm_out_expect(o, (size_t)size);
 	if (m->comment)
 		nm_out_printf(o, "# %s\n", m->comment);
 	if (m->mtllib)

@@ -1,56 +1,24 @@
-#include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
-#include <stdlib.h>
 #include <string.h>
+#include "export/fmt_num.h"
 #include "export/text.h"
 
-/* A NaN with its sign and its 23 mantissa bits: "nan" / "-nan" for the default quiet
- * NaN (what strtof makes of them), otherwise "nan(0x400001)", the C99 form whose digits
- * glibc's strtof puts back into the mantissa, so every quiet NaN reads back bit for
- * bit. A signalling NaN (bit 22 clear) comes back quiet from strtof, which always
- * sets that bit, but the text still holds every bit for a reader that rebuilds them.
- * Printing the float itself would not do: printf shows every NaN as "nan". */
-static const char *fmt_nan(char *buf, float f)
-{
-	uint32_t u;
-	memcpy(&u, &f, sizeof u);
-	const char *sign = u >> 31 ? "-" : "";
-	uint32_t mantissa = u & 0x7FFFFF;
-	if (mantissa == 0x400000)
-		snprintf(buf, NM_FLOAT_BUF, "%snan", sign);
-	else
-		snprintf(buf, NM_FLOAT_BUF, "%snan(0x%06x)", sign, (unsigned)mantissa);
-	return buf;
-}
+/* Every float and integer below goes through fmt_num, which writes what printf wrote
+ * (shortest "%.*g", "%+.8e", "%*llu") many times faster, straight into the output
+ * buffer (nm_out_begin / nm_out_commit) rather than through a copy. */
 
 const char *nm_fmt_float(char *buf, float f)
 {
-	if (isnan(f))
-		return fmt_nan(buf, f);
-	if (isinf(f))
-		return strcpy(buf, f < 0 ? "-inf" : "inf");
-	/* 9 significant digits always round-trip a float; fewer usually do. */
-	for (int prec = 1; prec <= 9; prec++) {
-		snprintf(buf, NM_FLOAT_BUF, "%.*g", prec, (double)f);
-		if (strtof(buf, NULL) == f)
-			break;
-	}
-	/* %g switches to an exponent once the exponent reaches the precision: 180 comes
-	 * out as "1.8e+02". Below 1e9 print such numbers positionally ("180"): shorter or
-	 * as short, and what a reader expects. More digits still read back the same. */
-	const char *e = strchr(buf, 'e');
-	if (e && atoi(e + 1) >= 0 && atoi(e + 1) < 9)
-		snprintf(buf, NM_FLOAT_BUF, "%.*g", atoi(e + 1) + 1, (double)f);
-	if (strcmp(buf, "-0") == 0 && !signbit(f))
-		strcpy(buf, "0");
+	buf[nm_fmt_shortest(buf, f)] = '\0';
 	return buf;
 }
 
 void nm_out_float(nm_out *o, float f)
 {
-	char b[NM_FLOAT_BUF];
-	nm_out_str(o, nm_fmt_float(b, f));
+	char s[NM_FMT_SHORTEST_MAX];
+	char *p = nm_out_begin(o, sizeof s, s);
+	nm_out_commit(o, p, nm_fmt_shortest(p, f));
 }
 
 void nm_kv(nm_out *o, const char *key, const char *fmt, ...)
@@ -68,10 +36,12 @@ void nm_kv_float(nm_out *o, const char *key, float f) { nm_kv_floats(o, key, &f,
 void nm_kv_floats(nm_out *o, const char *key, const float *f, size_t n)
 {
 	nm_out_str(o, key);
-	nm_out_str(o, ":");
+	nm_out_char(o, ':');
 	for (size_t i = 0; i < n; i++) {
-		nm_out_char(o, ' ');
-		nm_out_float(o, f[i]);
+		char s[1 + NM_FMT_SHORTEST_MAX];
+		char *p = nm_out_begin(o, sizeof s, s);
+		p[0] = ' ';
+		nm_out_commit(o, p, 1 + nm_fmt_shortest(p + 1, f[i]));
 	}
 	nm_out_char(o, '\n');
 }
@@ -99,34 +69,37 @@ void nm_kv_str(nm_out *o, const char *key, const char *s)
 
 void nm_csv_float(nm_out *o, float f)
 {
-	char b[32], nan[NM_FLOAT_BUF];
-	if (isfinite(f))
-		snprintf(b, sizeof b, "%+.8e", (double)f);
-	else /* at most "-nan(0x7fffff)", 14 bytes */
-		snprintf(b, sizeof b, "%*s", NM_CSV_FLOAT_WIDTH,
-			 isnan(f) ? fmt_nan(nan, f) : f < 0 ? "-inf" : "+inf");
-	nm_out_write(o, b, NM_CSV_FLOAT_WIDTH);
+	char s[NM_CSV_FLOAT_WIDTH];
+	char *p = nm_out_begin(o, sizeof s, s);
+	nm_fmt_sci(p, f);
+	nm_out_commit(o, p, NM_CSV_FLOAT_WIDTH);
+}
+
+/* A column wider than any number (20 bytes): its extra padding first. */
+static unsigned pad_wide(nm_out *o, unsigned width)
+{
+	for (; width > NM_FMT_UINT_MAX; width--)
+		nm_out_char(o, ' ');
+	return width;
 }
 
 void nm_csv_uint(nm_out *o, uint64_t v, unsigned width)
 {
-	nm_out_printf(o, "%*llu", (int)width, (unsigned long long)v);
+	char s[NM_FMT_UINT_MAX];
+	width = pad_wide(o, width);
+	char *p = nm_out_begin(o, sizeof s, s);
+	nm_out_commit(o, p, nm_fmt_uint_width(p, v, width));
 }
 
 void nm_csv_int(nm_out *o, int64_t v, unsigned width)
 {
-	nm_out_printf(o, "%*lld", (int)width, (long long)v);
+	char s[NM_FMT_UINT_MAX]; /* INT64_MIN: 19 digits and '-' */
+	width = pad_wide(o, width);
+	char *p = nm_out_begin(o, sizeof s, s);
+	nm_out_commit(o, p, nm_fmt_int_width(p, v, width));
 }
 
-unsigned nm_digits(uint64_t v)
-{
-	unsigned n = 1;
-	while (v >= 10) {
-		v /= 10;
-		n++;
-	}
-	return n;
-}
+unsigned nm_digits(uint64_t v) { return nm_fmt_digits(v); }
 
 size_t nm_csv_header_len(const char *const *names, size_t n)
 {

@@ -8,11 +8,12 @@
 
 #include <stddef.h>
 #include <stdint.h>
+#include "export/fmt_num.h"
 #include "lib/out.h"
 
 /* Shortest decimal that strtof reads back to exactly f ("0.1", "1e+30", "-inf"); a NaN
- * keeps its sign and payload: "nan", "-nan", "nan(0x400001)" (see text.c).
- * buf must hold NM_FLOAT_BUF bytes; returns buf. */
+ * keeps its sign and payload: "nan", "-nan", "nan(0x400001)" (nm_fmt_shortest in
+ * fmt_num.h, with a NUL). buf must hold NM_FLOAT_BUF bytes; returns buf. */
 #define NM_FLOAT_BUF 32
 const char *nm_fmt_float(char *buf, float f);
 
@@ -28,7 +29,7 @@ void nm_out_float(nm_out *o, float f);
 /* CSV: every float takes NM_CSV_FLOAT_WIDTH bytes ("+1.00000000e+00": 9 significant
  * digits, enough to round-trip a float); non-finite values are right-aligned words
  * ("+inf", and NaNs as nm_fmt_float spells them, bits and all). */
-#define NM_CSV_FLOAT_WIDTH 15
+#define NM_CSV_FLOAT_WIDTH NM_FMT_SCI_WIDTH
 void nm_csv_float(nm_out *o, float f);
 /* Unsigned/signed integers right-aligned in width bytes (space-padded). */
 void nm_csv_uint(nm_out *o, uint64_t v, unsigned width);

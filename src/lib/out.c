@@ -61,7 +61,19 @@ void nm_out_write(nm_out *o, const void *p, size_t n)
 }
 
 void nm_out_str(nm_out *o, const char *s) { nm_out_write(o, s, strlen(s)); }
-void nm_out_char(nm_out *o, char c) { nm_out_write(o, &c, 1); }
+
+void nm_out_expect(nm_out *o, size_t n)
+{
+	size_t need;
+	if (o->failed || n > SIZE_MAX - o->len || o->len + n <= o->cap ||
+	    nm_alloc_check(o->opt, o->len + n, 1, &need) != NM_OK)
+		return;
+	uint8_t *d = realloc(o->data, need); /* need > cap >= 0 */
+	if (!d)
+		return; /* the writes that follow report it */
+	o->data = d;
+	o->cap = need;
+}
 
 void nm_out_printf(nm_out *o, const char *fmt, ...)
 {

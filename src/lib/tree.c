@@ -508,6 +508,11 @@ static nm_status produce(void *node, void *unused, nm_out *out, nm_error *err)
 {
 	nm_node *n = node;
 	(void)unused;
+	/* The size is exact: allocate it once, so the producer's writes never regrow and
+	 * copy the buffer (nor leave it up to twice too large in the cache). */
+	uint64_t size = atomic_load(&n->size);
+	if (size != NM_SIZE_MEASURE && size <= SIZE_MAX)
+		nm_out_expect(out, (size_t)size);
 	uint64_t outer = nm_reader_batch_begin();
 	nm_status s = n->produce(n->ctx, n->arg, out, err);
 	nm_reader_batch_end(outer);

@@ -20,6 +20,8 @@
 #include "codec/pica.h"
 #include "codec/yay0.h"
 #include "codec/yaz0.h"
+#include "export/fmt_num.h"
+#include "tests/fmt_printf.h"
 #include "codec/etc1.h"
 #ifdef HAVE_LIBETC1
 #include <android/ETC1/etc1.h>
@@ -190,6 +192,74 @@ static void switch_textures(uint8_t *scratch)
 	nm_astc_release();
 	free(img);
 	free(out);
+}
+
+/* Number formatting: fmt_num against the printf code it replaced, on the same values in
+ * the same run (ns per value, best of 3). Vertex-like floats (what CSV and OBJ files
+ * hold) and random bit patterns (every exponent, NaNs included). */
+#define NFMT 200000
+
+static volatile size_t fmt_sink;
+
+enum { FMT_SHORTEST, FMT_SCI, FMT_UINT };
+
+static double fmt_time(int what, int ours, const float *f, const uint64_t *u)
+{
+	char b[NM_PRINTF_BUF];
+	double best = 1e9;
+	for (int r = 0; r < 3; r++) {
+		size_t sum = 0;
+		int digits;
+		double t = now();
+		for (size_t i = 0; i < NFMT; i++) {
+			switch (what * 2 + !ours) {
+			case FMT_SHORTEST * 2: sum += nm_fmt_shortest(b, f[i]); break;
+			case FMT_SHORTEST * 2 + 1: nm_printf_shortest(b, f[i], &digits); break;
+			case FMT_SCI * 2: nm_fmt_sci(b, f[i]); break;
+			case FMT_SCI * 2 + 1: nm_printf_sci(b, f[i]); break;
+			case FMT_UINT * 2: sum += nm_fmt_uint_width(b, u[i], 6); break;
+			case FMT_UINT * 2 + 1: snprintf(b, sizeof b, "%*llu", 6, (unsigned long long)u[i]); break;
+			}
+			sum += (unsigned char)b[1];
+		}
+		t = now() - t;
+		fmt_sink += sum;
+		best = t < best ? t : best;
+	}
+	return best / NFMT * 1e9;
+}
+
+static void number_formatting(void)
+{
+	float *vert = malloc(NFMT * sizeof *vert), *bits = malloc(NFMT * sizeof *bits);
+	uint64_t *idx = malloc(NFMT * sizeof *idx);
+	uint32_t s = 1;
+	for (size_t i = 0; i < NFMT; i++) {
+		s ^= s << 13, s ^= s >> 17, s ^= s << 5;
+		/* positions within +-100, unit normals and texcoords, as a mesh has them */
+		vert[i] = i % 3 == 0 ? (float)((int32_t)s % 200000) * 0.001f
+			: i % 3 == 1 ? (float)((int32_t)s % 1000) * 0.000999f : (float)(s % 4096) / 4096.0f;
+		memcpy(&bits[i], &s, sizeof s);
+		idx[i] = s % 100000;
+	}
+	static const struct { const char *name; int what; int random; } rows[] = {
+		{ "shortest %.*g (text, ASCII CMOD)", FMT_SHORTEST, 0 },
+		{ "shortest %.*g, random bits", FMT_SHORTEST, 1 },
+		{ "%+.8e (CSV, OBJ)", FMT_SCI, 0 },
+		{ "%+.8e, random bits", FMT_SCI, 1 },
+		{ "%*llu (CSV indices)", FMT_UINT, 0 },
+	};
+	printf("\nNumber formatting, %d values (ns per value, best of 3; printf and strtof in the "
+	       "same run)\n\n", NFMT);
+	printf("| format | fmt_num ns | printf ns | x faster |\n|---|---:|---:|---:|\n");
+	for (size_t i = 0; i < sizeof rows / sizeof rows[0]; i++) {
+		const float *f = rows[i].random ? bits : vert;
+		double ours = fmt_time(rows[i].what, 1, f, idx), theirs = fmt_time(rows[i].what, 0, f, idx);
+		printf("| %s | %.1f | %.1f | %.1f |\n", rows[i].name, ours, theirs, theirs / ours);
+	}
+	free(vert);
+	free(bits);
+	free(idx);
 }
 
 /* The archive codecs (Yaz0, Yay0, LZ10, LZ11, LzS) on the same data as the GPU table,
@@ -491,5 +561,6 @@ int main(void)
 	free(src);
 	free(out);
 	free(scratch);
+	number_formatting();
 	return 0;
 }
