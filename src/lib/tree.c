@@ -80,6 +80,7 @@ nm_node *nm_tree_add_node_locked(nm_tree *t, nm_node *parent, const char *name,
 	n->kind = (uint8_t)kind;
 	n->parent = parent;
 	r->nodes[r->nnodes++] = n;
+	nm_content_charge(t, sizeof *n + len + 1 + sizeof *r->nodes);
 	n->id = (uint64_t)c->serial << 32 | r->nnodes;
 	atomic_init(&n->size, 0);
 	t->nnodes++;
@@ -193,7 +194,7 @@ static void free_ptr(void *p) { free(p); }
 void *nm_tree_alloc(nm_tree *t, size_t size)
 {
 	void *p = calloc(1, size ? size : 1);
-	if (p && nm_tree_on_free(t, free_ptr, p) != NM_OK)
+	if (p && nm_content_on_free(t, free_ptr, p, size) != NM_OK)
 		return NULL; /* on_free freed it */
 	return p;
 }
@@ -263,6 +264,9 @@ nm_node *nm_text(nm_tree *t, nm_node *parent, const char *name, nm_out *out)
 		if (trimmed)
 			n->text = trimmed;
 		atomic_store(&n->size, len);
+		pthread_mutex_lock(&t->lock);
+		nm_content_charge(t, len + 1);
+		pthread_mutex_unlock(&t->lock);
 	}
 	return n;
 }

@@ -12,7 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 #if defined(__GLIBC__)
-#include <malloc.h>
+#include <malloc.h> /* malloc_trim */
 #endif
 #include "lib/tree_internal.h"
 
@@ -64,7 +64,16 @@ nm_content *nm_content_for_lazy_dir(nm_tree *t)
 
 /* --- cleanups -------------------------------------------------------------------- */
 
+/* What an object handed to nm_tree_on_free costs when its size is not known: a guess
+ * for the budget (a driver's context, a reader). */
+#define UNSIZED_COST 256
+
 nm_status nm_tree_on_free(nm_tree *t, nm_free_fn fn, void *p)
+{
+	return nm_content_on_free(t, fn, p, UNSIZED_COST);
+}
+
+nm_status nm_content_on_free(nm_tree *t, nm_free_fn fn, void *p, size_t cost)
 {
 	pthread_mutex_lock(&t->lock);
 	/* Grows by doubling: a driver's records all come from nm_tree_alloc. A populate's
@@ -82,6 +91,7 @@ nm_status nm_tree_on_free(nm_tree *t, nm_free_fn fn, void *p)
 		a[r->ncleanups].fn = fn;
 		a[r->ncleanups].p = p;
 		r->ncleanups++;
+		r->bytes += cost + sizeof *a;
 	}
 	pthread_mutex_unlock(&t->lock);
 	if (!a) {
@@ -114,20 +124,12 @@ void nm_content_free_all(nm_tree *t)
 	free(t->contents);
 }
 
-/* --- populating ------------------------------------------------------------------ */
-
-/* Heap bytes in use, to measure what a populate keeps (the drivers' parse state as well
- * as the nodes). Other threads allocating meanwhile blur it; it is a budget, not an
- * account. 0 where the C library cannot tell. */
-static size_t heap_in_use(void)
+void nm_content_charge(nm_tree *t, size_t bytes)
 {
-#if defined(__GLIBC__) && (__GLIBC__ > 2 || (__GLIBC__ == 2 && __GLIBC_MINOR__ >= 33))
-	struct mallinfo2 mi = mallinfo2();
-	return mi.uordblks + mi.hblkhd;
-#else
-	return 0;
-#endif
+	nm_content_current(t)->res->bytes += bytes;
 }
+
+/* --- populating ------------------------------------------------------------------ */
 
 static void lru_unlink(nm_tree *t, nm_content *c)
 {
@@ -194,7 +196,6 @@ static nm_status run_populate(nm_tree *t, nm_node *dir, nm_error *err)
 	building_tree = t;
 	pthread_mutex_unlock(&t->lock);
 
-	size_t before = t->evictable ? heap_in_use() : 0;
 	nm_error_clear(&e);
 	uint64_t outer = nm_reader_batch_begin(); /* a member's parse: one check of the source */
 	nm_status s = c->fn(t, dir, c->ctx, c->arg, &e);
@@ -207,7 +208,6 @@ static nm_status run_populate(nm_tree *t, nm_node *dir, nm_error *err)
 			nm_error_file(t, dir, &e);
 		msg = strdup(e.msg);
 	}
-	size_t after = t->evictable ? heap_in_use() : 0;
 	building = outer_content;
 	building_tree = outer_tree;
 
@@ -217,11 +217,7 @@ static nm_status run_populate(nm_tree *t, nm_node *dir, nm_error *err)
 	r->msg = msg;
 	c->phase = CONTENT_DONE;
 	c->pins--;
-	/* At least the nodes, whatever else the heap did meanwhile. */
-	r->bytes = after > before ? after - before : 0;
-	if (r->bytes < (size_t)r->nnodes * sizeof(nm_node))
-		r->bytes = (size_t)r->nnodes * sizeof(nm_node);
-	t->resident_bytes += r->bytes;
+	t->resident_bytes += r->bytes; /* counted as it was made (nm_content_charge) */
 	lru_push_newest(t, c);
 	pthread_cond_broadcast(&t->populated);
 	return NM_OK;

@@ -24,7 +24,7 @@ typedef struct nm_residence {
 	uint32_t nnodes, capnodes;
 	struct cleanup *cleanups;
 	size_t ncleanups, capcleanups;
-	size_t bytes;                 /* what it costs, measured around its populate */
+	size_t bytes;                 /* what it costs: its nodes, texts and allocations */
 	unsigned resident_made;       /* of the lazy directories it made, how many are resident */
 	struct nm_content *older, *newer; /* LRU of resident contents, for eviction */
 } nm_residence;
@@ -124,6 +124,10 @@ nm_content *nm_content_new(nm_tree *t);
 nm_status nm_content_populate(nm_tree *t, nm_node *dir, nm_error *err);
 /* The lazy directory content a new nm_lazy_dir under the current content gets. */
 nm_content *nm_content_for_lazy_dir(nm_tree *t);
+/* Count bytes to the content being made (nodes, text). */
+void nm_content_charge(nm_tree *t, size_t bytes);
+/* nm_tree_on_free for an object of known cost (nm_tree_alloc's); takes t->lock. */
+nm_status nm_content_on_free(nm_tree *t, nm_free_fn fn, void *p, size_t cost);
 /* Every content's cleanups, newest content first, then the contents (no lock). */
 void nm_content_free_all(nm_tree *t);
 
