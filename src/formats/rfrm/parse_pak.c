@@ -22,45 +22,53 @@
 #define ADIR_ENTRY 0x24
 #define META_ENTRY 0x14
 
-/* GUIDs with their entry index, sorted, for the META and STRG lookups. */
-struct rfrm_gkey {
+/* GUIDs with their entry index, sorted, to make the order below. */
+struct gkey {
 	uint8_t guid[16];
 	size_t index;
 };
 
 static int cmp_gkey(const void *a, const void *b)
 {
-	const struct rfrm_gkey *x = a, *y = b;
+	const struct gkey *x = a, *y = b;
 	int c = memcmp(x->guid, y->guid, 16);
 	return c ? c : (x->index > y->index) - (x->index < y->index);
 }
 
-static struct rfrm_gkey *guid_order(nm_tree *t, const rfrm_pak *p)
+/* The entries' indices in GUID order (ties in ADIR order), kept for the META and STRG
+ * lookups and the models' texture lookups: 4 bytes per asset, the sort's keys freed. */
+static uint32_t *guid_order(nm_tree *t, const rfrm_pak *p)
 {
-	struct rfrm_gkey *o = nm_tree_alloc_array(t, p->count ? p->count : 1, sizeof *o);
-	if (!o)
+	struct gkey *k = malloc((p->count ? p->count : 1) * sizeof *k);
+	uint32_t *o = nm_tree_alloc_array(t, p->count ? p->count : 1, sizeof *o);
+	if (!k || !o) {
+		free(k);
 		return NULL;
-	for (size_t i = 0; i < p->count; i++) {
-		memcpy(o[i].guid, p->entries[i].guid, 16);
-		o[i].index = i;
 	}
-	qsort(o, p->count, sizeof *o, cmp_gkey);
+	for (size_t i = 0; i < p->count; i++) {
+		memcpy(k[i].guid, p->entries[i].guid, 16);
+		k[i].index = i;
+	}
+	qsort(k, p->count, sizeof *k, cmp_gkey);
+	for (size_t i = 0; i < p->count; i++)
+		o[i] = (uint32_t)k[i].index;
+	free(k);
 	return o;
 }
 
 /* The first entry (in ADIR order) with this GUID. */
-static rfrm_pak_entry *find_guid(rfrm_pak *p, const struct rfrm_gkey *order, const uint8_t *guid)
+static rfrm_pak_entry *find_guid(rfrm_pak *p, const uint32_t *order, const uint8_t *guid)
 {
 	size_t lo = 0, hi = p->count;
 	while (lo < hi) {
 		size_t mid = lo + (hi - lo) / 2;
-		if (memcmp(order[mid].guid, guid, 16) < 0)
+		if (memcmp(p->entries[order[mid]].guid, guid, 16) < 0)
 			lo = mid + 1;
 		else
 			hi = mid;
 	}
-	return lo < p->count && memcmp(order[lo].guid, guid, 16) == 0
-		       ? &p->entries[order[lo].index] : NULL;
+	return lo < p->count && memcmp(p->entries[order[lo]].guid, guid, 16) == 0
+		       ? &p->entries[order[lo]] : NULL;
 }
 
 static nm_status parse_adir(nm_tree *t, rfrm_pak *p, nm_error *err)
@@ -113,7 +121,7 @@ static bool meta_is_sized(const uint8_t *d, size_t len, uint32_t n)
 
 /* The META chunk stays loaded (p->meta_view, freed with the PAK): the models read their
  * blobs from it when their directories are built. */
-static nm_status parse_meta(rfrm_pak *p, const struct rfrm_gkey *order, nm_error *err)
+static nm_status parse_meta(rfrm_pak *p, const uint32_t *order, nm_error *err)
 {
 	nm_view *v = &p->meta_view;
 	nm_status s = rfrm_table_load(p->r, &p->meta, "META", v, err);
@@ -161,7 +169,7 @@ static bool strg_is_sized(const uint8_t *d, size_t len, uint32_t n)
 	return off == len;
 }
 
-static nm_status parse_strg(nm_tree *t, rfrm_pak *p, const struct rfrm_gkey *order,
+static nm_status parse_strg(nm_tree *t, rfrm_pak *p, const uint32_t *order,
 			    nm_error *err)
 {
 	nm_view v;
@@ -267,7 +275,7 @@ nm_status rfrm_pak_parse(nm_reader *r, nm_tree *t, rfrm_pak *p, nm_error *err)
 	s = parse_adir(t, p, err);
 	if (s != NM_OK)
 		return s;
-	struct rfrm_gkey *order = guid_order(t, p);
+	uint32_t *order = guid_order(t, p);
 	if (!order)
 		return nm_fail(err, NM_E_NOMEM, file, NULL, NM_NO_OFFSET, "out of memory");
 	p->has_meta = have[1];

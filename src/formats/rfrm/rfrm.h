@@ -374,7 +374,6 @@ typedef struct rfrm_pak_png {
 	char *png, *why;         /* malloc'd, freed by rfrm_pak_free */
 } rfrm_pak_png;
 
-struct rfrm_gkey;
 
 typedef struct rfrm_pak {
 	nm_reader *r;
@@ -391,7 +390,7 @@ typedef struct rfrm_pak {
 	size_t named, with_meta;
 	nm_error meta_err, strg_err;  /* a broken META/STRG: shown, the rest mounts */
 	bool meta_bad, strg_bad;
-	struct rfrm_gkey *order;      /* the entries by GUID (rfrm_pak_find) */
+	uint32_t *order;              /* entry indices by GUID (rfrm_pak_find) */
 	rfrm_pak_png *png;            /* per entry; under png_lock */
 	pthread_mutex_t png_lock;
 	bool png_lock_made;
