@@ -2,6 +2,7 @@
  * a flag writer for the encoders. See lz_common.h. */
 #include <stdlib.h>
 #include "codec/lz_common.h"
+#include "lib/bytes.h"
 
 bool nm_lz_has_magic(const uint8_t *head, size_t len, const char magic[4])
 {
@@ -14,6 +15,16 @@ nm_status nm_lz_check_magic(const uint8_t *src, size_t len, const char magic[4],
 	if (!nm_lz_has_magic(src, len, magic) || len < hdr_len)
 		return nm_lz_fail_header(err, name, codec, src, len, hdr_len);
 	return NM_OK;
+}
+
+nm_status nm_lz_check_magic_size(const uint8_t *src, size_t len, const char magic[4],
+				 size_t hdr_len, const char *name, const char *codec,
+				 uint64_t *size, nm_error *err)
+{
+	nm_status st = nm_lz_check_magic(src, len, magic, hdr_len, name, codec, err);
+	if (st == NM_OK)
+		*size = nm_be32(src + 4);
+	return st;
 }
 
 nm_status nm_lz_begin(nm_status header_st, const uint64_t *announced, const uint8_t *src,

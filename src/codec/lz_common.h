@@ -41,6 +41,12 @@ bool nm_lz_has_magic(const uint8_t *head, size_t len, const char magic[4]);
 nm_status nm_lz_check_magic(const uint8_t *src, size_t len, const char magic[4],
 			    size_t hdr_len, const char *name, const char *codec, nm_error *err);
 
+/* The same, for Nintendo's "magic, then the decompressed size as a big-endian u32"
+ * headers (Yaz0, Yay0): *size set on success. */
+nm_status nm_lz_check_magic_size(const uint8_t *src, size_t len, const char magic[4],
+				 size_t hdr_len, const char *name, const char *codec,
+				 uint64_t *size, nm_error *err);
+
 /* What every decoder does first: header_st is its header function's status (having set
  * *announced); then NM_E_INVAL (with a message) for a NULL source, a NULL destination
  * with room asked for, or more output than the header announces. */

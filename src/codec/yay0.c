@@ -17,11 +17,7 @@ bool nm_yay0_probe(const uint8_t *head, size_t len)
 nm_status nm_yay0_header(const uint8_t *src, size_t len, const char *name, uint64_t *size,
 			 nm_error *err)
 {
-	nm_status st = nm_lz_check_magic(src, len, "Yay0", NM_YAY0_HEADER_LEN, name, CODEC, err);
-	if (st != NM_OK)
-		return st;
-	*size = nm_be32(src + 4);
-	return NM_OK;
+	return nm_lz_check_magic_size(src, len, "Yay0", NM_YAY0_HEADER_LEN, name, CODEC, size, err);
 }
 
 nm_status nm_yay0_decode(const uint8_t *src, size_t src_len, uint8_t *dst, size_t dst_len,
