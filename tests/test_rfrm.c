@@ -333,7 +333,7 @@ END_TEST
 
 /* ---- models: every codec, three ways to find the buffers ----------------------- */
 
-/* Through a PAK with the model's META entry; then the single-file export, alone. */
+/* Through a PAK with the model's META entry; then its raw.bin, mounted alone. */
 START_TEST(pak_every_codec)
 {
 	int codec = codecs[_i];
@@ -360,9 +360,9 @@ START_TEST(pak_every_codec)
 	expect_contains(t, "/models%2Fsample.cmdl/gpu/layout.txt", "source: PAK META entry");
 	expect_contains(t, "/models%2Fsample.cmdl/info.txt", little ? "little-endian" : "big-endian");
 
-	/* The export is the asset bytes, then "META" + size + 1 + 0 + the blob. */
+	/* raw.bin is the asset bytes, then "META" + size + 1 + 0 + the blob. */
 	size_t len;
-	char *exp = slurp(t, "/models%2Fsample.cmdl/models%2Fsample.cmdl", &len);
+	char *exp = slurp(t, "/models%2Fsample.cmdl/raw.bin", &len);
 	ck_assert_uint_eq(len, asset.len + 0x18 + meta.len);
 	ck_assert(memcmp(exp, asset.data, asset.len) == 0);
 	ck_assert(memcmp(exp + asset.len, "META", 4) == 0);
@@ -376,12 +376,12 @@ START_TEST(pak_every_codec)
 	nm_tree_free(t2);
 	free(exp);
 
-	/* The other asset: its chunk tree, and itself as a file. */
+	/* The other asset: its chunk tree, and its bytes as raw.bin. */
 	char g[RFRM_GUID_STR], path[128];
 	rfrm_guid_str(g, a[1].guid);
 	snprintf(path, sizeof path, "/%s.txtr/data/raw.bin", g);
 	expect_file(t, path, other.data + other.len - 100, 100);
-	snprintf(path, sizeof path, "/%s.txtr/%s.txtr", g, g);
+	snprintf(path, sizeof path, "/%s.txtr/raw.bin", g);
 	expect_file(t, path, other.data, other.len);
 	char *toc = slurp(t, "/toc.txt", NULL);
 	ck_assert_ptr_nonnull(strstr(toc, "CMDL "));
@@ -825,10 +825,10 @@ START_TEST(pak_names_and_laziness)
 	rfrm_guid_str(g, a[2].guid);
 	snprintf(path, sizeof path, "/%s.char/head/raw.bin", g);
 	ck_assert(walk_exists(t, path));
-	ck_assert(walk_exists(t, "/bad.char/bad.char"));
+	ck_assert(walk_exists(t, "/bad.char/raw.bin"));
 	ck_assert_uint_eq(nm_tree_productions(t), 0);
 	expect_contains(t, "/bad.char/error.txt", "RFRM");
-	expect_file(t, "/bad.char/bad.char", bodies[3].data, bodies[3].len);
+	expect_file(t, "/bad.char/raw.bin", bodies[3].data, bodies[3].len);
 	expect_contains(t, "/info.txt", "assets: 4\nnamed_assets: 3\n");
 	expect_contains(t, "/tocc/adir/header.txt", "id: ADIR");
 	nm_tree_free(t);

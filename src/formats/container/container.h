@@ -64,6 +64,23 @@ nm_member_group *nm_member_group_new(nm_tree *t);
 nm_node *nm_member_node(nm_tree *t, nm_node *dir, const char *name, nm_reader *r,
 			nm_member_group *g);
 
+/* A member its archive has already identified (every asset of a Tropical Freeze PAK is
+ * an RFRM form): a lazy directory made without reading a byte or making a reader, so a
+ * PAK of 50,000 assets mounts without 50,000 probes. On the first lookup inside it,
+ * open makes its reader (adopted by the tree then, so it goes with the directory's
+ * content) and build its tree (NULL: nm_build_any), then raw.bin, as for any member.
+ * member is the archive's record of it, handed to both. */
+typedef struct nm_member_kind {
+	nm_status (*open)(nm_tree *t, void *ctx, const void *member, nm_reader **r,
+			  nm_error *err);
+	nm_status (*build)(nm_reader *r, nm_tree *t, nm_node *dir, void *ctx,
+			   const void *member, nm_error *err);
+	void *ctx;
+} nm_member_kind;
+/* k must live as long as the directory (in the tree's arena of the archive's build). */
+nm_node *nm_member_known(nm_tree *t, nm_node *dir, const char *name, const nm_member_kind *k,
+			 const void *member);
+
 /* A directory holding error.txt with e's message (a member that cannot be read). */
 nm_node *nm_member_error(nm_tree *t, nm_node *dir, const char *name, const nm_error *e);
 

@@ -33,34 +33,71 @@ static nm_node *raw_file(nm_tree *t, nm_node *dir, nm_reader *r)
 	return name ? nm_slice(t, dir, name, r, 0, nm_reader_size(r)) : NULL;
 }
 
-/* The member's tree: a failure of its own is its error.txt (the rest of the archive
- * works, and raw.bin still has its bytes); only running out of memory fails. The
- * member's bytes stay pinned while its parse reads them: decompressed once, and a
- * folder's file opened once. */
-static nm_status populate_member(nm_tree *t, nm_node *dir, void *ctx, void *arg, nm_error *err)
+/* The contents of a member's directory: its tree and raw.bin. A failure of the tree is
+ * its error.txt (the rest of the archive works, and raw.bin still has the bytes); only
+ * running out of memory fails. The member's bytes stay pinned while its parse reads
+ * them: decompressed once, and a folder's file opened once. k: how an archive that
+ * knows its members builds them, or NULL (probe and nm_build_any). */
+static nm_status member_contents(nm_tree *t, nm_node *dir, nm_reader *r,
+				 const nm_member_kind *k, const void *member, nm_error *err)
 {
-	struct member *m = ctx;
 	const nm_options *o = nm_tree_options(t);
-	unsigned depth = nm_reader_depth(m->r);
+	unsigned depth = nm_reader_depth(r);
 	nm_error e;
 	nm_error_clear(&e);
-	(void)arg;
 	if (depth > o->max_depth) {
-		nm_fail(&e, NM_E_LIMIT, nm_reader_name(m->r), NULL, NM_NO_OFFSET,
+		nm_fail(&e, NM_E_LIMIT, nm_reader_name(r), NULL, NM_NO_OFFSET,
 			"nested %u containers deep, more than max_depth (%llu)", depth,
 			(unsigned long long)o->max_depth);
 		nm_error_file(t, dir, &e);
-	} else if (nm_reader_pin(m->r, &e) != NM_OK) {
+	} else if (nm_reader_pin(r, &e) != NM_OK) {
 		nm_error_file(t, dir, &e);
 	} else {
-		if (nm_build_any(m->r, t, dir, &e) != NM_OK)
+		nm_status s = k && k->build ? k->build(r, t, dir, k->ctx, member, &e)
+					    : nm_build_any(r, t, dir, &e);
+		if (s != NM_OK)
 			nm_error_file(t, dir, &e);
-		nm_reader_unpin(m->r);
+		else if (k && k->build && nm_info_errors(t, dir) != NM_OK)
+			s = NM_E_NOMEM;
+		nm_reader_unpin(r);
+		if (s == NM_E_NOMEM)
+			goto nomem;
 	}
-	if (!raw_file(t, dir, m->r))
-		return nm_fail(err, NM_E_NOMEM, nm_reader_name(m->r), NULL, NM_NO_OFFSET,
-			       "out of memory");
+	if (!raw_file(t, dir, r))
+		goto nomem;
 	return NM_OK;
+nomem:
+	return nm_fail(err, NM_E_NOMEM, nm_reader_name(r), NULL, NM_NO_OFFSET, "out of memory");
+}
+
+static nm_status populate_member(nm_tree *t, nm_node *dir, void *ctx, void *arg, nm_error *err)
+{
+	struct member *m = ctx;
+	(void)arg;
+	return member_contents(t, dir, m->r, NULL, NULL, err);
+}
+
+/* A known member's reader is made here, so it goes with the directory's content. */
+static nm_status populate_known(nm_tree *t, nm_node *dir, void *ctx, void *arg, nm_error *err)
+{
+	const nm_member_kind *k = ctx;
+	nm_reader *r;
+	nm_error e;
+	nm_status s = k->open(t, k->ctx, arg, &r, &e);
+	if (s != NM_OK && s != NM_E_NOMEM && nm_error_file(t, dir, &e))
+		return NM_OK;   /* its error.txt says why; there are no bytes to show */
+	if (s != NM_OK) {
+		if (err)
+			*err = e;
+		return NM_E_NOMEM;
+	}
+	return member_contents(t, dir, r, k, arg, err);
+}
+
+nm_node *nm_member_known(nm_tree *t, nm_node *dir, const char *name, const nm_member_kind *k,
+			 const void *member)
+{
+	return nm_lazy_dir(t, dir, name, populate_known, (void *)k, (void *)member);
 }
 
 nm_node *nm_member_error(nm_tree *t, nm_node *dir, const char *name, const nm_error *e)

@@ -7,7 +7,7 @@
  *  1. the PAK's META entry for the asset (FORMATS.md 6.4, "CMDL META blob");
  *  2. metadata appended after the RFRM form by an unpacker: one chunk descriptor
  *     "META" (0x18 bytes, big-endian, like any RFRM chunk) followed by that same blob
- *     (the layout the PAK driver's single-file export writes);
+ *     (the layout of a PAK model's raw.bin);
  *  3. a walk over the buffers (the Switch files carry no META): each buffer ends where
  *     its stream says. zlib and arithmetic-coded streams end by themselves; a stored
  *     or plain LZSS stream ends after the size the headers give it: VBUF's count x

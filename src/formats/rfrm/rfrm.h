@@ -401,6 +401,8 @@ nm_status rfrm_pak_parse(nm_reader *r, nm_tree *t, rfrm_pak *p, nm_error *err);
 nm_status rfrm_build_pak(nm_reader *r, nm_tree *t, nm_node *root, nm_error *err);
 /* The first entry (in ADIR order) with this GUID, or NULL: a binary search. */
 const rfrm_pak_entry *rfrm_pak_find(const rfrm_pak *p, const uint8_t *guid);
+/* How the container layer opens and builds an asset of p (pak_asset.c). */
+struct nm_member_kind *rfrm_pak_asset_kind(nm_tree *t, const rfrm_pak *p);
 /* Its lock and META view (the rest is in the tree's arena): an nm_free_fn. */
 void rfrm_pak_free(void *p);
 

@@ -1,95 +1,16 @@
 /* The PAK tree and the "pak" driver: info.txt, toc.txt, tocc/ (the table of contents'
- * chunks), and one lazy directory per asset named NAME.type (STRG name, else GUID).
+ * chunks), and one directory per asset named NAME.type (STRG name, else GUID).
  *
- * Mounting reads the table of contents only; an asset's directory is populated on its
- * first lookup: the asset is read through a window of the PAK and shows its own tree
- * (a model with its META), plus NAME.type, the asset as a single file. For a model
- * with a META entry that file is the asset bytes followed by a "META" chunk descriptor
- * and the blob (the layout gpu.c accepts), so a copied-out model mounts on its own. */
+ * Mounting reads the table of contents only. The assets are members of the container
+ * layer whose kind is known (pak_asset.c): nothing is read from them until the first
+ * lookup inside one, which shows its own tree and raw.bin. */
 #include <ctype.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include "export/text.h"
+#include "formats/container/container.h"
 #include "formats/rfrm/rfrm.h"
-
-static void close_reader(void *r) { nm_reader_close(r); }
-
-/* Bytes the single-file export appends: the META descriptor and blob. */
-static uint64_t export_meta_len(const rfrm_pak_entry *e)
-{
-	return e->meta >= 0 && e->meta_len && rfrm_is_model_type(e->type)
-		       ? RFRM_CHUNK_LEN + e->meta_len : 0;
-}
-
-struct export_ref {
-	rfrm_pak *p;
-	const rfrm_pak_entry *e;
-};
-
-static void put_be(uint8_t *p, uint64_t v, int n)
-{
-	for (int i = n - 1; i >= 0; i--, v >>= 8)
-		p[i] = (uint8_t)v;
-}
-
-static nm_status produce_export(void *ctx, void *arg, nm_out *o, nm_error *err)
-{
-	const struct export_ref *ref = arg;
-	const rfrm_pak_entry *e = ref->e;
-	(void)ctx;
-	uint8_t *dst = nm_out_reserve(o, (size_t)e->size + 1);
-	if (!dst)
-		return nm_fail(err, NM_E_NOMEM, nm_reader_name(ref->p->r), NULL, e->off,
-			       "out of memory");
-	nm_status s = nm_reader_read(ref->p->r, e->off, dst, (size_t)e->size, e->type, err);
-	if (s != NM_OK)
-		return s;
-	o->len += (size_t)e->size;
-	if (export_meta_len(e)) {
-		uint8_t d[RFRM_CHUNK_LEN];
-		memcpy(d, "META", 4);
-		put_be(d + 4, e->meta_len, 8);
-		put_be(d + 12, 1, 4);
-		put_be(d + 16, 0, 8);
-		nm_out_write(o, d, sizeof d);
-		nm_out_write(o, ref->p->meta_data + e->meta, e->meta_len);
-	}
-	return NM_OK;
-}
-
-static nm_status populate_entry(nm_tree *t, nm_node *dir, void *ctx, void *arg, nm_error *err)
-{
-	rfrm_pak *p = ctx;
-	const rfrm_pak_entry *e = arg;
-	char wname[512];
-	snprintf(wname, sizeof wname, "%s:%s", nm_reader_name(p->r), nm_node_name(dir));
-	nm_reader *w;
-	nm_status s = nm_reader_new_window(p->r, wname, e->off, e->size, &w, err);
-	if (s != NM_OK)
-		return s; /* the tree puts err in error.txt */
-	if (nm_tree_on_free(t, close_reader, w) != NM_OK)
-		return nm_fail(err, NM_E_NOMEM, wname, NULL, NM_NO_OFFSET, "out of memory");
-
-	const uint8_t *meta = e->meta >= 0 && e->meta_len ? p->meta_data + e->meta : NULL;
-	nm_error be;
-	if (rfrm_build_asset(w, t, dir, meta, e->meta_len, p, &be) != NM_OK)
-		nm_error_file(t, dir, &be);
-	else if (nm_info_errors(t, dir) != NM_OK)
-		return nm_fail(err, NM_E_NOMEM, wname, NULL, NM_NO_OFFSET, "out of memory");
-
-	/* The single file, named like the directory (made unique after the tree). */
-	struct export_ref *ref = nm_tree_alloc(t, sizeof *ref);
-	char *fname = nm_unique_stem(t, dir, nm_node_name(dir), NULL);
-	if (!ref || !fname) {
-		free(fname);
-		return nm_fail(err, NM_E_NOMEM, wname, NULL, NM_NO_OFFSET, "out of memory");
-	}
-	*ref = (struct export_ref){ p, e };
-	nm_lazy(t, dir, fname, e->size + export_meta_len(e), produce_export, NULL, ref);
-	free(fname);
-	return NM_OK;
-}
 
 /* "NAME.type": the STRG name made safe, else the GUID; the type lower-case. */
 static char *entry_name(nm_tree *t, nm_node *root, const rfrm_pak_entry *e)
@@ -219,11 +140,14 @@ nm_status rfrm_build_pak(nm_reader *r, nm_tree *t, nm_node *root, nm_error *err)
 	else if (p->strg_bad)
 		nm_error_file(t, root, &p->strg_err);
 
+	nm_member_kind *kind = rfrm_pak_asset_kind(t, p);
+	if (!kind)
+		goto nomem;
 	uint64_t toc_size = sizeof TOC_HEAD - 1;
 	for (size_t i = 0; i < p->count; i++) {
 		rfrm_pak_entry *e = &p->entries[i];
 		char *name = entry_name(t, root, e);
-		nm_node *n = name ? nm_lazy_dir(t, root, name, populate_entry, p, e) : NULL;
+		nm_node *n = name ? nm_member_known(t, root, name, kind, e) : NULL;
 		free(name);
 		if (!n)
 			goto nomem;

@@ -1,0 +1,121 @@
+/* A PAK's assets as members of the container layer (nm_member_known): each is a lazy
+ * directory named NAME.type, holding the asset's own tree (a model with its META, a
+ * texture, or any other form's chunks) and raw.bin, made on its first lookup.
+ *
+ * raw.bin is the asset's bytes; for a model with a META entry they are followed by a
+ * "META" chunk descriptor and the blob (the layout gpu.c accepts), so a model copied
+ * out of the mount opens on its own with its buffers. The asset's reader joins the two:
+ * the PAK's bytes, then the descriptor and blob from the META chunk already in memory. */
+#include <stdio.h>
+#include <string.h>
+#include "formats/container/container.h"
+#include "formats/rfrm/rfrm.h"
+
+/* Bytes appended after the asset: the META descriptor and blob, or 0. */
+static uint64_t meta_tail_len(const rfrm_pak_entry *e)
+{
+	return e->meta >= 0 && e->meta_len && rfrm_is_model_type(e->type)
+		       ? RFRM_CHUNK_LEN + e->meta_len : 0;
+}
+
+struct asset {
+	const rfrm_pak *p;
+	const rfrm_pak_entry *e;
+	uint8_t desc[RFRM_CHUNK_LEN]; /* "META", blob size, version 1, 0 */
+};
+
+static void put_be(uint8_t *p, uint64_t v, int n)
+{
+	for (int i = n - 1; i >= 0; i--, v >>= 8)
+		p[i] = (uint8_t)v;
+}
+
+static nm_status asset_read(void *ctx, uint64_t off, void *buf, size_t len, const char *chunk,
+			    nm_error *err)
+{
+	const struct asset *a = ctx;
+	const rfrm_pak_entry *e = a->e;
+	uint8_t *dst = buf;
+	if (off < e->size) {
+		size_t n = (size_t)(len < e->size - off ? len : e->size - off);
+		nm_status s = nm_reader_read(a->p->r, e->off + off, dst, n, chunk, err);
+		if (s != NM_OK)
+			return s;
+		dst += n, off += n, len -= n;
+	}
+	/* The rest lies in the tail: the reader's size keeps it inside. */
+	for (off -= e->size; len > 0; len--, off++)
+		*dst++ = off < RFRM_CHUNK_LEN ? a->desc[off]
+					      : a->p->meta_data[e->meta + (off - RFRM_CHUNK_LEN)];
+	return NM_OK;
+}
+
+static nm_status asset_pin(void *ctx, nm_error *err)
+{
+	const struct asset *a = ctx;
+	return nm_reader_pin(a->p->r, err);
+}
+
+static void asset_unpin(void *ctx)
+{
+	const struct asset *a = ctx;
+	nm_reader_unpin(a->p->r);
+}
+
+static const nm_source_ops asset_ops = { asset_read, asset_pin, asset_unpin, NULL };
+
+static nm_status open_asset(nm_tree *t, void *ctx, const void *member, nm_reader **out,
+			    nm_error *err)
+{
+	const rfrm_pak *p = ctx;
+	const rfrm_pak_entry *e = member;
+	char name[512];
+	snprintf(name, sizeof name, "%s:%s", nm_reader_name(p->r), e->dir);
+	/* In the directory's content: freed with it, like the reader. */
+	struct asset *a = nm_tree_alloc(t, sizeof *a);
+	if (!a)
+		return nm_fail(err, NM_E_NOMEM, name, NULL, NM_NO_OFFSET, "out of memory");
+	*a = (struct asset){ .p = p, .e = e };
+	uint64_t tail = meta_tail_len(e);
+	if (tail) {
+		memcpy(a->desc, "META", 4);
+		put_be(a->desc + 4, e->meta_len, 8);
+		put_be(a->desc + 12, 1, 4);
+		put_be(a->desc + 16, 0, 8);
+	}
+	nm_status s = nm_reader_new_source(name, e->size + tail, &asset_ops, a, out, err);
+	if (s != NM_OK)
+		return s;
+	nm_reader_set_depth(*out, nm_reader_depth(p->r) + 1);
+	if (nm_tree_adopt_reader(t, *out) != NM_OK)
+		return nm_fail(err, NM_E_NOMEM, name, NULL, NM_NO_OFFSET, "out of memory");
+	return NM_OK;
+}
+
+/* The asset's tree, read from its own bytes (a window without the META tail, which the
+ * tree gets from the PAK's table instead, with the PAK for the textures it names). */
+static nm_status build_asset(nm_reader *r, nm_tree *t, nm_node *dir, void *ctx,
+			     const void *member, nm_error *err)
+{
+	const rfrm_pak *p = ctx;
+	const rfrm_pak_entry *e = member;
+	nm_reader *w = r;
+	if (meta_tail_len(e)) {
+		nm_status s = nm_reader_new_window(r, nm_reader_name(r), 0, e->size, &w, err);
+		if (s != NM_OK)
+			return s;
+		if (nm_tree_adopt_reader(t, w) != NM_OK)
+			return nm_fail(err, NM_E_NOMEM, nm_reader_name(r), NULL, NM_NO_OFFSET,
+				       "out of memory");
+	}
+	const uint8_t *meta = e->meta >= 0 && e->meta_len ? p->meta_data + e->meta : NULL;
+	return rfrm_build_asset(w, t, dir, meta, e->meta_len, p, err);
+}
+
+nm_member_kind *rfrm_pak_asset_kind(nm_tree *t, const rfrm_pak *p)
+{
+	nm_member_kind *k = nm_tree_alloc(t, sizeof *k);
+	if (k)
+		*k = (nm_member_kind){ open_asset, build_asset, (void *)p };
+	return k;
+}
