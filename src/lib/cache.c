@@ -44,6 +44,13 @@ nm_cache *nm_cache_new(const nm_options *opt)
 	return c;
 }
 
+void nm_cache_set_limit(nm_cache *c, size_t limit)
+{
+	pthread_mutex_lock(&c->lock);
+	c->limit = limit;
+	pthread_mutex_unlock(&c->lock);
+}
+
 static void entry_free(nm_cache_entry *e)
 {
 	free(e->data);

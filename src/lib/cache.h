@@ -19,6 +19,9 @@ typedef nm_status (*nm_fill_fn)(void *ctx, void *arg, nm_out *out, nm_error *err
 /* Bounded by opt->cache_size; fills write under opt (its max_file_size caps each entry).
  * opt must outlive the cache (the tree owns both). */
 nm_cache *nm_cache_new(const nm_options *opt);
+/* Bound it by limit bytes instead (less than cache_size when something else shares that
+ * budget); entries past it go at the next insertion. */
+void nm_cache_set_limit(nm_cache *c, size_t limit);
 void nm_cache_free(nm_cache *c);
 
 /* The pinned entry for key, filled by fill(ctx, arg) on a miss. fill always gets a

@@ -141,7 +141,8 @@ void nm_read_release(nm_tree *t, nm_read_hold *h);
 /* Eviction. By default every node lives until the tree is freed, and a node pointer
  * is a stable handle. A front end that holds ids instead (the FUSE daemon: inode
  * numbers) may allow the content of lazy directories (an archive member's parse and
- * nodes) to be freed when the contents held cost more than a quarter of cache_size and
+ * nodes) to be freed when the contents held cost more than a quarter of cache_size (the data cache then has
+ * the other three quarters) and
  * nothing holds them; it then uses a node only between nm_node_get and nm_node_put,
  * which bring an evicted content back (populating it again) and keep it meanwhile,
  * along with a directory's listing. */

@@ -381,6 +381,10 @@ void nm_tree_allow_eviction(nm_tree *t)
 {
 	pthread_mutex_lock(&t->lock);
 	t->evictable = true;
-	t->resident_budget = (size_t)(t->opt.cache_size / 4);
+	/* One budget for all the daemon keeps: a quarter of cache_size for the parsed
+	 * contents of lazy directories, the rest for files' bytes. */
+	size_t all = t->opt.cache_size > SIZE_MAX ? SIZE_MAX : (size_t)t->opt.cache_size;
+	t->resident_budget = all / 4;
 	pthread_mutex_unlock(&t->lock);
+	nm_cache_set_limit(t->cache, all - all / 4);
 }
