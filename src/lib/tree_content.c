@@ -23,22 +23,25 @@ static _Thread_local nm_tree *building_tree;
 
 nm_content *nm_content_current(nm_tree *t)
 {
-	return building && building_tree == t ? building : t->contents[0];
+	return building && building_tree == t ? building : NM_CONTENT(t, 0);
 }
 
 nm_content *nm_content_new(nm_tree *t)
 {
-	if (t->ncontents == t->capcontents) {
-		nm_content **a = nm_tree_grow(t->contents, &t->capcontents, sizeof *a, 16);
-		if (!a)
+	uint32_t block = t->ncontents / NM_CONTENT_BLOCK;
+	if (t->ncontents % NM_CONTENT_BLOCK == 0) {
+		if (block == t->capblocks) {
+			nm_content **a = nm_tree_grow(t->content_blocks, &t->capblocks, sizeof *a, 4);
+			if (!a)
+				return NULL;
+			t->content_blocks = a;
+		}
+		t->content_blocks[block] = calloc(NM_CONTENT_BLOCK, sizeof(nm_content));
+		if (!t->content_blocks[block])
 			return NULL;
-		t->contents = a;
 	}
-	nm_content *c = calloc(1, sizeof *c);
-	if (!c)
-		return NULL;
-	c->serial = t->ncontents;
-	t->contents[t->ncontents++] = c;
+	nm_content *c = NM_CONTENT(t, t->ncontents);
+	c->serial = t->ncontents++;
 	return c;
 }
 
@@ -111,7 +114,7 @@ static void run_cleanups(struct cleanup *a, size_t n)
 void nm_content_free_all(nm_tree *t)
 {
 	for (uint32_t i = t->ncontents; i-- > 0;) {
-		nm_content *c = t->contents[i];
+		nm_content *c = NM_CONTENT(t, i);
 		if (c->res) {
 			run_cleanups(c->res->cleanups, c->res->ncleanups);
 			free(c->res->nodes);
@@ -119,9 +122,10 @@ void nm_content_free_all(nm_tree *t)
 			free(c->res);
 		}
 		free(c->made);
-		free(c);
 	}
-	free(t->contents);
+	for (uint32_t b = 0; b * NM_CONTENT_BLOCK < t->ncontents; b++)
+		free(t->content_blocks[b]);
+	free(t->content_blocks);
 }
 
 void nm_content_charge(nm_tree *t, size_t bytes)
@@ -280,7 +284,7 @@ nm_status nm_node_get(nm_tree *t, uint64_t id, nm_node **out, nm_error *err)
 {
 	uint32_t serial = (uint32_t)(id >> 32), rank = (uint32_t)id;
 	pthread_mutex_lock(&t->lock);
-	nm_content *c = serial < t->ncontents ? t->contents[serial] : NULL;
+	nm_content *c = serial < t->ncontents ? NM_CONTENT(t, serial) : NULL;
 	nm_status s = c ? hold(t, c, err)
 			: nm_fail(err, NM_E_NOENT, "tree", NULL, NM_NO_OFFSET, "no node %llu",
 				  (unsigned long long)id);
@@ -349,7 +353,7 @@ static nm_content *victim(nm_tree *t)
 void nm_node_put(nm_tree *t, nm_node *n)
 {
 	pthread_mutex_lock(&t->lock);
-	t->contents[n->id >> 32]->pins--;
+	NM_CONTENT(t, n->id >> 32)->pins--;
 	if (n->kind == NM_NODE_DIR && n->pop)
 		n->pop->pins--;
 	size_t evicted = 0;

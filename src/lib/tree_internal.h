@@ -48,6 +48,10 @@ typedef struct nm_content {
 	enum { CONTENT_NEEDED, CONTENT_RUNNING, CONTENT_DONE } phase;
 } nm_content;
 
+#define NM_CONTENT_BLOCK 256u
+#define NM_CONTENT(t, serial) \
+	(&(t)->content_blocks[(serial) / NM_CONTENT_BLOCK][(serial) % NM_CONTENT_BLOCK])
+
 struct nm_node {
 	nm_node *parent;
 	nm_node *hnext;            /* (parent, name) hash chain */
@@ -86,8 +90,11 @@ struct nm_tree {
 	nm_node *root;
 	nm_node **buckets;
 	size_t nbuckets, nnodes;
-	nm_content **contents;     /* by serial; [0] is the build's */
-	uint32_t ncontents, capcontents;
+	/* By serial, in blocks of NM_CONTENT_BLOCK that never move: a PAK of 50,000 assets
+	 * has as many contents, and a malloc each would cost a pointer and a header more.
+	 * Serial 0 is the build's. */
+	nm_content **content_blocks;
+	uint32_t ncontents, capblocks;
 	nm_options opt;            /* fixed at creation: threads read it without a lock */
 	nm_cache *cache;
 	uint64_t populations;      /* lazy directories populated (under lock) */
