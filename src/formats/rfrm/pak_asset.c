@@ -14,7 +14,7 @@
 /* Bytes appended after the asset: the META descriptor and blob, or 0. */
 static uint64_t meta_tail_len(const rfrm_pak_entry *e)
 {
-	return e->meta >= 0 && e->meta_len && rfrm_is_model_type(e->type)
+	return e->has_meta && e->meta_len && rfrm_is_model_type(e->type)
 		       ? RFRM_CHUNK_LEN + e->meta_len : 0;
 }
 
@@ -108,7 +108,7 @@ static nm_status build_asset(nm_reader *r, nm_tree *t, nm_node *dir, void *ctx,
 			return nm_fail(err, NM_E_NOMEM, nm_reader_name(r), NULL, NM_NO_OFFSET,
 				       "out of memory");
 	}
-	const uint8_t *meta = e->meta >= 0 && e->meta_len ? p->meta_data + e->meta : NULL;
+	const uint8_t *meta = e->has_meta && e->meta_len ? p->meta_data + e->meta : NULL;
 	return rfrm_build_asset(w, t, dir, meta, e->meta_len, p, err);
 }
 

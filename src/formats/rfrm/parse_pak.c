@@ -96,7 +96,6 @@ static nm_status parse_adir(nm_tree *t, rfrm_pak *p, nm_error *err)
 		memcpy(pe->guid, e + 4, 16);
 		pe->off = nm_be64(e + 20);
 		pe->size = nm_be64(e + 28);
-		pe->meta = -1;
 	}
 	nm_view_free(&v);
 	return NM_OK;
@@ -129,6 +128,8 @@ static nm_status parse_meta(rfrm_pak *p, const uint32_t *order, nm_error *err)
 		return s;
 	p->meta_data = v->data;
 	p->meta_size = v->size;
+	if (p->meta_size > UINT32_MAX - 4) /* entries keep u32 offsets and lengths */
+		return nm_view_fail_at(v, err, NM_E_LIMIT, 0, "a META chunk of 4 GiB or more");
 	uint32_t n = nm_u32(v, 0);
 	if (!nm_view_table(v, 4, n, META_ENTRY, "metadata entries", err))
 		return NM_E_FORMAT;
@@ -137,21 +138,22 @@ static nm_status parse_meta(rfrm_pak *p, const uint32_t *order, nm_error *err)
 		const uint8_t *e = p->meta_data + 4 + (size_t)i * META_ENTRY;
 		uint32_t off = nm_be32(e + 16);
 		rfrm_pak_entry *pe = find_guid(p, order, e);
-		if (!pe || pe->meta >= 0)
+		if (!pe || pe->has_meta)
 			continue; /* no such asset, or listed twice: the first counts */
 		if (off >= p->meta_size)
 			return nm_view_fail_at(v, err, NM_E_FORMAT, 4 + (size_t)i * META_ENTRY,
 					       "metadata entry %u points at 0x%x, past the META chunk (0x%zx bytes)",
 					       i, off, p->meta_size);
 		if (p->meta_sized) {
-			pe->meta = (int64_t)off + 4;
+			pe->meta = off + 4;
 			pe->meta_len = nm_be32(p->meta_data + off);
 		} else {
 			pe->meta = off;
 			if (rfrm_is_model_type(pe->type))
-				pe->meta_len = rfrm_meta_length(p->meta_data + off,
+				pe->meta_len = (uint32_t)rfrm_meta_length(p->meta_data + off,
 								p->meta_size - off);
 		}
+		pe->has_meta = true;
 		p->with_meta++;
 	}
 	return NM_OK;

@@ -357,14 +357,15 @@ nm_status rfrm_add_obj(rfrm_model *m, nm_node *root);
 
 /* --- PAK (parse_pak.c, tree_pak.c) ------------------------------------------------ */
 
+/* 64 bytes: a PAK may list 50,000 assets. */
 typedef struct rfrm_pak_entry {
 	char type[5];
+	bool has_meta;           /* listed in META (its blob may still be empty) */
 	uint8_t guid[16];
 	uint64_t off, size;
 	const char *name;        /* STRG name (raw, NUL-terminated), or NULL */
 	const char *dir;         /* its directory in the PAK's tree: NAME.type */
-	int64_t meta;            /* offset of its META blob in meta_data, or -1 */
-	size_t meta_len;
+	uint32_t meta, meta_len; /* its META blob in meta_data (the chunk is < 4 GiB) */
 } rfrm_pak_entry;
 
 /* What a model needs to know of a texture entry: its level-0 PNG from the model's

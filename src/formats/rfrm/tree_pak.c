@@ -99,7 +99,7 @@ static size_t toc_fields(char *buf, const rfrm_pak_entry *e)
 	rfrm_guid_str(guid, e->guid);
 	int n = snprintf(buf, TOC_FIELDS_MAX, "%s %s 0x%08llx %llu %s ", id, guid,
 			 (unsigned long long)e->off, (unsigned long long)e->size,
-			 e->meta >= 0 ? "yes" : "no");
+			 e->has_meta ? "yes" : "no");
 	return n > 0 && n < TOC_FIELDS_MAX ? (size_t)n : 0;
 }
 
