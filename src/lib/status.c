@@ -14,6 +14,7 @@ const char *nm_status_str(nm_status s)
 	case NM_E_NOTDIR: return "not a directory";
 	case NM_E_ISDIR: return "is a directory";
 	case NM_E_INVAL: return "invalid argument";
+	case NM_E_INTERNAL: return "internal error";
 	}
 	return "unknown status";
 }
@@ -33,6 +34,7 @@ int nm_status_errno(nm_status s)
 	case NM_E_IO:
 	case NM_E_FORMAT:
 	case NM_E_UNSUPPORTED:
+	case NM_E_INTERNAL:
 		return EIO;
 	}
 	return EIO;

@@ -13,7 +13,8 @@ typedef enum nm_status {
 	NM_E_NOENT,
 	NM_E_NOTDIR,
 	NM_E_ISDIR,
-	NM_E_INVAL        /* a caller passed bad arguments */
+	NM_E_INVAL,       /* a caller passed bad arguments */
+	NM_E_INTERNAL     /* a bug of ours: a producer wrote other than the size it announced */
 } nm_status;
 
 const char *nm_status_str(nm_status s);

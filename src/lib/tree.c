@@ -538,7 +538,7 @@ static nm_status produced(nm_tree *t, nm_node *n, nm_cache_entry **e, nm_error *
 		atomic_store(&n->size, got);
 	} else if (want != got) {
 		nm_cache_release(t->cache, *e);
-		return nm_fail(err, NM_E_IO, n->name, NULL, NM_NO_OFFSET,
+		return nm_fail(err, NM_E_INTERNAL, n->name, NULL, NM_NO_OFFSET,
 			       "internal error: produced %llu bytes, announced %llu",
 			       (unsigned long long)got, (unsigned long long)want);
 	}
