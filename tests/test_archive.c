@@ -286,6 +286,28 @@ START_TEST(wrapped_model)
 }
 END_TEST
 
+/* LZ10 is known by one byte: a file starting with 0x10 whose announced size its bytes
+ * cannot hold is not taken for it; the best packed real stream still is. */
+START_TEST(lz10_probe_ratio)
+{
+	uint8_t fake[100] = { 0x10, 0x40, 0x42, 0x0F };   /* announces 1,000,000 bytes */
+	for (size_t i = 5; i < sizeof fake; i++)
+		fake[i] = (uint8_t)i;                     /* flag 0: literals, which decode */
+	nm_error err;
+	ck_assert_ptr_null(build_opt(fake, sizeof fake, "fake.bin", NULL, &err));
+	ck_assert_int_eq(err.code, NM_E_UNSUPPORTED);
+	static uint8_t zeros[200000];
+	nm_out o;
+	nm_out_init(&o);
+	ck_assert_int_eq(arcw_pack(ARCW_LZ10, zeros, sizeof zeros, &o), 0);
+	ck_assert_uint_gt(sizeof zeros, o.len * 8);       /* close to the format's limit */
+	nm_tree *t = build(&o, "zeros.lz");
+	expect(t, "/info.txt", "compression: LZ10\n");
+	nm_tree_free(t);
+	nm_out_free(&o);
+}
+END_TEST
+
 typedef int (*writer_fn)(const arcw_file *, size_t, nm_out *, arcw_layout *);
 
 static const struct gar_case {
@@ -788,6 +810,7 @@ static Suite *suite(void)
 	tcase_add_test(tc, yaz0_rarc_lazy);
 	tcase_add_test(tc, cache_evicts_members);
 	tcase_add_loop_test(tc, wrapped_model, 0, sizeof wrappers / sizeof wrappers[0]);
+	tcase_add_test(tc, lz10_probe_ratio);
 	tcase_add_loop_test(tc, gar_members, 0, sizeof gar_cases / sizeof gar_cases[0]);
 	tcase_add_test(tc, nesting_and_max_depth);
 	tcase_add_test(tc, rarc_hostile);

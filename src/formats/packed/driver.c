@@ -79,13 +79,18 @@ static nm_status build(nm_codec_id id, const nm_driver *self, nm_reader *r, nm_t
 	return NM_OK;
 }
 
-/* LZ10/LZ11 are known by one byte: also ask that the announced size is not zero and
- * that the first bytes decode (a back-reference before the start fails). */
+/* LZ10 packs at most 8 tokens of 18 bytes into 17 bytes (a flag byte, 8 two-byte
+ * references): it cannot announce more than 144/17 of its size. */
+#define LZ10_MAX_RATIO(size) ((size) / 17 * 144 + 144)
+
+/* LZ10/LZ11 are known by one byte: also ask that the announced size is not zero, that
+ * LZ10's is one its bytes can hold, and that the first bytes decode (a back-reference
+ * before the start fails). A file that merely starts with 0x10 is then rarely taken. */
 static bool lz_cx_plausible(const uint8_t *head, size_t len, uint64_t size)
 {
 	uint64_t out;
 	if (!nm_lz_cx_probe(head, len) || nm_lz_cx_header(head, len, "probe", &out, NULL) != NM_OK ||
-	    out == 0)
+	    out == 0 || (head[0] == NM_LZ10 && out > LZ10_MAX_RATIO(size)))
 		return false;
 	uint8_t dst[8];
 	size_t n = out < sizeof dst ? (size_t)out : sizeof dst;
