@@ -17,6 +17,9 @@ while read -r kind size path; do
 	[ "$(stat -c %s "$WORK/x$path")" = "$size" ] || { sizes_ok=0; echo "size differs: $path"; }
 done < <("$NMODEL" ls -l -R "$S")
 check "ls -l sizes equal the extracted sizes" test $sizes_ok = 1
+# Every description starts in the same column, however long the driver's name.
+check "formats lines its descriptions up" \
+	test "$("$NMODEL" formats | awk '{ match($0, /^[^ ]+ +/); print RLENGTH }' | sort -u | wc -l)" = 1
 check "ls of a subdirectory" test "$("$NMODEL" ls "$S" /meshes/0/primitives | wc -l)" = 5
 
 check "extract creates DIR's missing parents" \

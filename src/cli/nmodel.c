@@ -11,8 +11,12 @@
 static int formats(int argc, char **argv, const nm_options *opt)
 {
 	(void)argc; (void)argv; (void)opt;
+	int width = 0;   /* the longest name: the descriptions line up */
 	for (size_t i = 0; nm_drivers[i]; i++)
-		printf("%-6s %s\n", nm_drivers[i]->name, nm_drivers[i]->description);
+		if ((int)strlen(nm_drivers[i]->name) > width)
+			width = (int)strlen(nm_drivers[i]->name);
+	for (size_t i = 0; nm_drivers[i]; i++)
+		printf("%-*s %s\n", width, nm_drivers[i]->name, nm_drivers[i]->description);
 	return NM_EXIT_OK;
 }
 
