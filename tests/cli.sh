@@ -17,6 +17,9 @@ while read -r kind size path; do
 	[ "$(stat -c %s "$WORK/x$path")" = "$size" ] || { sizes_ok=0; echo "size differs: $path"; }
 done < <("$NMODEL" ls -l -R "$S")
 check "ls -l sizes equal the extracted sizes" test $sizes_ok = 1
+mkdir -p "$WORK/folder" && cp "$S" "$WORK/folder/"
+check "info of a folder says where its info.txt files are" \
+	bash -c "'$NMODEL' info '$WORK/folder' 2>&1 | grep -q 'a folder: each model in it has its own info.txt'"
 # Every description starts in the same column, however long the driver's name.
 check "formats lines its descriptions up" \
 	test "$("$NMODEL" formats | awk '{ match($0, /^[^ ]+ +/); print RLENGTH }' | sort -u | wc -l)" = 1
