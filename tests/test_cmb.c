@@ -860,8 +860,10 @@ START_TEST(test_obj)
 	ck_assert_uint_eq(count_lines(obj, "f "), 2 + 1 + 4);
 	ck_assert_uint_eq(count_lines(obj, "g "), 3);
 	ck_assert_uint_eq(count_lines(obj, "v "), 11);
-	ck_assert_uint_eq(count_lines(obj, "vt "), 4);
-	ck_assert_uint_eq(count_lines(obj, "vn "), 4);
+	/* A group without texture coordinates or normals: its faces refer to one
+	 * placeholder vt and vn, so that every face of the file has the form v/vt/vn. */
+	ck_assert_uint_eq(count_lines(obj, "vt "), 4 + 1);
+	ck_assert_uint_eq(count_lines(obj, "vn "), 4 + 1);
 	assert_line(obj, "mtllib mesh.mtl");
 	assert_line(obj, "g mesh1_shape1");
 	assert_line(obj, "usemtl material1");

@@ -553,8 +553,11 @@ static nm_status load_test_group(void *ctx, size_t g, nm_obj_data *d, nm_error *
 		if (d->normals)
 			for (int c = 0; c < 3; c++)
 				d->normals[v * 3 + c] = c == 1 ? 1.0f : 0.0f;
-		if (d->texcoords)
-			d->texcoords[v * 2] = d->texcoords[v * 2 + 1] = 0.5f;
+		if (d->texcoords[0])
+			d->texcoords[0][v * 2] = d->texcoords[0][v * 2 + 1] = 0.5f;
+		if (d->colors)
+			for (int c = 0; c < 4; c++)
+				d->colors[v * 4 + c] = 0.25f;
 	}
 	for (uint64_t k = 0; k < groups[g].ntris * 3; k++)
 		d->tris[k] = k % 7 == 6 ? NM_OBJ_DROPPED : (uint32_t)(k % groups[g].nverts);
@@ -565,11 +568,11 @@ START_TEST(obj_size_matches)
 {
 	nm_obj_group groups[] = {
 		{ .name = "a", .material = "m0", .nverts = 12, .has_normals = true,
-		  .has_texcoords = true, .ntris = 9 },
+		  .nuvs = 1, .ntris = 9, .object = "obj_a", .has_colors = true },
 		{ .name = "a_more", .material = NULL, .nverts = 12, .has_normals = true,
-		  .has_texcoords = true, .ntris = 5, .reuse_vertices = true },
+		  .nuvs = 1, .ntris = 5, .reuse_vertices = true, .has_colors = true },
 		{ .name = "b", .material = "m1", .nverts = 1234, .has_normals = false,
-		  .has_texcoords = true, .ntris = 300 },
+		  .nuvs = 1, .ntris = 300 },
 		{ .name = "c", .material = "m1", .nverts = 3, .ntris = 1 },
 	};
 	nm_obj_model m = { .mtllib = "mesh.mtl", .comment = "test", .groups = groups,
@@ -580,14 +583,39 @@ START_TEST(obj_size_matches)
 	ck_assert_int_eq(nm_obj_write(&m, &o, &err), NM_OK);
 	ck_assert_uint_eq(o.len, nm_obj_size(&m));
 	/* Faces and vertices counted independently of the writer. */
-	unsigned v = 0, f = 0, drop = 0;
+	unsigned v = 0, f = 0, drop = 0, vt = 0, vn = 0, objects = 0;
+	size_t face_len = 0;
 	char *text = strndup((char *)o.data, o.len);
 	for (char *line = strtok(text, "\n"); line; line = strtok(NULL, "\n")) {
 		v += line[0] == 'v' && line[1] == ' ';
+		vt += strncmp(line, "vt ", 3) == 0;
+		vn += strncmp(line, "vn ", 3) == 0;
+		objects += strncmp(line, "o ", 2) == 0;
 		f += line[0] == 'f';
 		drop += line[0] == '#' && line[1] == ' ' && line[2] == ' ';
+		if (line[0] == 'v' && line[1] == ' ') {
+			/* Colours on every position: x y z r g b, white where a group has none. */
+			float x[6];
+			ck_assert_int_eq(sscanf(line + 2, "%f %f %f %f %f %f", &x[0], &x[1], &x[2],
+						&x[3], &x[4], &x[5]), 6);
+			ck_assert(x[3] == 0.25f || x[3] == 1.0f);
+		}
+		if (line[0] == 'f') {
+			/* One face form in the whole file: v/vt/vn, the same width. */
+			unsigned n = 0;
+			for (char *c = line; *c; c++)
+				n += *c == '/';
+			ck_assert_uint_eq(n, 6);
+			if (!face_len)
+				face_len = strlen(line);
+			ck_assert_uint_eq(strlen(line), face_len);
+		}
 	}
 	ck_assert_uint_eq(v, 12 + 1234 + 3);
+	/* One placeholder each for the groups without texcoords (c) or normals (b, c). */
+	ck_assert_uint_eq(vt, 12 + 1234 + 1);
+	ck_assert_uint_eq(vn, 12 + 1);
+	ck_assert_uint_eq(objects, 1);
 	ck_assert_uint_eq(f + drop, 9 + 5 + 300 + 1);
 	ck_assert_uint_gt(drop, 0);
 	free(text);

@@ -69,7 +69,16 @@ typedef struct cmb_material {
 	uint8_t emission[4], ambient[4], diffuse[4], specular0[4];
 	uint32_t ncombiners;    /* as stored (only the first 6 are listed) */
 	uint16_t combiner[6];
+	/* The RGB half of each stage used (min(ncombiners, 6) of them; 0 when the combiner
+	 * table could not be read): GL combine mode and its three sources. */
+	uint16_t stage_mode[6], stage_src[6][3];
+	uint8_t coord_source[3];/* the UV set each binding's texcoord transform reads */
+	uint8_t cull;           /* 0x04: 1 back, 2 front, 3 none (FORMATS.md 4.4) */
+	bool alpha_test;        /* 0x130 */
+	uint8_t blend_mode;     /* 0x138: 0 none, else blended */
+	uint8_t alpha_ref;      /* 0x131 */
 } cmb_material;
+
 
 #define CMB_MAX_LEVELS 16
 
@@ -264,5 +273,10 @@ nm_node *cmb_text(nm_tree *t, nm_node *dir, const char *name, nm_out *o);
 /* Common chunk files: header.txt lines every chunk dir starts with, and raw.bin. */
 void cmb_chunk_header(nm_out *o, const cmb_chunk *c);
 nm_node *cmb_chunk_dir(nm_tree *t, nm_node *root, cmb_model *m, int kind);
+
+/* The texture binding (0..2) that carries a material's base colour, or -1: the first
+ * texture the combiner stages multiply the colour by, else the first bound
+ * texture with a PNG (material_texture.c). mesh.mtl and model.glb both use it. */
+int cmb_base_color_slot(const cmb_model *m, const cmb_material *mat);
 
 #endif

@@ -1,5 +1,6 @@
-/* mesh.obj + mesh.mtl: one OBJ group per mesh (mshs entry) in bind pose, with the
- * material of the mesh and its first texture as map_Kd.
+/* mesh.obj + mesh.mtl: one OBJ object and group per mesh (mshs entry) in bind pose,
+ * with the material of the mesh and the texture its combiners take the colour from as
+ * map_Kd (material_texture.c); vertex colours when the shape has them.
  *
  * Bind pose (FORMATS.md 4.6, "Skinning for OBJ"): vertices of single-bone and rigid prms
  * are stored in their bone's space, so they go through that bone's world matrix (normals
@@ -93,8 +94,11 @@ static nm_status load_group(void *ctx, size_t gi, nm_obj_data *d, nm_error *err)
 		return st;
 	if (d->normals && (st = load_or_zero(m, s, CMB_NORMAL, 3, d->normals, err)) != NM_OK)
 		return st;
-	if (d->texcoords &&
-	    (st = load_or_zero(m, s, CMB_TEXCOORD0, 2, d->texcoords, err)) != NM_OK)
+	for (int k = 0; k < 3; k++)
+		if (d->texcoords[k] &&
+		    (st = load_or_zero(m, s, CMB_TEXCOORD0 + k, 2, d->texcoords[k], err)) != NM_OK)
+			return st;
+	if (d->colors && (st = load_or_zero(m, s, CMB_COLOR, 4, d->colors, err)) != NM_OK)
 		return st;
 	bone_of = nm_alloc(nm_reader_options(m->r), s->nverts, sizeof *bone_of, err, m->file,
 			   "mesh.obj", NM_NO_OFFSET);
@@ -149,23 +153,10 @@ static void mtl_color(nm_out *o, const char *key, const uint8_t *c)
 	nm_out_char(o, '\n');
 }
 
-/* The texture a viewer should show: the first binding with a level-0 PNG. */
-static const cmb_texture *diffuse_texture(const cmb_model *m, const cmb_material *mat)
-{
-	for (int j = 0; j < 3; j++) {
-		int16_t i = mat->tex[j];
-		if (i < 0 || (uint32_t)i >= m->ntex)
-			continue;
-		const cmb_texture *tx = &m->tex[i];
-		return tx->stem && tx->nfaces == 1 && tx->nlevels > 0 ? tx : NULL;
-	}
-	return NULL;
-}
-
 static void write_mtl(nm_out *o, const cmb_model *m)
 {
 	nm_out_str(o, "# CMB materials via nmodelfs: colours from the material, map_Kd = the "
-		      "first texture binding\n");
+		      "texture the combiners take the colour from\n");
 	for (uint32_t i = 0; i < m->nmats; i++) {
 		const cmb_material *mat = &m->mats[i];
 		nm_out_printf(o, "\nnewmtl material%u\n", i);
@@ -174,9 +165,9 @@ static void write_mtl(nm_out *o, const cmb_model *m)
 		mtl_color(o, "Ks", mat->specular0);
 		mtl_color(o, "Ke", mat->emission);
 		nm_out_str(o, "d 1\n");
-		const cmb_texture *tx = diffuse_texture(m, mat);
-		if (tx)
-			nm_out_printf(o, "map_Kd tex/%s.png\n", tx->stem);
+		int slot = cmb_base_color_slot(m, mat);
+		if (slot >= 0)
+			nm_out_printf(o, "map_Kd tex/%s.png\n", m->tex[mat->tex[slot]].stem);
 	}
 }
 
@@ -205,7 +196,11 @@ nm_status cmb_add_obj(nm_tree *t, nm_node *root, cmb_model *m)
 			return NM_E_NOMEM;
 		groups[g].nverts = s->nverts;
 		groups[g].has_normals = s->attr[CMB_NORMAL].usable;
-		groups[g].has_texcoords = s->attr[CMB_TEXCOORD0].usable;
+		groups[g].object = groups[g].name;
+		for (int k = 0; k < 3; k++)
+			if (s->attr[CMB_TEXCOORD0 + k].usable)
+				groups[g].nuvs = (unsigned)k + 1;
+		groups[g].has_colors = s->attr[CMB_COLOR].usable;
 		groups[g].ntris = mesh_triangles(s);
 		map[g++] = i;
 	}

@@ -40,8 +40,8 @@ typedef struct obj_file {
 typedef struct obj_build {
 	j3d_model *m;
 	const obj_file *f;
-	uint8_t *pos, *nrm, *tex;          /* loaded arrays (NULL when absent) */
-	const j3d_varray *apos, *anrm, *atex;
+	uint8_t *pos, *nrm, *clr, *tex[8]; /* loaded arrays (NULL when absent) */
+	const j3d_varray *apos, *anrm, *aclr, *atex[8];
 	float (*drw_mtx)[12];
 	uint32_t ndrw;
 } obj_build;
@@ -52,7 +52,8 @@ typedef struct obj_fill {
 	const j3d_shape *s;
 	const nm_obj_group *g;
 	nm_obj_data *d;
-	int pos_attr, nrm_attr, tex_attr;  /* index in the attribute list, -1 when absent */
+	int pos_attr, nrm_attr, clr_attr;  /* index in the attribute list, -1 when absent */
+	int tex_attr[8];
 	uint64_t nverts, ntris;
 	uint32_t *local;                   /* scratch: the primitive's vertex numbers */
 	size_t caplocal;
@@ -83,6 +84,26 @@ static const j3d_varray *usable(const j3d_model *m, int slot, unsigned min_comps
 		return NULL;
 	const j3d_varray *a = &m->vtx1->arrays[slot];
 	return a->present && !a->problem && !a->color && a->ncomp >= min_comps ? a : NULL;
+}
+
+/* Colour 0 (VTX1 CLR0), as RGBA bytes. */
+static const j3d_varray *color_array(const j3d_model *m)
+{
+	if (!m->vtx1)
+		return NULL;
+	const j3d_varray *a = &m->vtx1->arrays[J3D_CLR0];
+	return a->present && !a->problem && a->color && a->fmt && a->stride ? a : NULL;
+}
+
+/* UV sets of a shape: TEX0..TEX7 up to the last one it has (a gap gives zeros). */
+static unsigned uv_sets(const j3d_model *m, const j3d_shape *s)
+{
+	unsigned n = 0;
+	for (unsigned k = 0; k < 8 && k < NM_MESH_MAX_UV; k++)
+		if (usable(m, J3D_TEX0 + (int)k, 1) &&
+		    find_attr(s, J3D_A_TEX0 + k, J3D_A_TEX0 + k) >= 0)
+			n = k + 1;
+	return n;
 }
 
 static const float identity[12] = { 1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, 0 };
@@ -163,13 +184,24 @@ static void put_vertex(obj_fill *f, uint64_t i, const j3d_prim *pr, const uint8_
 		for (int r = 0; r < 3; r++)
 			f->d->normals[3 * i + r] = len > 0 ? t[r] / len : 0.0f;
 	}
-	if (f->d->texcoords) {
+	for (int k = 0; k < NM_MESH_MAX_UV; k++) {
+		if (!f->d->texcoords[k])
+			continue;
 		float st[2];
-		element(b->atex, b->tex, attr_value(f->s, f->tex_attr, vert), st, 2);
-		if (b->atex && b->atex->ncomp < 2)
+		element(b->atex[k], b->tex[k], attr_value(f->s, f->tex_attr[k], vert), st, 2);
+		if (b->atex[k] && b->atex[k]->ncomp < 2)
 			st[1] = 0.0f;
-		f->d->texcoords[2 * i] = st[0];
-		f->d->texcoords[2 * i + 1] = 1.0f - st[1];
+		f->d->texcoords[k][2 * i] = st[0];
+		f->d->texcoords[k][2 * i + 1] = 1.0f - st[1];
+	}
+	if (f->d->colors) {
+		/* White where the shape has no colour index or it is past the array. */
+		uint8_t rgba[4] = { 255, 255, 255, 255 };
+		uint32_t ci = attr_value(f->s, f->clr_attr, vert);
+		if (b->aclr && b->clr && ci != NONE && ci < b->aclr->count)
+			j3d_vtx_color(b->aclr, b->clr, ci, rgba);
+		for (int c = 0; c < 4; c++)
+			f->d->colors[4 * i + c] = rgba[c] / 255.0f;
 	}
 }
 
@@ -236,7 +268,9 @@ static nm_status load_group(void *ctx, size_t g, nm_obj_data *d, nm_error *err)
 	obj_fill f = { .b = b, .s = s, .g = &b->f->model.groups[g], .d = d,
 		       .pos_attr = find_attr(s, J3D_A_POS, J3D_A_POS),
 		       .nrm_attr = find_attr(s, J3D_A_NRM, J3D_A_NBT),
-		       .tex_attr = find_attr(s, J3D_A_TEX0, J3D_A_TEX0) };
+		       .clr_attr = find_attr(s, J3D_A_CLR0, J3D_A_CLR0) };
+	for (unsigned k = 0; k < 8; k++)
+		f.tex_attr[k] = find_attr(s, J3D_A_TEX0 + k, J3D_A_TEX0 + k);
 	nm_status st = fill_group(&f, err);
 	free(f.local);
 	return st;
@@ -248,28 +282,52 @@ static nm_status load_array(j3d_model *m, const j3d_varray *a, uint8_t **out, nm
 	return a ? j3d_vtx_load(m, a, out, err) : NM_OK;
 }
 
+/* Loads what every group reads (the arrays and the bind matrices); j3d_obj_end frees
+ * it, also after a failure. */
+static nm_status j3d_obj_begin(j3d_model *m, const obj_file *file, obj_build *b,
+			       nm_error *err)
+{
+	*b = (obj_build){ .m = m, .f = file, .apos = usable(m, J3D_POS, 2),
+			  .anrm = usable(m, J3D_NRM, 3), .aclr = color_array(m) };
+	for (int k = 0; k < NM_MESH_MAX_UV; k++)
+		b->atex[k] = usable(m, J3D_TEX0 + k, 1);
+	b->drw_mtx = bind_matrices(m);
+	b->ndrw = m->drw1 ? m->drw1->count : 0;
+	if (!b->drw_mtx)
+		return nomem(m, err);
+	nm_status st;
+	if ((st = load_array(m, b->apos, &b->pos, err)) != NM_OK ||
+	    (st = load_array(m, b->anrm, &b->nrm, err)) != NM_OK ||
+	    (st = load_array(m, b->aclr, &b->clr, err)) != NM_OK)
+		return st;
+	for (int k = 0; k < NM_MESH_MAX_UV; k++)
+		if ((st = load_array(m, b->atex[k], &b->tex[k], err)) != NM_OK)
+			return st;
+	return NM_OK;
+}
+
+static void j3d_obj_end(obj_build *b)
+{
+	free(b->drw_mtx);
+	free(b->pos);
+	free(b->nrm);
+	free(b->clr);
+	for (int k = 0; k < 8; k++)
+		free(b->tex[k]);
+}
+
 static nm_status produce_obj(void *ctx, void *arg, nm_out *o, nm_error *err)
 {
 	j3d_model *m = ctx;
 	const obj_file *file = arg;
-	obj_build b = { .m = m, .f = file, .apos = usable(m, J3D_POS, 2),
-			.anrm = usable(m, J3D_NRM, 3), .atex = usable(m, J3D_TEX0, 1) };
-	nm_status st;
-	b.drw_mtx = bind_matrices(m);
-	b.ndrw = m->drw1 ? m->drw1->count : 0;
-	if (!b.drw_mtx)
-		st = nomem(m, err);
-	else if ((st = load_array(m, b.apos, &b.pos, err)) == NM_OK &&
-		 (st = load_array(m, b.anrm, &b.nrm, err)) == NM_OK &&
-		 (st = load_array(m, b.atex, &b.tex, err)) == NM_OK) {
+	obj_build b;
+	nm_status st = j3d_obj_begin(m, file, &b, err);
+	if (st == NM_OK) {
 		nm_obj_model model = file->model;
 		model.ctx = &b;
 		st = nm_obj_write(&model, o, err);
 	}
-	free(b.drw_mtx);
-	free(b.pos);
-	free(b.nrm);
-	free(b.tex);
+	j3d_obj_end(&b);
 	return st;
 }
 
@@ -330,7 +388,7 @@ static obj_file *obj_groups(nm_tree *t, j3d_model *m)
 	j3d_shape **shapes = nm_tree_alloc(t, (ns + 1) * sizeof *shapes);
 	if (!f || !groups || !shapes)
 		return NULL;
-	const j3d_varray *anrm = usable(m, J3D_NRM, 3), *atex = usable(m, J3D_TEX0, 1);
+	const j3d_varray *anrm = usable(m, J3D_NRM, 3), *aclr = color_array(m);
 	uint64_t tris = 0;
 	for (size_t i = 0; i < ns; i++) {
 		j3d_shape *s = &m->shp1->shapes[i];
@@ -340,6 +398,7 @@ static obj_file *obj_groups(nm_tree *t, j3d_model *m)
 		g->name = nm_tree_printf(t, "shape%zu", i);
 		if (!g->name)
 			return NULL;
+		g->object = g->name;
 		if (s->material >= 0 && m->mat3 && (uint32_t)s->material < m->mat3->count) {
 			char *mat = mtl_name(m, s->material);
 			g->material = mat ? nm_tree_printf(t, "%s", mat) : NULL;
@@ -349,7 +408,8 @@ static obj_file *obj_groups(nm_tree *t, j3d_model *m)
 		}
 		g->nverts = s->tri_verts;
 		g->has_normals = anrm && find_attr(s, J3D_A_NRM, J3D_A_NBT) >= 0;
-		g->has_texcoords = atex && find_attr(s, J3D_A_TEX0, J3D_A_TEX0) >= 0;
+		g->nuvs = uv_sets(m, s);
+		g->has_colors = aclr && find_attr(s, J3D_A_CLR0, J3D_A_CLR0) >= 0;
 		g->ntris = s->count[J3D_PC_TRIANGLES];
 		tris += g->ntris;
 		shapes[ng++] = s;

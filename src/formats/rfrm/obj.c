@@ -1,6 +1,6 @@
 /* mesh.obj + mesh.mtl: one OBJ group per triangle or triangle-strip mesh (strips turned
- * into triangles), grouped by vertex buffer so that the meshes of one buffer share its
- * vertices. Texture coordinates are texcoord0 with v flipped (GX2 and NVN put t = 0 at
+ * into triangles), and one object per vertex buffer, whose meshes share its vertices.
+ * Only texcoord0 and no vertex colours: no other semantic is known (FORMATS.md). Texture coordinates are texcoord0 with v flipped (GX2 and NVN put t = 0 at
  * the top of the image; FORMATS.md 7). Textures are TXTR assets: inside a PAK, mesh.mtl
  * names the level-0 PNG in each texture's directory (model_textures.c); a model mounted
  * alone names them GUID.png, and says why. Points, lines and adjacency meshes stay in
@@ -68,9 +68,9 @@ static nm_status load_group(void *ctx, size_t g, nm_obj_data *d, nm_error *err)
 		if (s == NM_OK && d->normals)
 			s = copy_comp(m, vb, data, len, find_comp(vb, RFRM_NORMAL, 3), 3, false,
 				      d->normals, err);
-		if (s == NM_OK && d->texcoords)
+		if (s == NM_OK && d->texcoords[0])
 			s = copy_comp(m, vb, data, len, find_comp(vb, RFRM_TEXCOORD0, 2), 2, true,
-				      d->texcoords, err);
+				      d->texcoords[0], err);
 		free(data);
 		if (s != NM_OK)
 			return s;
@@ -165,7 +165,9 @@ nm_status rfrm_add_obj(rfrm_model *m, nm_node *root)
 				return NM_E_NOMEM;
 			groups[k].nverts = vb->count;
 			groups[k].has_normals = find_comp(vb, RFRM_NORMAL, 3) != NULL;
-			groups[k].has_texcoords = find_comp(vb, RFRM_TEXCOORD0, 2) != NULL;
+			groups[k].nuvs = find_comp(vb, RFRM_TEXCOORD0, 2) != NULL;
+			if (first && !(groups[k].object = nm_tree_printf(t, "buffer%zu", v)))
+				return NM_E_NOMEM;
 			groups[k].ntris = nm_triangle_count(me->prim == 4 ? NM_PRIM_STRIP
 									  : NM_PRIM_TRIANGLES, me->count);
 			groups[k].reuse_vertices = !first;
