@@ -13,6 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "formats/driver.h"
+#include "tests/check_main.h"
 #include "tests/walk.h"
 
 static char corpus[4096];
@@ -186,9 +187,5 @@ int main(void)
 		return 77;
 	}
 	fclose(f);
-	SRunner *sr = srunner_create(obj_suite());
-	srunner_run_all(sr, CK_NORMAL);
-	int failed = srunner_ntests_failed(sr);
-	srunner_free(sr);
-	return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+	return nm_check_run(obj_suite());
 }

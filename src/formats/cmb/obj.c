@@ -18,10 +18,6 @@
 #include "formats/cmb/cmb.h"
 #include "lib/alloc.h"
 
-struct cmb_obj {
-	nm_obj_model model;
-	uint32_t *mesh_of_group;
-};
 
 static uint64_t mesh_triangles(const cmb_sepd *s)
 {

@@ -41,8 +41,11 @@ nm_status cmb_parse_mats(cmb_model *m)
 		rgba_at(v, o + 0xA8, mat->diffuse);
 		rgba_at(v, o + 0xAC, mat->specular0);
 		mat->cull = nm_u8(v, o + 0x04);
-		for (int j = 0; j < 3; j++)
+		for (int j = 0; j < 3; j++) {
 			mat->coord_source[j] = nm_u8(v, o + 0x58 + 0x18 * j);
+			mat->wrap[j][0] = nm_u16(v, o + 0x10 + 0x18 * j + 0x08);
+			mat->wrap[j][1] = nm_u16(v, o + 0x10 + 0x18 * j + 0x0A);
+		}
 		mat->alpha_test = nm_u8(v, o + 0x130) != 0;
 		mat->alpha_ref = nm_u8(v, o + 0x131);
 		mat->blend_mode = nm_u8(v, o + 0x138);

@@ -13,6 +13,7 @@
 
 #include <stdbool.h>
 #include <stdint.h>
+#include "export/png.h"
 #include "export/triangulate.h"
 #include "lib/chunk.h"
 #include "lib/error.h"
@@ -184,6 +185,13 @@ typedef struct j3d_material {
 	uint16_t entry;
 	int texture;              /* TEX1 index of the first texture, -1 when none */
 	uint8_t color[4];         /* material colour 0 (white when absent) */
+	/* For model.glb: GX cull mode (0 none, 1 front, 2 back, 3 all; 2 when absent), the
+	 * alpha compare (masked: it can fail, with its reference) and the blend mode (1:
+	 * blended). */
+	uint8_t cull;
+	bool alpha_mask;
+	uint8_t alpha_ref;
+	bool blended;
 } j3d_material;
 
 typedef struct j3d_mat3 {
@@ -223,6 +231,7 @@ typedef struct j3d_texture {
 	bool ok;
 	nm_error err;
 	struct j3d_model *m;
+	nm_png_source png;                 /* NAME.png (level 0), for model.glb */
 } j3d_texture;
 
 typedef struct j3d_tex1 {

@@ -419,6 +419,28 @@ void j3d_material_text(nm_out *o, j3d_model *m, size_t i)
 	}
 }
 
+/* What model.glb's material needs of the pixel stage (FORMATS.md 3.6; GX enums): the cull
+ * mode, whether the alpha compare can discard (a compare other than ALWAYS on a side the
+ * op needs) and whether the blend mode blends. */
+static void pixel_state(mctx *c, j3d_material *mat)
+{
+	uint8_t ci = e8(c, 0x01);
+	const uint8_t *p = ci == 0xFF ? NULL : elem(c, T_CULL, ci);
+	mat->cull = p ? p[3] : 2;
+	uint16_t ai = e16(c, c->L->alphacomp, 0);
+	p = ai == 0xFFFF ? NULL : elem(c, T_ALPHACOMP, ai);
+	if (p) {
+		/* GX compare 7 is ALWAYS; op 0 AND, 1 OR. AND passes everything only when both
+		 * are ALWAYS, OR when either is. */
+		bool a0 = p[0] == 7, a1 = p[3] == 7;
+		mat->alpha_mask = p[2] == 1 ? !(a0 || a1) : !(a0 && a1);
+		mat->alpha_ref = p[0] == 7 ? p[4] : p[1];
+	}
+	uint16_t bi = e16(c, c->L->blend, 0);
+	p = bi == 0xFFFF ? NULL : elem(c, T_BLEND, bi);
+	mat->blended = p && p[0] == 1;
+}
+
 static nm_status parse(j3d_model *m, const j3d_chunk *c, bool v21, j3d_mat3 *t, nm_error *err)
 {
 	const layout *L = v21 ? &L21 : &L26;
@@ -471,6 +493,7 @@ static nm_status parse(j3d_model *m, const j3d_chunk *c, bool v21, j3d_mat3 *t, 
 		const uint8_t *p = ci == 0xFFFF ? NULL : elem(&cx, T_MATCOLOR, ci);
 		if (p)
 			memcpy(t->mats[i].color, p, 4);
+		pixel_state(&cx, &t->mats[i]);
 	}
 	return NM_OK;
 }

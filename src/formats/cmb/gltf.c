@@ -1,0 +1,72 @@
+/* model.glb: mesh.obj's groups (obj.c: one mesh per mshs entry, in bind pose) with
+ * materials and the tree's PNGs.
+ *
+ * A material's base colour is its diffuse colour and the texture its combiners take the
+ * colour from (cmb_base_color_slot, the same as mesh.mtl), read through the UV set that
+ * binding's texcoord transform names. Alpha: a material with the alpha test on is MASK
+ * at its reference, one with a blend mode is BLEND. Cull mode NONE is double-sided
+ * (glTF cannot cull front faces only: FRONT is drawn as one-sided). */
+#include <string.h>
+#include "export/gltf.h"
+#include "formats/cmb/cmb.h"
+
+static int wrap(uint16_t gl)
+{
+	switch (gl) {
+	case 0x2900: case 0x812F: return NM_GLTF_CLAMP;
+	case 0x8370: return NM_GLTF_MIRROR;
+	default: return NM_GLTF_REPEAT;
+	}
+}
+
+static void material(const cmb_model *m, const cmb_material *mat, size_t i,
+		     nm_gltf_material *g, nm_tree *t)
+{
+	g->name = nm_tree_printf(t, "material%zu", i);
+	for (int k = 0; k < 4; k++)
+		g->color[k] = mat->diffuse[k] / 255.0f;
+	g->image = -1;
+	int slot = cmb_base_color_slot(m, mat);
+	if (slot >= 0) {
+		g->image = mat->tex[slot];
+		g->uv = mat->coord_source[slot] < 3 ? mat->coord_source[slot] : 0;
+		g->wrap_s = wrap(mat->wrap[slot][0]);
+		g->wrap_t = wrap(mat->wrap[slot][1]);
+	}
+	if (mat->alpha_test) {
+		g->alpha = NM_GLTF_MASK;
+		g->alpha_cutoff = mat->alpha_ref / 255.0f;
+	} else if (mat->blend_mode) {
+		g->alpha = NM_GLTF_BLEND;
+	}
+	g->double_sided = mat->cull == 3;
+}
+
+nm_status cmb_add_gltf(nm_tree *t, nm_node *root, cmb_model *m)
+{
+	const nm_obj_model *om = &m->obj->model;
+	nm_gltf_model *g = nm_tree_alloc(t, sizeof *g);
+	int32_t *group_mat = nm_tree_alloc(t, (om->ngroups + 1) * sizeof *group_mat);
+	nm_gltf_material *mats = nm_tree_alloc(t, ((size_t)m->nmats + 1) * sizeof *mats);
+	nm_png_source *images = nm_tree_alloc(t, ((size_t)m->ntex + 1) * sizeof *images);
+	if (!g || !group_mat || !mats || !images)
+		return NM_E_NOMEM;
+	for (uint32_t i = 0; i < m->nmats; i++) {
+		material(m, &m->mats[i], i, &mats[i], t);
+		if (!mats[i].name)
+			return NM_E_NOMEM;
+	}
+	for (uint32_t i = 0; i < m->ntex; i++)
+		images[i] = m->tex[i].png;
+	for (size_t k = 0; k < om->ngroups; k++) {
+		uint8_t mi = m->meshes[m->obj->mesh_of_group[k]].material;
+		group_mat[k] = mi < m->nmats ? mi : -1;
+	}
+	*g = (nm_gltf_model){ .mesh = om, .group_material = group_mat, .materials = mats,
+			      .nmaterials = m->nmats, .images = images, .nimages = m->ntex,
+			      .generator = "nmodelfs (CMB)" };
+	uint64_t size = nm_gltf_size(g);
+	if (!size)
+		return NM_E_NOMEM;
+	return nm_lazy(t, root, "model.glb", size, nm_gltf_produce, g, NULL) ? NM_OK : NM_E_NOMEM;
+}
