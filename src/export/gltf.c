@@ -766,6 +766,13 @@ nm_status nm_gltf_produce(void *ctx, void *arg, nm_out *o, nm_error *err)
 	return nm_gltf_write(ctx, o, err);
 }
 
+nm_status nm_gltf_add(nm_tree *t, nm_node *dir, const nm_gltf_model *m)
+{
+	uint64_t size = nm_gltf_size(m);
+	return size && nm_lazy(t, dir, "model.glb", size, nm_gltf_produce, (void *)m, NULL)
+	       ? NM_OK : NM_E_NOMEM;
+}
+
 /* ---- helpers for drivers ----------------------------------------------------------- */
 
 void nm_gltf_euler_quat(const float e[3], float q[4])

@@ -65,8 +65,5 @@ nm_status cmb_add_gltf(nm_tree *t, nm_node *root, cmb_model *m)
 	*g = (nm_gltf_model){ .mesh = om, .group_material = group_mat, .materials = mats,
 			      .nmaterials = m->nmats, .images = images, .nimages = m->ntex,
 			      .generator = "nmodelfs (CMB)" };
-	uint64_t size = nm_gltf_size(g);
-	if (!size)
-		return NM_E_NOMEM;
-	return nm_lazy(t, root, "model.glb", size, nm_gltf_produce, g, NULL) ? NM_OK : NM_E_NOMEM;
+	return nm_gltf_add(t, root, g);
 }

@@ -9,10 +9,6 @@
 #include "export/triangulate.h"
 #include "formats/cmod/cmod.h"
 
-struct cmod_obj {
-	nm_obj_model model;
-	struct obj_group_ref { cmod_mesh *mesh; cmod_group *group; } *refs;
-};
 
 static int prim_kind(int prim)
 {

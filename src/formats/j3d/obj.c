@@ -31,10 +31,11 @@
 #define NONE UINT32_MAX
 
 /* What mount leaves for the producer: the groups (sizes) and the shape of each. */
-typedef struct obj_file {
+struct j3d_mesh {
 	nm_obj_model model;
 	j3d_shape **shapes;
-} obj_file;
+};
+typedef struct j3d_mesh obj_file;
 
 /* One production: the arrays and matrices every group reads. */
 typedef struct obj_build {
@@ -316,19 +317,32 @@ static void j3d_obj_end(obj_build *b)
 		free(b->tex[k]);
 }
 
-static nm_status produce_obj(void *ctx, void *arg, nm_out *o, nm_error *err)
+nm_status j3d_with_mesh(j3d_model *m, j3d_mesh_writer fn, const void *arg, nm_out *o,
+			nm_error *err)
 {
-	j3d_model *m = ctx;
-	const obj_file *file = arg;
+	const obj_file *file = m->mesh;
 	obj_build b;
 	nm_status st = j3d_obj_begin(m, file, &b, err);
 	if (st == NM_OK) {
 		nm_obj_model model = file->model;
 		model.ctx = &b;
-		st = nm_obj_write(&model, o, err);
+		st = fn(&model, arg, o, err);
 	}
 	j3d_obj_end(&b);
 	return st;
+}
+
+static nm_status write_obj(const nm_obj_model *mesh, const void *arg, nm_out *o,
+			   nm_error *err)
+{
+	(void)arg;
+	return nm_obj_write(mesh, o, err);
+}
+
+static nm_status produce_obj(void *ctx, void *arg, nm_out *o, nm_error *err)
+{
+	(void)arg;
+	return j3d_with_mesh(ctx, write_obj, NULL, o, err);
 }
 
 /* Material name for OBJ/MTL: one token, no spaces. */
@@ -425,6 +439,16 @@ static obj_file *obj_groups(nm_tree *t, j3d_model *m)
 	return f;
 }
 
+const nm_obj_model *j3d_mesh_groups(const j3d_model *m)
+{
+	return m->mesh ? &m->mesh->model : NULL;
+}
+
+const j3d_shape *j3d_group_shape(const j3d_model *m, size_t k)
+{
+	return m->mesh->shapes[k];
+}
+
 nm_status j3d_add_obj(nm_tree *t, nm_node *root, j3d_model *m)
 {
 	nm_out o;
@@ -435,6 +459,7 @@ nm_status j3d_add_obj(nm_tree *t, nm_node *root, j3d_model *m)
 	obj_file *f = n ? obj_groups(t, m) : NULL;
 	if (!f)
 		return NM_E_NOMEM;
-	return nm_lazy(t, root, "mesh.obj", nm_obj_size(&f->model), produce_obj, m, f) ? NM_OK
-											 : NM_E_NOMEM;
+	m->mesh = f;
+	return nm_lazy(t, root, "mesh.obj", nm_obj_size(&f->model), produce_obj, m, NULL)
+	       ? NM_OK : NM_E_NOMEM;
 }

@@ -13,10 +13,6 @@
 #include "export/triangulate.h"
 #include "formats/rfrm/rfrm.h"
 
-struct rfrm_obj {
-	nm_obj_model model;
-	size_t *mesh;            /* group -> mesh index */
-};
 
 /* The first usable component of a semantic with at least min_comps components. */
 static const rfrm_comp *find_comp(const rfrm_vbuf *vb, uint32_t semantic, unsigned min_comps)

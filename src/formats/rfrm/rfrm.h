@@ -13,6 +13,7 @@
 #include <pthread.h>
 #include <stdbool.h>
 #include <stdint.h>
+#include "export/obj.h"
 #include "formats/driver.h"
 #include "lib/chunk.h"
 #include "lib/error.h"
@@ -223,6 +224,12 @@ typedef struct rfrm_meta {
 	uint32_t (*vb)[4], (*ib)[4]; /* {read buffer, offset, compressed, decompressed} */
 } rfrm_meta;
 
+/* mesh.obj's description (obj.c), which model.glb reads too (gltf.c). */
+struct rfrm_obj {
+	nm_obj_model model;
+	size_t *mesh;            /* group -> mesh index */
+};
+
 typedef struct rfrm_model {
 	nm_reader *r;
 	nm_tree *t;
@@ -354,6 +361,8 @@ void rfrm_gpu_header(nm_out *o, const rfrm_model *m);
 nm_status rfrm_add_vbufs(rfrm_model *m, nm_node *dir);
 nm_status rfrm_add_ibufs(rfrm_model *m, nm_node *dir);
 nm_status rfrm_add_obj(rfrm_model *m, nm_node *root);
+/* model.glb over mesh.obj's groups (gltf.c); after rfrm_add_obj. */
+nm_status rfrm_add_gltf(rfrm_model *m, nm_node *root);
 
 /* --- PAK (parse_pak.c, tree_pak.c) ------------------------------------------------ */
 

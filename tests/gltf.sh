@@ -1,0 +1,66 @@
+#!/bin/bash
+# model.glb of every corpus model (and every model inside a corpus archive) through the
+# Khronos glTF-Validator: no error, as many triangles as mesh.obj has faces, and as
+# many skin joints as the model has bones (CMB) or joints (J3D). The validator is the
+# npm package gltf-validator, installed once into the build tree; without node and npm,
+# or when npm cannot install it, the test says so and skips.
+. "$(dirname "$0")/lib.sh"
+VERSION=2.0.0-dev.3.10
+CACHE=$top_builddir/tests/.cache/gltf-validator
+[ -d "$CORPUS" ] || skip_all "no corpus at $CORPUS"
+command -v node >/dev/null || skip_all "node is not installed (scripts/deps installs nodejs and npm)"
+if [ ! -f "$CACHE/node_modules/gltf-validator/package.json" ]; then
+	command -v npm >/dev/null || skip_all "npm is not installed (scripts/deps installs it)"
+	mkdir -p "$CACHE"
+	npm install --silent --no-audit --no-fund --prefix "$CACHE" "gltf-validator@$VERSION" \
+		>"$WORK/npm.log" 2>&1 ||
+		skip_all "npm could not install gltf-validator@$VERSION: $(tail -1 "$WORK/npm.log")"
+fi
+
+# Bones or joints a model's tree lists (0 for formats without a skeleton here).
+bones() { # FILE [PREFIX]
+	local list
+	list=$("$NMODEL" ls -R "$1" 2>/dev/null)
+	local n
+	n=$(grep -c "^$2/skl/bones/[0-9]*\.txt$" <<<"$list")
+	[ "$n" -gt 0 ] && { echo "$n"; return; }
+	n=$(grep -c "^$2/jnt1/joints/[0-9]*\.txt$" <<<"$list")
+	echo "$n"
+}
+
+# Every model: its glb and its mesh.obj's face count (and bone count) into a manifest.
+n=0
+: >"$WORK/manifest"
+add() { # FILE PREFIX
+	n=$((n + 1))
+	"$NMODEL" cat "$1" "$2/model.glb" >"$WORK/$n.glb" ||
+		{ not_ok "$1$2: model.glb does not read"; return; }
+	local faces
+	faces=$("$NMODEL" cat "$1" "$2/mesh.obj" | grep -c '^f ')
+	echo "$WORK/$n.glb $faces $(bones "$1" "$2") $1$2" >>"$WORK/manifest"
+}
+for f in "$CORPUS"/{cmb,cmod,bmd,bdl,cmdl}/*; do
+	[ -f "$f" ] && add "$f" ""
+done
+for f in "$CORPUS"/{rarc,gar,zar}/*; do
+	[ -f "$f" ] || continue
+	while read -r p; do
+		add "$f" "${p%/model.glb}"
+	done < <("$NMODEL" ls -R "$f" 2>/dev/null | grep '/model.glb$')
+done
+
+node "$(dirname "$0")/gltf_check.js" "$CACHE/node_modules/gltf-validator" \
+	$(cut -d' ' -f1 "$WORK/manifest") >"$WORK/report" 2>&1
+check "the validator ran on $n models" test "$(grep -c ' errors ' "$WORK/report")" = "$n"
+while read -r glb faces nbones name; do
+	line=$(grep "^$glb errors " "$WORK/report")
+	read -r _ _ errors _ tris _ joints <<<"$line"
+	check "$name: 0 errors" test "${errors:-x}" = 0 || sed -n "\|^$glb |,\|^[^ ]|p" "$WORK/report" | grep '^    '
+	check "$name: $faces triangles as mesh.obj" test "${tris:-x}" = "$faces"
+	[ "$nbones" -gt 0 ] && [ "${SKINS:-0}" = 1 ] && check "$name: a skin of its $nbones bones" test "${joints:-x}" = "$nbones"
+done <"$WORK/manifest"
+# Two productions give the same bytes.
+first=$(head -1 "$WORK/manifest" | cut -d' ' -f4)
+check "model.glb is the same on every read" \
+	cmp -s <("$NMODEL" cat "$first" /model.glb) "$WORK/1.glb"
+finish
