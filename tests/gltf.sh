@@ -1,7 +1,8 @@
 #!/bin/bash
 # model.glb of every corpus model (and every model inside a corpus archive) through the
-# Khronos glTF-Validator: no error, as many triangles as mesh.obj has faces, and as
-# many skin joints as the model has bones (CMB) or joints (J3D). The validator is the
+# Khronos glTF-Validator: no error, as many triangles as mesh.obj has faces, as many
+# skin joints as the model has bones (CMB) or joints (J3D), and a skin that at rest
+# leaves the mesh where mesh.obj puts it (tests/gltf_check.js). The validator is the
 # npm package gltf-validator, installed once into the build tree; without node and npm,
 # or when npm cannot install it, the test says so and skips.
 . "$(dirname "$0")/lib.sh"
@@ -54,10 +55,16 @@ node "$(dirname "$0")/gltf_check.js" "$CACHE/node_modules/gltf-validator" \
 check "the validator ran on $n models" test "$(grep -c ' errors ' "$WORK/report")" = "$n"
 while read -r glb faces nbones name; do
 	line=$(grep "^$glb errors " "$WORK/report")
-	read -r _ _ errors _ tris _ joints <<<"$line"
+	read -r _ _ errors _ tris _ joints _ bind <<<"$line"
 	check "$name: 0 errors" test "${errors:-x}" = 0 || sed -n "\|^$glb |,\|^[^ ]|p" "$WORK/report" | grep '^    '
 	check "$name: $faces triangles as mesh.obj" test "${tris:-x}" = "$faces"
-	[ "$nbones" -gt 0 ] && [ "${SKINS:-0}" = 1 ] && check "$name: a skin of its $nbones bones" test "${joints:-x}" = "$nbones"
+	if [ "$nbones" -gt 0 ]; then
+		check "$name: a skin of its $nbones bones" test "${joints:-x}" = "$nbones"
+		# The joints' TRS hierarchy reproduces the inverse binds: at rest the skin
+		# leaves every vertex where mesh.obj puts it (within 1e-5 of the model's size).
+		check "$name: at rest the skin moves no vertex ($bind)" \
+			awk -v e="${bind:-1}" 'BEGIN { exit !(e < 1e-5) }'
+	fi
 done <"$WORK/manifest"
 # Two productions give the same bytes.
 first=$(head -1 "$WORK/manifest" | cut -d' ' -f4)

@@ -34,6 +34,9 @@ typedef struct plan {
 	size_t naccessors, nmeshes, ibm_acc;
 	bool skinned;              /* some mesh carries JOINTS_0 and the model has joints */
 	size_t *image_of;          /* driver image -> glTF image, SIZE_MAX when unused */
+	/* The hierarchy as written: a joint's parent (-1: a root; a joint in a loop of
+	 * parents is a root), and each joint's children as lists in index order. */
+	int32_t *parent, *first_child, *next_sibling;
 	size_t nused_images;
 	uint64_t bin_len;
 } plan;
@@ -66,6 +69,52 @@ static void plan_free(plan *p)
 {
 	free(p->g);
 	free(p->image_of);
+	free(p->parent);
+	free(p->first_child);
+	free(p->next_sibling);
+}
+
+/* Parents without loops, in one pass: walk up from each joint until a joint already
+ * settled or one on the current walk (a loop: its members become roots). */
+static void plan_hierarchy(const nm_gltf_model *m, plan *p, uint8_t *state)
+{
+	size_t n = m->njoints;
+	for (size_t j = 0; j < n; j++) {
+		int32_t par = m->joints[j].parent;
+		p->parent[j] = par >= 0 && (size_t)par < n && (size_t)par != j ? par : -1;
+		p->first_child[j] = p->next_sibling[j] = -1;
+	}
+	for (size_t j = 0; j < n; j++) {
+		size_t b = j;
+		/* state: 0 new, 1 on this walk, 2 settled */
+		while (state[b] == 0) {
+			state[b] = 1;
+			if (p->parent[b] < 0)
+				break;
+			size_t up = (size_t)p->parent[b];
+			if (state[up] == 1) {
+				/* A loop from up to b: every member becomes a root. */
+				for (size_t c = up; p->parent[c] >= 0 && state[c] == 1;) {
+					size_t next = (size_t)p->parent[c];
+					p->parent[c] = -1;
+					state[c] = 2;
+					c = next;
+				}
+				break;
+			}
+			b = up;
+		}
+		for (b = j; state[b] == 1; b = (size_t)p->parent[b]) {
+			state[b] = 2;
+			if (p->parent[b] < 0)
+				break;
+		}
+	}
+	for (size_t j = n; j-- > 0;)
+		if (p->parent[j] >= 0) {
+			p->next_sibling[j] = p->first_child[p->parent[j]];
+			p->first_child[p->parent[j]] = (int32_t)j;
+		}
 }
 
 static nm_status make_plan(const nm_gltf_model *m, const nm_options *opt, plan *p,
@@ -77,10 +126,25 @@ static nm_status make_plan(const nm_gltf_model *m, const nm_options *opt, plan *
 			NM_NO_OFFSET);
 	p->image_of = p->g ? nm_alloc(opt, m->nimages + 1, sizeof *p->image_of, err,
 				      "model.glb", "images", NM_NO_OFFSET) : NULL;
+	size_t nj = m->njoints + 1;
+	uint8_t *state = NULL;
+	if (p->image_of &&
+	    (!(p->parent = nm_alloc(opt, nj, sizeof *p->parent, err, "model.glb", "joints",
+				    NM_NO_OFFSET)) ||
+	     !(p->first_child = nm_alloc(opt, nj, sizeof *p->first_child, err, "model.glb",
+					 "joints", NM_NO_OFFSET)) ||
+	     !(p->next_sibling = nm_alloc(opt, nj, sizeof *p->next_sibling, err, "model.glb",
+					  "joints", NM_NO_OFFSET)) ||
+	     !(state = nm_alloc(opt, nj, 1, err, "model.glb", "joints", NM_NO_OFFSET)))) {
+		plan_free(p);
+		return err->code;
+	}
 	if (!p->g || !p->image_of) {
 		plan_free(p);
 		return err->code;
 	}
+	plan_hierarchy(m, p, state);
+	free(state);
 	size_t owner = SIZE_MAX;
 	for (size_t i = 0; i < om->ngroups; i++) {
 		const nm_obj_group *g = &om->groups[i];
@@ -413,12 +477,6 @@ static void json_materials(nm_out *o, const nm_gltf_model *m, const plan *p)
 	nm_out_char(o, ']');
 }
 
-/* A valid parent: an earlier joint (so that the hierarchy has no loop). */
-static bool has_parent(const nm_gltf_model *m, size_t j)
-{
-	return m->joints[j].parent >= 0 && (size_t)m->joints[j].parent < j;
-}
-
 static void json_nodes(nm_out *o, const nm_gltf_model *m, const plan *p)
 {
 	nm_out_str(o, ",\"nodes\":[");
@@ -436,11 +494,10 @@ static void json_nodes(nm_out *o, const nm_gltf_model *m, const plan *p)
 		nm_out_str(o, ",\"scale\":");
 		json_floats(o, jt->s, 3, 1);
 		bool first = true;
-		for (size_t c = j + 1; c < m->njoints; c++)
-			if (has_parent(m, c) && (size_t)m->joints[c].parent == j) {
-				nm_out_printf(o, "%s%zu", first ? ",\"children\":[" : ",", c);
-				first = false;
-			}
+		for (int32_t c = p->first_child[j]; c >= 0; c = p->next_sibling[c]) {
+			nm_out_printf(o, "%s%d", first ? ",\"children\":[" : ",", c);
+			first = false;
+		}
 		nm_out_str(o, first ? "}" : "]}");
 	}
 	for (size_t i = 0, n = 0; i < m->mesh->ngroups; i++) {
@@ -459,7 +516,7 @@ static void json_nodes(nm_out *o, const nm_gltf_model *m, const plan *p)
 	nm_out_str(o, "],\"scenes\":[{\"nodes\":[");
 	bool first = true;
 	for (size_t j = 0; j < m->njoints; j++)
-		if (!has_parent(m, j)) {
+		if (p->parent[j] < 0) {
 			nm_out_printf(o, "%s%zu", first ? "" : ",", j);
 			first = false;
 		}

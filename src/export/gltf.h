@@ -48,7 +48,8 @@ typedef struct nm_gltf_material {
 
 typedef struct nm_gltf_joint {
 	const char *name;
-	int32_t parent;            /* index of an earlier... any joint, or -1 for a root */
+	int32_t parent;            /* index of its parent joint, or -1 (out of range, or in a
+				    * loop of parents: a root) */
 	float t[3], r[4], s[3];    /* local translation, rotation (quaternion x y z w), scale */
 	float inverse_bind[16];    /* column-major, as glTF stores it */
 } nm_gltf_joint;

@@ -42,6 +42,27 @@ static void material(const cmb_model *m, const cmb_material *mat, size_t i,
 	g->double_sided = mat->cull == 3;
 }
 
+/* A node per skl bone: its local scale, Euler XYZ rotation and translation as the file
+ * gives them (FORMATS.md 4.3; glTF's T * R * S with R = Rz * Ry * Rx is the same local
+ * matrix as tree_skl.c's), and the inverse of its world matrix as the inverse bind: the
+ * mesh (in bind pose, as mesh.obj) is then where the skeleton's rest pose puts it. */
+static nm_gltf_joint *joints(nm_tree *t, const cmb_model *m)
+{
+	nm_gltf_joint *j = nm_tree_alloc(t, ((size_t)m->nbones + 1) * sizeof *j);
+	for (uint32_t i = 0; j && i < m->nbones; i++) {
+		const cmb_bone *b = &m->bones[i];
+		j[i].name = nm_tree_printf(t, "bone%u", b->raw_id & 0x0FFF);
+		if (!j[i].name)
+			return NULL;
+		j[i].parent = b->parent_bad ? -1 : b->parent;
+		memcpy(j[i].t, b->trans, sizeof j[i].t);
+		memcpy(j[i].s, b->scale, sizeof j[i].s);
+		nm_gltf_euler_quat(b->rot, j[i].r);
+		nm_gltf_inverse_bind(b->world, j[i].inverse_bind);
+	}
+	return j;
+}
+
 nm_status cmb_add_gltf(nm_tree *t, nm_node *root, cmb_model *m)
 {
 	const nm_obj_model *om = &m->obj->model;
@@ -49,7 +70,8 @@ nm_status cmb_add_gltf(nm_tree *t, nm_node *root, cmb_model *m)
 	int32_t *group_mat = nm_tree_alloc(t, (om->ngroups + 1) * sizeof *group_mat);
 	nm_gltf_material *mats = nm_tree_alloc(t, ((size_t)m->nmats + 1) * sizeof *mats);
 	nm_png_source *images = nm_tree_alloc(t, ((size_t)m->ntex + 1) * sizeof *images);
-	if (!g || !group_mat || !mats || !images)
+	nm_gltf_joint *bones = joints(t, m);
+	if (!g || !group_mat || !mats || !images || !bones)
 		return NM_E_NOMEM;
 	for (uint32_t i = 0; i < m->nmats; i++) {
 		material(m, &m->mats[i], i, &mats[i], t);
@@ -64,6 +86,7 @@ nm_status cmb_add_gltf(nm_tree *t, nm_node *root, cmb_model *m)
 	}
 	*g = (nm_gltf_model){ .mesh = om, .group_material = group_mat, .materials = mats,
 			      .nmaterials = m->nmats, .images = images, .nimages = m->ntex,
+			      .joints = bones, .njoints = m->nbones,
 			      .generator = "nmodelfs (CMB)" };
 	return nm_gltf_add(t, root, g);
 }

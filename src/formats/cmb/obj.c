@@ -77,6 +77,46 @@ static void transform(const float w[16], float *pos, float *nrm)
 	}
 }
 
+/* JOINTS_0/WEIGHTS_0 for model.glb. A single-bone or rigid vertex follows the one bone
+ * that placed it (weight 1; a vertex left as stored, joint 0 at weight 1, which at bind
+ * pose is no move either). A smooth vertex takes bone_dim influences: bone index
+ * attribute -> its prms's bone table -> skl, weights from the weight attribute (u8 x
+ * 0.01 in the corpus, so they sum to 1; the writer renormalises what does not). */
+static nm_status skin(cmb_model *m, const cmb_sepd *s, const int32_t *bone_of,
+		      const float *bone_idx, nm_obj_data *d, nm_error *err)
+{
+	float *weights = NULL;
+	const cmb_attrib *wa = &s->attr[CMB_BONE_WEIGHTS], *ia = &s->attr[CMB_BONE_INDICES];
+	if (wa->usable) {
+		nm_status st = cmb_load_attr(m, s, CMB_BONE_WEIGHTS, &weights, err);
+		if (st != NM_OK)
+			return st;
+	}
+	for (uint32_t v = 0; v < s->nverts; v++) {
+		uint16_t *j = d->joints + NM_MESH_INFLUENCES * (size_t)v;
+		float *w = d->weights + NM_MESH_INFLUENCES * (size_t)v;
+		memset(j, 0, NM_MESH_INFLUENCES * sizeof *j);
+		memset(w, 0, NM_MESH_INFLUENCES * sizeof *w);
+		if (bone_of[v] > -3) {
+			j[0] = bone_of[v] >= 0 ? (uint16_t)bone_of[v] : 0;
+			w[0] = 1;
+			continue;
+		}
+		const cmb_prms *p = &s->prms[-3 - bone_of[v]];
+		unsigned n = ia->usable ? ia->comps : 0;
+		for (unsigned k = 0; k < n && k < NM_MESH_INFLUENCES; k++) {
+			float fi = bone_idx[(size_t)v * ia->comps + k];
+			if (!(fi >= 0.0f) || fi >= (float)p->nbones || p->bones[(size_t)fi] >= m->nbones)
+				continue;
+			j[k] = p->bones[(size_t)fi];
+			w[k] = weights && k < wa->comps ? weights[(size_t)v * wa->comps + k]
+						       : n == 1;
+		}
+	}
+	free(weights);
+	return NM_OK;
+}
+
 static nm_status load_group(void *ctx, size_t gi, nm_obj_data *d, nm_error *err)
 {
 	cmb_model *m = ctx;
@@ -120,9 +160,11 @@ static nm_status load_group(void *ctx, size_t gi, nm_obj_data *d, nm_error *err)
 			/* A triangle outside the vertex range becomes a comment line. */
 			if (t[0] >= s->nverts || t[1] >= s->nverts || t[2] >= s->nverts)
 				t[0] = t[1] = t[2] = NM_OBJ_DROPPED;
+			/* Smooth: -3 - i, so that the skin knows which bone table to read. */
 			for (int c = 0; c < 3 && t[0] != NM_OBJ_DROPPED; c++)
 				if (bone_of[t[c]] == -2)
-					bone_of[t[c]] = rigid ? vertex_bone(m, s, p, bone_idx, t[c]) : -1;
+					bone_of[t[c]] = rigid ? vertex_bone(m, s, p, bone_idx, t[c])
+							      : -3 - (int32_t)i;
 		}
 		memcpy(d->tris + 3 * k, tris, (size_t)p->ntris * 3 * sizeof *tris);
 		k += p->ntris;
@@ -132,7 +174,7 @@ static nm_status load_group(void *ctx, size_t gi, nm_obj_data *d, nm_error *err)
 		if (bone_of[v] >= 0)
 			transform(m->bones[bone_of[v]].world, d->positions + 3 * (size_t)v,
 				  d->normals ? d->normals + 3 * (size_t)v : NULL);
-	st = NM_OK;
+	st = d->joints ? skin(m, s, bone_of, bone_idx, d, err) : NM_OK;
 out:
 	free(bone_idx);
 	free(bone_of);
@@ -197,6 +239,7 @@ nm_status cmb_add_obj(nm_tree *t, nm_node *root, cmb_model *m)
 			if (s->attr[CMB_TEXCOORD0 + k].usable)
 				groups[g].nuvs = (unsigned)k + 1;
 		groups[g].has_colors = s->attr[CMB_COLOR].usable;
+		groups[g].has_skin = m->nbones > 0;
 		groups[g].ntris = mesh_triangles(s);
 		map[g++] = i;
 	}

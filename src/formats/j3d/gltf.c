@@ -6,6 +6,8 @@
  * (the first compare's, or the second's when the first always passes); blend mode BLEND
  * is BLEND. Cull mode NONE is double-sided. The geometry is read through mesh.obj's
  * load callback, with the arrays it needs loaded once per production (j3d_with_mesh). */
+#include <math.h>
+#include <string.h>
 #include "export/gltf.h"
 #include "formats/j3d/j3d.h"
 
@@ -27,6 +29,29 @@ static nm_status produce(void *ctx, void *arg, nm_out *o, nm_error *err)
 	return j3d_with_mesh(ctx, write_glb, arg, o, err);
 }
 
+/* A node per JNT1 joint with its local scale, rotation (v * pi / 32767 about X, Y, Z:
+ * R = Rz * Ry * Rx as parse_jnt1.c) and translation, INF1's parent, and the inverse of
+ * its world matrix as the inverse bind: the mesh is stored in bind pose (as mesh.obj),
+ * so the file's EVP1 inverse binds, which mesh.obj already applied, are not needed. */
+static nm_gltf_joint *joints(nm_tree *t, const j3d_model *m)
+{
+	size_t n = m->jnt1 ? m->jnt1->count : 0;
+	nm_gltf_joint *j = nm_tree_alloc(t, (n + 1) * sizeof *j);
+	for (size_t i = 0; j && i < n; i++) {
+		const j3d_joint *jt = &m->jnt1->joints[i];
+		float e[3];
+		for (int k = 0; k < 3; k++)
+			e[k] = (float)(jt->rot[k] * M_PI / 32767.0);
+		j[i].name = jt->name ? jt->name : "";
+		j[i].parent = jt->parent;
+		memcpy(j[i].t, jt->trans, sizeof j[i].t);
+		memcpy(j[i].s, jt->scale, sizeof j[i].s);
+		nm_gltf_euler_quat(e, j[i].r);
+		nm_gltf_inverse_bind(jt->world, j[i].inverse_bind);
+	}
+	return j;
+}
+
 nm_status j3d_add_gltf(nm_tree *t, nm_node *root, j3d_model *m)
 {
 	const nm_obj_model *om = j3d_mesh_groups(m);
@@ -35,7 +60,8 @@ nm_status j3d_add_gltf(nm_tree *t, nm_node *root, j3d_model *m)
 	int32_t *group_mat = om ? nm_tree_alloc(t, (om->ngroups + 1) * sizeof *group_mat) : NULL;
 	nm_gltf_material *mats = nm_tree_alloc(t, (nmats + 1) * sizeof *mats);
 	nm_png_source *images = nm_tree_alloc(t, (ntex + 1) * sizeof *images);
-	if (!g || !group_mat || !mats || !images)
+	nm_gltf_joint *bones = joints(t, m);
+	if (!g || !group_mat || !mats || !images || !bones)
 		return NM_E_NOMEM;
 	for (size_t i = 0; i < ntex; i++)
 		images[i] = m->tex1->tex[i].ok ? m->tex1->tex[i].png : (nm_png_source){ 0 };
@@ -64,6 +90,7 @@ nm_status j3d_add_gltf(nm_tree *t, nm_node *root, j3d_model *m)
 	}
 	*g = (nm_gltf_model){ .mesh = om, .group_material = group_mat, .materials = mats,
 			      .nmaterials = nmats, .images = images, .nimages = ntex,
+			      .joints = bones, .njoints = m->jnt1 ? m->jnt1->count : 0,
 			      .generator = "nmodelfs (J3D)" };
 	uint64_t size = nm_gltf_size(g);
 	return size && nm_lazy(t, root, "model.glb", size, produce, m, g) ? NM_OK : NM_E_NOMEM;

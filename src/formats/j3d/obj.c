@@ -166,11 +166,45 @@ static void element(const j3d_varray *a, const uint8_t *data, uint32_t i, float 
 	memcpy(out, f, n * sizeof *out);
 }
 
+/* JOINTS_0/WEIGHTS_0 of a vertex (model.glb) from its DRW1 entry: a joint entry is that
+ * joint at weight 1; an envelope is its EVP1 influences (the first four: no corpus
+ * envelope has more; the writer renormalises). Anything unresolved is joint 0 at
+ * weight 1, which at bind pose leaves the vertex where it is, as mesh.obj does. */
+static void skin_vertex(const j3d_model *m, uint16_t drw, uint16_t *j, float *w)
+{
+	memset(j, 0, NM_MESH_INFLUENCES * sizeof *j);
+	memset(w, 0, NM_MESH_INFLUENCES * sizeof *w);
+	w[0] = 1;
+	if (!m->drw1 || drw >= m->drw1->count)
+		return;
+	uint16_t p = m->drw1->params[drw];
+	uint32_t njoints = m->jnt1 ? m->jnt1->count : 0;
+	if (m->drw1->kinds[drw] == 0) {
+		j[0] = p < njoints ? p : 0;
+		return;
+	}
+	const j3d_evp1 *e = m->evp1;
+	if (m->drw1->kinds[drw] != 1 || !e || p >= e->count)
+		return;
+	w[0] = 0;
+	for (uint32_t k = 0; k < e->counts[p] && k < NM_MESH_INFLUENCES; k++) {
+		uint32_t at = e->first[p] + k;
+		if (e->joints[at] >= njoints)
+			continue;
+		j[k] = e->joints[at];
+		w[k] = e->weights[at];
+	}
+}
+
 /* OBJ vertex i of the group from display-list vertex vert of primitive p. */
 static void put_vertex(obj_fill *f, uint64_t i, const j3d_prim *pr, const uint8_t *vert)
 {
 	const obj_build *b = f->b;
-	const float *mx = bind_matrix(b, j3d_mtx_resolve(f->s, pr, vert));
+	uint16_t drw = j3d_mtx_resolve(f->s, pr, vert);
+	const float *mx = bind_matrix(b, drw);
+	if (f->d->joints)
+		skin_vertex(b->m, drw, f->d->joints + NM_MESH_INFLUENCES * i,
+			    f->d->weights + NM_MESH_INFLUENCES * i);
 	float p[3];
 	element(b->apos, b->pos, attr_value(f->s, f->pos_attr, vert), p, 3);
 	for (int r = 0; r < 3; r++)
@@ -424,6 +458,7 @@ static obj_file *obj_groups(nm_tree *t, j3d_model *m)
 		g->has_normals = anrm && find_attr(s, J3D_A_NRM, J3D_A_NBT) >= 0;
 		g->nuvs = uv_sets(m, s);
 		g->has_colors = aclr && find_attr(s, J3D_A_CLR0, J3D_A_CLR0) >= 0;
+		g->has_skin = m->jnt1 && m->jnt1->count > 0;
 		g->ntris = s->count[J3D_PC_TRIANGLES];
 		tris += g->ntris;
 		shapes[ng++] = s;
