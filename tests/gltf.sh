@@ -1,7 +1,8 @@
 #!/bin/bash
 # model.glb of every corpus model (and every model inside a corpus archive) through the
 # Khronos glTF-Validator: no error, as many triangles as mesh.obj has faces, as many
-# skin joints as the model has bones (CMB) or joints (J3D), and a skin that at rest
+# skin joints as the model has bones (CMB skl), joints (J3D JNT1) or skinned bones
+# (Tropical Freeze SMDL: SKHD's count), and a skin that at rest
 # leaves the mesh where mesh.obj puts it (tests/gltf_check.js). The validator is the
 # npm package gltf-validator, installed once into the build tree; without node and npm,
 # or when npm cannot install it, the test says so and skips.
@@ -26,7 +27,10 @@ bones() { # FILE [PREFIX]
 	n=$(grep -c "^$2/skl/bones/[0-9]*\.txt$" <<<"$list")
 	[ "$n" -gt 0 ] && { echo "$n"; return; }
 	n=$(grep -c "^$2/jnt1/joints/[0-9]*\.txt$" <<<"$list")
-	echo "$n"
+	[ "$n" -gt 0 ] && { echo "$n"; return; }
+	# Tropical Freeze SMDL: the bones its skin addresses (SKHD's u32).
+	n=$("$NMODEL" cat "$1" "$2/skhd/header.txt" 2>/dev/null | sed -n 's/^unknown_u32: //p')
+	echo "${n:-0}"
 }
 
 # Every model: its glb and its mesh.obj's face count (and bone count) into a manifest.

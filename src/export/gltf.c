@@ -37,6 +37,9 @@ typedef struct plan {
 	/* The hierarchy as written: a joint's parent (-1: a root; a joint in a loop of
 	 * parents is a root), and each joint's children as lists in index order. */
 	int32_t *parent, *first_child, *next_sibling;
+	/* glTF wants a skin's joints under one common root: with several root joints, one
+	 * more node ("skeleton", node njoints) holds them. */
+	bool extra_root;
 	size_t nused_images;
 	uint64_t bin_len;
 } plan;
@@ -110,11 +113,15 @@ static void plan_hierarchy(const nm_gltf_model *m, plan *p, uint8_t *state)
 				break;
 		}
 	}
+	size_t roots = 0;
 	for (size_t j = n; j-- > 0;)
 		if (p->parent[j] >= 0) {
 			p->next_sibling[j] = p->first_child[p->parent[j]];
 			p->first_child[p->parent[j]] = (int32_t)j;
+		} else {
+			roots++;
 		}
+	p->extra_root = roots > 1;
 }
 
 static nm_status make_plan(const nm_gltf_model *m, const nm_options *opt, plan *p,
@@ -500,6 +507,17 @@ static void json_nodes(nm_out *o, const nm_gltf_model *m, const plan *p)
 		}
 		nm_out_str(o, first ? "}" : "]}");
 	}
+	size_t first_mesh = m->njoints + p->extra_root;
+	if (p->extra_root) {
+		nm_out_str(o, ",{\"name\":\"skeleton\",\"children\":[");
+		bool first = true;
+		for (size_t j = 0; j < m->njoints; j++)
+			if (p->parent[j] < 0) {
+				nm_out_printf(o, "%s%zu", first ? "" : ",", j);
+				first = false;
+			}
+		nm_out_str(o, "]}");
+	}
 	for (size_t i = 0, n = 0; i < m->mesh->ngroups; i++) {
 		const gplan *q = &p->g[i];
 		if (!q->own)
@@ -515,14 +533,18 @@ static void json_nodes(nm_out *o, const nm_gltf_model *m, const plan *p)
 	}
 	nm_out_str(o, "],\"scenes\":[{\"nodes\":[");
 	bool first = true;
-	for (size_t j = 0; j < m->njoints; j++)
+	if (p->extra_root) {
+		nm_out_printf(o, "%zu", m->njoints);
+		first = false;
+	}
+	for (size_t j = 0; j < m->njoints && !p->extra_root; j++)
 		if (p->parent[j] < 0) {
 			nm_out_printf(o, "%s%zu", first ? "" : ",", j);
 			first = false;
 		}
 	for (size_t i = 0, n = 0; i < m->mesh->ngroups; i++)
 		if (p->g[i].own) {
-			nm_out_printf(o, "%s%zu", first ? "" : ",", m->njoints + n++);
+			nm_out_printf(o, "%s%zu", first ? "" : ",", first_mesh + n++);
 			first = false;
 		}
 	nm_out_str(o, "]}],\"scene\":0");

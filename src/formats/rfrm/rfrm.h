@@ -120,7 +120,8 @@ void rfrm_semantic_column(uint32_t semantic, unsigned c, char *buf, size_t len);
 
 /* --- models (parse_model.c, parse_*.c) -------------------------------------------- */
 
-enum rfrm_semantic { RFRM_POSITION = 0, RFRM_NORMAL = 1, RFRM_TANGENT0 = 2, RFRM_TEXCOORD0 = 4 };
+enum rfrm_semantic { RFRM_POSITION = 0, RFRM_NORMAL = 1, RFRM_TANGENT0 = 2, RFRM_TEXCOORD0 = 4,
+		     RFRM_COLOR = 8, RFRM_BONE_INDICES = 9, RFRM_BONE_WEIGHTS = 10 };
 
 typedef struct rfrm_comp {
 	uint32_t buffer, offset, stride, format, semantic;
@@ -268,6 +269,9 @@ typedef struct rfrm_model {
 	bool meta_bad;           /* a META blob was found but not usable: meta_err says why */
 	nm_error meta_err;
 	bool little;             /* vertex and index data byte order: the Switch's */
+	/* SMDL: SKHD's u32. In every corpus SMDL it is one more than the largest bone index
+	 * of its vertex buffers: the number of bones the skin addresses (0: no SKHD). */
+	uint32_t skin_bones;
 	bool switch_mtrl;        /* MTRL has the Switch layout */
 	bool switch_codec;       /* a buffer uses a Switch-only codec tag (4..13) */
 	uint32_t codec;          /* codec tag of the first buffer */
