@@ -854,6 +854,12 @@ nm_status nm_gltf_add(nm_tree *t, nm_node *dir, const nm_gltf_model *m)
 
 /* ---- helpers for drivers ----------------------------------------------------------- */
 
+void nm_gltf_alpha_mode(nm_gltf_material *mat, bool test, uint8_t ref, bool blend)
+{
+	mat->alpha = test ? NM_GLTF_MASK : blend ? NM_GLTF_BLEND : NM_GLTF_OPAQUE;
+	mat->alpha_cutoff = test ? ref / 255.0f : 0.5f;
+}
+
 void nm_gltf_euler_quat(const float e[3], float q[4])
 {
 	/* R = Rz * Ry * Rx: q = qz * qy * qx. */

@@ -83,6 +83,10 @@ nm_status nm_gltf_add(nm_tree *t, nm_node *dir, const nm_gltf_model *m);
  * Y then Z: R = Rz * Ry * Rx, as src/lib/transform), and the column-major inverse of a
  * row-major 3x4 or 4x4 world matrix (rows 0..2 used; the last row is 0 0 0 1). */
 void nm_gltf_euler_quat(const float euler[3], float q[4]);
+/* A material's alpha mode from a format's pixel state: an alpha test that can discard is
+ * MASK at its 8-bit reference (glTF has no blended-and-tested mode: the test wins, as
+ * its hard edge is what the game shows), else a blend is BLEND, else OPAQUE. */
+void nm_gltf_alpha_mode(nm_gltf_material *mat, bool test, uint8_t ref, bool blend);
 void nm_gltf_inverse_bind(const float *world_rows, float out[16]);
 
 #endif

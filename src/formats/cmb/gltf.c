@@ -33,12 +33,7 @@ static void material(const cmb_model *m, const cmb_material *mat, size_t i,
 		g->wrap_s = wrap(mat->wrap[slot][0]);
 		g->wrap_t = wrap(mat->wrap[slot][1]);
 	}
-	if (mat->alpha_test) {
-		g->alpha = NM_GLTF_MASK;
-		g->alpha_cutoff = mat->alpha_ref / 255.0f;
-	} else if (mat->blend_mode) {
-		g->alpha = NM_GLTF_BLEND;
-	}
+	nm_gltf_alpha_mode(g, mat->alpha_test, mat->alpha_ref, mat->blend_mode != 0);
 	g->double_sided = mat->cull == 3;
 }
 

@@ -76,12 +76,7 @@ nm_status j3d_add_gltf(nm_tree *t, nm_node *root, j3d_model *m)
 			gm->wrap_s = wrap(m->tex1->tex[gm->image].wrap_s);
 			gm->wrap_t = wrap(m->tex1->tex[gm->image].wrap_t);
 		}
-		if (jm->alpha_mask) {
-			gm->alpha = NM_GLTF_MASK;
-			gm->alpha_cutoff = jm->alpha_ref / 255.0f;
-		} else if (jm->blended) {
-			gm->alpha = NM_GLTF_BLEND;
-		}
+		nm_gltf_alpha_mode(gm, jm->alpha_mask, jm->alpha_ref, jm->blended);
 		gm->double_sided = jm->cull == 0;
 	}
 	for (size_t k = 0; k < om->ngroups; k++) {
