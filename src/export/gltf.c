@@ -845,11 +845,18 @@ nm_status nm_gltf_produce(void *ctx, void *arg, nm_out *o, nm_error *err)
 	return nm_gltf_write(ctx, o, err);
 }
 
-nm_status nm_gltf_add(nm_tree *t, nm_node *dir, const nm_gltf_model *m)
+nm_status nm_gltf_add(nm_tree *t, nm_node *dir, const nm_gltf_model *m, nm_produce_fn produce,
+		      void *ctx)
 {
 	uint64_t size = nm_gltf_size(m);
-	return size && nm_lazy(t, dir, "model.glb", size, nm_gltf_produce, (void *)m, NULL)
-	       ? NM_OK : NM_E_NOMEM;
+	if (size > UINT32_MAX)
+		return NM_OK;
+	if (!produce) {
+		produce = nm_gltf_produce;
+		ctx = (void *)m;
+	}
+	return size && nm_lazy(t, dir, "model.glb", size, produce, ctx, (void *)m) ? NM_OK
+										     : NM_E_NOMEM;
 }
 
 /* ---- helpers for drivers ----------------------------------------------------------- */

@@ -76,8 +76,10 @@ nm_status nm_gltf_write(const nm_gltf_model *m, nm_out *o, nm_error *err);
 /* nm_produce_fn adapter: ctx is the nm_gltf_model. */
 nm_status nm_gltf_produce(void *ctx, void *arg, nm_out *o, nm_error *err);
 /* dir/model.glb at its exact size, produced from m (which must live as long as the
- * tree: its arena). NM_E_NOMEM when either fails. */
-nm_status nm_gltf_add(nm_tree *t, nm_node *dir, const nm_gltf_model *m);
+ * tree: its arena) by produce(ctx, m) (NULL: nm_gltf_produce). NM_E_NOMEM when either
+ * fails. A model whose glb would pass 4 GiB (GLB's 32-bit length) gets none. */
+nm_status nm_gltf_add(nm_tree *t, nm_node *dir, const nm_gltf_model *m, nm_produce_fn produce,
+		      void *ctx);
 
 /* Helpers for drivers: a joint's local TRS from Euler angles (radians, applied X then
  * Y then Z: R = Rz * Ry * Rx, as src/lib/transform), and the column-major inverse of a

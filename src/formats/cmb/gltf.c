@@ -83,5 +83,5 @@ nm_status cmb_add_gltf(nm_tree *t, nm_node *root, cmb_model *m)
 			      .nmaterials = m->nmats, .images = images, .nimages = m->ntex,
 			      .joints = bones, .njoints = m->nbones,
 			      .generator = "nmodelfs (CMB)" };
-	return nm_gltf_add(t, root, g);
+	return nm_gltf_add(t, root, g, NULL, NULL);
 }

@@ -31,5 +31,5 @@ nm_status cmod_add_gltf(nm_tree *t, nm_node *root, cmod_model *m)
 	}
 	*g = (nm_gltf_model){ .mesh = om, .group_material = group_mat, .materials = mats,
 			      .nmaterials = m->nmaterials, .generator = "nmodelfs (CMOD)" };
-	return nm_gltf_add(t, root, g);
+	return nm_gltf_add(t, root, g, NULL, NULL);
 }

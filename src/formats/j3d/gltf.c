@@ -87,6 +87,5 @@ nm_status j3d_add_gltf(nm_tree *t, nm_node *root, j3d_model *m)
 			      .nmaterials = nmats, .images = images, .nimages = ntex,
 			      .joints = bones, .njoints = m->jnt1 ? m->jnt1->count : 0,
 			      .generator = "nmodelfs (J3D)" };
-	uint64_t size = nm_gltf_size(g);
-	return size && nm_lazy(t, root, "model.glb", size, produce, m, g) ? NM_OK : NM_E_NOMEM;
+	return nm_gltf_add(t, root, g, produce, m);
 }

@@ -48,5 +48,5 @@ nm_status rfrm_add_gltf(rfrm_model *m, nm_node *root)
 	*g = (nm_gltf_model){ .mesh = om, .group_material = group_mat, .materials = mats,
 			      .nmaterials = m->nmats, .joints = bones, .njoints = nbones,
 			      .generator = "nmodelfs (Tropical Freeze)" };
-	return nm_gltf_add(t, root, g);
+	return nm_gltf_add(t, root, g, NULL, NULL);
 }
