@@ -167,9 +167,10 @@ static void element(const j3d_varray *a, const uint8_t *data, uint32_t i, float 
 }
 
 /* JOINTS_0/WEIGHTS_0 of a vertex (model.glb) from its DRW1 entry: a joint entry is that
- * joint at weight 1; an envelope is its EVP1 influences (the first four: no corpus
- * envelope has more; the writer renormalises). Anything unresolved is joint 0 at
- * weight 1, which at bind pose leaves the vertex where it is, as mesh.obj does. */
+ * joint at weight 1; an envelope is its EVP1 influences (glTF's one set holds four: an
+ * envelope with more keeps its four heaviest, which no corpus envelope has; the writer
+ * renormalises). Anything unresolved is joint 0 at weight 1, which at bind pose leaves
+ * the vertex where it is, as mesh.obj does. */
 static void skin_vertex(const j3d_model *m, uint16_t drw, uint16_t *j, float *w)
 {
 	memset(j, 0, NM_MESH_INFLUENCES * sizeof *j);
@@ -187,12 +188,19 @@ static void skin_vertex(const j3d_model *m, uint16_t drw, uint16_t *j, float *w)
 	if (m->drw1->kinds[drw] != 1 || !e || p >= e->count)
 		return;
 	w[0] = 0;
-	for (uint32_t k = 0; k < e->counts[p] && k < NM_MESH_INFLUENCES; k++) {
+	for (uint32_t k = 0; k < e->counts[p]; k++) {
 		uint32_t at = e->first[p] + k;
-		if (e->joints[at] >= njoints)
+		if (e->joints[at] >= njoints || !(e->weights[at] > 0))
 			continue;
-		j[k] = e->joints[at];
-		w[k] = e->weights[at];
+		/* Into the slot of the lightest influence kept so far, if heavier. */
+		int light = 0;
+		for (int s = 1; s < NM_MESH_INFLUENCES; s++)
+			if (w[s] < w[light])
+				light = s;
+		if (e->weights[at] > w[light]) {
+			j[light] = e->joints[at];
+			w[light] = e->weights[at];
+		}
 	}
 }
 
