@@ -2,7 +2,7 @@
  * MAT3 materials and the tree's TEX1 PNGs.
  *
  * A material's base colour is material colour 0 and its first texture (as mesh.mtl),
- * read through TEX0. Alpha: an alpha compare that can fail is MASK at its reference
+ * read through the UV set its TEV stage's texgen names (parse_mat3.c). Alpha: an alpha compare that can fail is MASK at its reference
  * (the first compare's, or the second's when the first always passes); blend mode BLEND
  * is BLEND. Cull mode NONE is double-sided. The geometry is read through mesh.obj's
  * load callback, with the arrays it needs loaded once per production (j3d_with_mesh). */
@@ -73,6 +73,7 @@ nm_status j3d_add_gltf(nm_tree *t, nm_node *root, j3d_model *m)
 			gm->color[k] = jm->color[k] / 255.0f;
 		gm->image = jm->texture >= 0 && (size_t)jm->texture < ntex ? jm->texture : -1;
 		if (gm->image >= 0) {
+			gm->uv = jm->texture_uv;
 			gm->wrap_s = wrap(m->tex1->tex[gm->image].wrap_s);
 			gm->wrap_t = wrap(m->tex1->tex[gm->image].wrap_t);
 		}

@@ -185,6 +185,7 @@ typedef struct j3d_material {
 	char *name;
 	uint16_t entry;
 	int texture;              /* TEX1 index of the first texture, -1 when none */
+	uint8_t texture_uv;       /* the UV set (TEXn) it is read through (model.glb) */
 	uint8_t color[4];         /* material colour 0 (white when absent) */
 	/* For model.glb: GX cull mode (0 none, 1 front, 2 back, 3 all; 2 when absent), the
 	 * alpha compare (masked: it can fail, with its reference) and the blend mode (1:
