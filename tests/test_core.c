@@ -557,6 +557,8 @@ static nm_status load_test_group(void *ctx, size_t g, nm_obj_data *d, nm_error *
 				d->normals[v * 3 + c] = c == 1 ? 1.0f : 0.0f;
 		if (d->texcoords[0])
 			d->texcoords[0][v * 2] = d->texcoords[0][v * 2 + 1] = 0.5f;
+		if (d->texcoords[1])
+			d->texcoords[1][v * 2] = d->texcoords[1][v * 2 + 1] = 0.75f;
 		if (d->colors)
 			for (int c = 0; c < 4; c++)
 				d->colors[v * 4 + c] = 0.25f;
@@ -581,7 +583,7 @@ START_TEST(obj_size_matches)
 		{ .name = "a_more", .material = NULL, .nverts = 12, .has_normals = true,
 		  .nuvs = 1, .ntris = 5, .reuse_vertices = true, .has_colors = true },
 		{ .name = "b", .material = "m1", .nverts = 1234, .has_normals = false,
-		  .nuvs = 1, .ntris = 300 },
+		  .nuvs = 2, .obj_uv = 1, .ntris = 300 },
 		{ .name = "c", .material = "m1", .nverts = 3, .ntris = 1 },
 	};
 	nm_obj_model m = { .mtllib = "mesh.mtl", .comment = "test", .groups = groups,
@@ -592,12 +594,14 @@ START_TEST(obj_size_matches)
 	ck_assert_int_eq(nm_obj_write(&m, &o, &err), NM_OK);
 	ck_assert_uint_eq(o.len, nm_obj_size(&m));
 	/* Faces and vertices counted independently of the writer. */
-	unsigned v = 0, f = 0, drop = 0, vt = 0, vn = 0, objects = 0;
+	unsigned v = 0, f = 0, drop = 0, vt = 0, vn = 0, objects = 0, vt_set1 = 0;
 	size_t face_len = 0;
 	char *text = strndup((char *)o.data, o.len);
 	for (char *line = strtok(text, "\n"); line; line = strtok(NULL, "\n")) {
 		v += line[0] == 'v' && line[1] == ' ';
 		vt += strncmp(line, "vt ", 3) == 0;
+		/* Group b writes its UV set 1 (its material's): 0.75. */
+		vt_set1 += strcmp(line, "vt +7.50000000e-01 +7.50000000e-01") == 0;
 		vn += strncmp(line, "vn ", 3) == 0;
 		objects += strncmp(line, "o ", 2) == 0;
 		f += line[0] == 'f';
@@ -623,6 +627,7 @@ START_TEST(obj_size_matches)
 	ck_assert_uint_eq(v, 12 + 1234 + 3);
 	/* One placeholder each for the groups without texcoords (c) or normals (b, c). */
 	ck_assert_uint_eq(vt, 12 + 1234 + 1);
+	ck_assert_uint_eq(vt_set1, 1234);
 	ck_assert_uint_eq(vn, 12 + 1);
 	ck_assert_uint_eq(objects, 1);
 	ck_assert_uint_eq(f + drop, 9 + 5 + 300 + 1);

@@ -159,6 +159,11 @@ static float *alloc_floats(const nm_options *opt, const nm_obj_group *g, unsigne
 			NM_NO_OFFSET);
 }
 
+unsigned nm_obj_uv(const nm_obj_group *g)
+{
+	return g->obj_uv < g->nuvs && g->obj_uv < NM_MESH_MAX_UV ? g->obj_uv : 0;
+}
+
 void nm_obj_data_free(nm_obj_data *d)
 {
 	free(d->positions);
@@ -184,9 +189,9 @@ nm_status nm_obj_load(const nm_obj_model *m, size_t i, unsigned want, const nm_o
 		ok = (d->positions = alloc_floats(opt, g, 3, file, err)) != NULL;
 		if (ok && g->has_normals && (want & NM_WANT_NORMALS))
 			ok = (d->normals = alloc_floats(opt, g, 3, file, err)) != NULL;
-		unsigned nuv = (want & NM_WANT_UVS) ? g->nuvs : (want & NM_WANT_UV0) && g->nuvs;
-		for (unsigned k = 0; ok && k < nuv && k < NM_MESH_MAX_UV; k++)
-			ok = (d->texcoords[k] = alloc_floats(opt, g, 2, file, err)) != NULL;
+		for (unsigned k = 0; ok && k < g->nuvs && k < NM_MESH_MAX_UV; k++)
+			if ((want & NM_WANT_UVS) || ((want & NM_WANT_OBJ_UV) && k == nm_obj_uv(g)))
+				ok = (d->texcoords[k] = alloc_floats(opt, g, 2, file, err)) != NULL;
 		if (ok && g->has_colors && (want & NM_WANT_COLORS))
 			ok = (d->colors = alloc_floats(opt, g, 4, file, err)) != NULL;
 		if (ok && g->has_skin && (want & NM_WANT_SKIN)) {
@@ -234,7 +239,7 @@ nm_status nm_obj_write(const nm_obj_model *m, nm_out *o, nm_error *err)
 	for (size_t i = 0; i < m->ngroups; i++) {
 		const nm_obj_group *g = &m->groups[i];
 		nm_obj_data d;
-		nm_status s = nm_obj_load(m, i, NM_WANT_NORMALS | NM_WANT_UV0 | NM_WANT_COLORS,
+		nm_status s = nm_obj_load(m, i, NM_WANT_NORMALS | NM_WANT_OBJ_UV | NM_WANT_COLORS,
 					  o->opt, "mesh.obj", &d, err);
 		if (s != NM_OK)
 			return s;
@@ -248,9 +253,10 @@ nm_status nm_obj_write(const nm_obj_model *m, nm_out *o, nm_error *err)
 			for (uint64_t k = 0; k < g->nverts; k++)
 				floats_line(o, "v", d.positions + k * 3, 3,
 					    d.colors ? d.colors + k * 4 : white, w.color ? 3 : 0);
-			if (d.texcoords[0])
+			const float *uv = d.texcoords[nm_obj_uv(g)];
+			if (uv)
 				for (uint64_t k = 0; k < g->nverts; k++)
-					floats_line(o, "vt", d.texcoords[0] + k * 2, 2, NULL, 0);
+					floats_line(o, "vt", uv + k * 2, 2, NULL, 0);
 			if (d.normals)
 				for (uint64_t k = 0; k < g->nverts; k++)
 					floats_line(o, "vn", d.normals + k * 3, 3, NULL, 0);

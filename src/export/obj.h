@@ -36,7 +36,9 @@ typedef struct nm_obj_group {
 	bool has_normals;
 	bool has_colors;
 	bool has_skin;          /* joints and weights (the model's skeleton) */
-	unsigned nuvs;          /* UV sets 0..nuvs-1 (mesh.obj writes set 0) */
+	unsigned nuvs;          /* UV sets 0..nuvs-1 */
+	unsigned obj_uv;        /* the one mesh.obj writes as vt: its material's texture's
+				 * (0 when that is not below nuvs) */
 	uint64_t ntris;
 	/* Faces use the vertices of the previous group that had its own (one mesh drawn
 	 * with several materials): no v/vt/vn lines, and load() gets only tris. */
@@ -77,8 +79,10 @@ nm_status nm_obj_produce(void *ctx, void *arg, nm_out *o, nm_error *err);
  * allocated, positions never for a reuse_vertices group), run load() and check every
  * triangle's indices. `file` names the output in messages. On failure nothing is left
  * allocated. */
-enum { NM_WANT_NORMALS = 1, NM_WANT_UV0 = 2, NM_WANT_UVS = 4, NM_WANT_COLORS = 8,
+enum { NM_WANT_NORMALS = 1, NM_WANT_OBJ_UV = 2, NM_WANT_UVS = 4, NM_WANT_COLORS = 8,
        NM_WANT_SKIN = 16 };
+/* The UV set mesh.obj writes for group g. */
+unsigned nm_obj_uv(const nm_obj_group *g);
 nm_status nm_obj_load(const nm_obj_model *m, size_t i, unsigned want, const nm_options *opt,
 		      const char *file, nm_obj_data *d, nm_error *err);
 void nm_obj_data_free(nm_obj_data *d);

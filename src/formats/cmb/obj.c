@@ -194,7 +194,7 @@ static void mtl_color(nm_out *o, const char *key, const uint8_t *c)
 static void write_mtl(nm_out *o, const cmb_model *m)
 {
 	nm_out_str(o, "# CMB materials via nmodelfs: colours from the material, map_Kd = the "
-		      "texture the combiners take the colour from\n");
+		      "texture the combiners take the colour from (vt: the UV set it reads)\n");
 	for (uint32_t i = 0; i < m->nmats; i++) {
 		const cmb_material *mat = &m->mats[i];
 		nm_out_printf(o, "\nnewmtl material%u\n", i);
@@ -239,6 +239,12 @@ nm_status cmb_add_obj(nm_tree *t, nm_node *root, cmb_model *m)
 			if (s->attr[CMB_TEXCOORD0 + k].usable)
 				groups[g].nuvs = (unsigned)k + 1;
 		groups[g].has_colors = s->attr[CMB_COLOR].usable;
+		/* vt: the UV set map_Kd's binding reads (its texcoord transform's source). */
+		if (mesh->material < m->nmats) {
+			const cmb_material *mat = &m->mats[mesh->material];
+			int slot = cmb_base_color_slot(m, mat);
+			groups[g].obj_uv = slot >= 0 ? mat->coord_source[slot] : 0;
+		}
 		groups[g].has_skin = m->nbones > 0;
 		groups[g].ntris = mesh_triangles(s);
 		map[g++] = i;

@@ -456,6 +456,8 @@ static obj_file *obj_groups(nm_tree *t, j3d_model *m)
 			return NULL;
 		g->object = g->name;
 		if (s->material >= 0 && m->mat3 && (uint32_t)s->material < m->mat3->count) {
+			/* vt: the UV set the material's texture is read through. */
+			g->obj_uv = m->mat3->mats[s->material].texture_uv;
 			char *mat = mtl_name(m, s->material);
 			g->material = mat ? nm_tree_printf(t, "%s", mat) : NULL;
 			free(mat);
