@@ -1,5 +1,7 @@
 // Validates .glb files with the Khronos glTF-Validator and prints, per file, one line:
-//   PATH errors N triangles N skin_joints N bind_error X
+//   PATH errors N triangles N dropped N skin_joints N bind_error X
+// triangles: the validator's count; dropped: those written as (0, 0, 0), which is how
+// model.glb writes a triangle mesh.obj leaves out (src/export/gltf.h).
 // skin_joints: the joints of the first skin, 0 without one. bind_error: how far the
 // skin moves the mesh at rest, as a fraction of the model's size: every skinned vertex
 // is put through sum(weight * joint world * inverse bind) with the joint worlds composed
@@ -61,6 +63,20 @@ function ushorts(g, acc) {
 	return out;
 }
 
+function dropped(g) {
+	let n = 0;
+	for (const mesh of g.json.meshes || [])
+		for (const prim of mesh.primitives) {
+			const a = g.json.accessors[prim.indices], v = g.json.bufferViews[a.bufferView];
+			for (let t = 0; t < a.count; t += 3) {
+				const at = g.bin + v.byteOffset + 4 * t;
+				n += g.view.getUint32(at, true) === 0 && g.view.getUint32(at + 4, true) === 0 &&
+				     g.view.getUint32(at + 8, true) === 0;
+			}
+		}
+	return n;
+}
+
 function bindError(g) {
 	const j = g.json;
 	if (!j.skins || !j.skins.length)
@@ -104,7 +120,8 @@ function bindError(g) {
 		const r = await validator.validateBytes(bytes, { maxIssues: 20 });
 		const g = parse(bytes);
 		console.log(`${path} errors ${r.issues.numErrors} triangles ` +
-			    `${r.info.totalTriangleCount || 0} skin_joints ${skinJoints(g.json)} ` +
+			    `${r.info.totalTriangleCount || 0} dropped ${dropped(g)} ` +
+			    `skin_joints ${skinJoints(g.json)} ` +
 			    `bind_error ${bindError(g).toExponential(2)}`);
 		for (const m of r.issues.messages)
 			if (m.severity === 0)
