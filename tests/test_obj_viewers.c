@@ -35,23 +35,13 @@ static char *cat(nm_tree *t, const char *path)
 	return s;
 }
 
-/* Lines of text starting with prefix. */
-static unsigned count_lines(const char *text, const char *prefix)
-{
-	unsigned n = 0;
-	size_t l = strlen(prefix);
-	for (const char *p = text; p && *p; p = strchr(p, '\n'), p = p ? p + 1 : NULL)
-		n += strncmp(p, prefix, l) == 0;
-	return n;
-}
-
 START_TEST(cmb_colour_texture)
 {
 	nm_tree *t = open_corpus("cmb/fin_lm3d_Shadowma.cmb");
 	char *mtl = cat(t, "mesh.mtl");
 	/* Every material reads (CONSTANT + TEXTURE0) * TEXTURE1 or MODULATE(.., TEXTURE1):
 	 * the colour is binding 1, shadowma_00, never the shadow map in binding 0. */
-	ck_assert_uint_eq(count_lines(mtl, "map_Kd tex/shadowma_00.png"), 3);
+	ck_assert_uint_eq(walk_count_lines(mtl, "map_Kd tex/shadowma_00.png"), 3);
 	ck_assert_ptr_null(strstr(mtl, "map_Kd tex/shadowmap.png"));
 	free(mtl);
 	nm_tree_free(t);
@@ -93,8 +83,8 @@ START_TEST(one_face_form)
 	}
 	ck_assert_uint_eq(faces, 7263);
 	/* The placeholders the groups without texcoords or normals point at. */
-	ck_assert_uint_gt(count_lines(obj, "vt "), 0);
-	ck_assert_uint_gt(count_lines(obj, "vn "), 0);
+	ck_assert_uint_gt(walk_count_lines(obj, "vt "), 0);
+	ck_assert_uint_gt(walk_count_lines(obj, "vn "), 0);
 	free(obj);
 	nm_tree_free(t);
 }
@@ -135,7 +125,7 @@ START_TEST(objects)
 	for (size_t i = 0; i < sizeof files / sizeof files[0]; i++) {
 		nm_tree *t = open_corpus(files[i]);
 		char *obj = cat(t, "mesh.obj");
-		unsigned o = count_lines(obj, "o "), g = count_lines(obj, "g ");
+		unsigned o = walk_count_lines(obj, "o "), g = walk_count_lines(obj, "g ");
 		ck_assert_msg(o >= min_objects[i] && o <= g, "%s: %u objects, %u groups", files[i],
 			      o, g);
 		/* An object begins before any of its groups. */
@@ -151,7 +141,7 @@ START_TEST(cmod_wildcard)
 {
 	nm_tree *t = open_corpus("cmod/galileo.cmod");
 	char *mtl = cat(t, "mesh.mtl");
-	ck_assert_uint_gt(count_lines(mtl, "map_Kd galileo_tex_02.png"), 0);
+	ck_assert_uint_gt(walk_count_lines(mtl, "map_Kd galileo_tex_02.png"), 0);
 	for (const char *p = mtl; p && *p; p = strchr(p, '\n'), p = p ? p + 1 : NULL)
 		if (strncmp(p, "map_", 4) == 0 || strncmp(p, "norm ", 5) == 0)
 			ck_assert_msg(memchr(p, '*', strcspn(p, "\n")) == NULL, "%.60s", p);
