@@ -29,10 +29,16 @@ static const rfrm_comp *find_comp(const rfrm_vbuf *vb, uint32_t semantic, unsign
 	return NULL;
 }
 
+/* n floats per vertex from component c; zeros when c is NULL (a UV set below the last
+ * one the buffer has, which it lacks). */
 static nm_status copy_comp(const rfrm_model *m, const rfrm_vbuf *vb, const uint8_t *data,
 			   size_t len, const rfrm_comp *c, unsigned n, bool flip_v, float *dst,
 			   nm_error *err)
 {
+	if (!c) {
+		memset(dst, 0, (size_t)vb->count * n * sizeof *dst);
+		return NM_OK;
+	}
 	const rfrm_format_info *f = rfrm_format(c->format);
 	uint64_t need = vb->count ? (uint64_t)(vb->count - 1) * c->stride + c->offset + f->bytes : 0;
 	if (need > len)
