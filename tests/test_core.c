@@ -7,7 +7,9 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+#include "export/gltf.h"
 #include "export/obj.h"
+#include "export/png.h"
 #include "export/text.h"
 #include "export/triangulate.h"
 #include "lib/cache.h"
@@ -553,8 +555,20 @@ static nm_status load_test_group(void *ctx, size_t g, nm_obj_data *d, nm_error *
 		if (d->normals)
 			for (int c = 0; c < 3; c++)
 				d->normals[v * 3 + c] = c == 1 ? 1.0f : 0.0f;
-		if (d->texcoords)
-			d->texcoords[v * 2] = d->texcoords[v * 2 + 1] = 0.5f;
+		if (d->texcoords[0])
+			d->texcoords[0][v * 2] = d->texcoords[0][v * 2 + 1] = 0.5f;
+		if (d->texcoords[1])
+			d->texcoords[1][v * 2] = d->texcoords[1][v * 2 + 1] = 0.75f;
+		if (d->colors)
+			for (int c = 0; c < 4; c++)
+				d->colors[v * 4 + c] = 0.25f;
+		if (d->joints) {
+			/* A joint twice, a negative weight, a joint past the skeleton: mended. */
+			static const uint16_t j[4] = { 1, 1, 5, 0 };
+			static const float w[4] = { 0.5f, 0.5f, -1.0f, 0.0f };
+			memcpy(d->joints + 4 * v, j, sizeof j);
+			memcpy(d->weights + 4 * v, w, sizeof w);
+		}
 	}
 	for (uint64_t k = 0; k < groups[g].ntris * 3; k++)
 		d->tris[k] = k % 7 == 6 ? NM_OBJ_DROPPED : (uint32_t)(k % groups[g].nverts);
@@ -565,11 +579,11 @@ START_TEST(obj_size_matches)
 {
 	nm_obj_group groups[] = {
 		{ .name = "a", .material = "m0", .nverts = 12, .has_normals = true,
-		  .has_texcoords = true, .ntris = 9 },
+		  .nuvs = 1, .ntris = 9, .object = "obj_a", .has_colors = true },
 		{ .name = "a_more", .material = NULL, .nverts = 12, .has_normals = true,
-		  .has_texcoords = true, .ntris = 5, .reuse_vertices = true },
+		  .nuvs = 1, .ntris = 5, .reuse_vertices = true, .has_colors = true },
 		{ .name = "b", .material = "m1", .nverts = 1234, .has_normals = false,
-		  .has_texcoords = true, .ntris = 300 },
+		  .nuvs = 2, .obj_uv = 1, .ntris = 300 },
 		{ .name = "c", .material = "m1", .nverts = 3, .ntris = 1 },
 	};
 	nm_obj_model m = { .mtllib = "mesh.mtl", .comment = "test", .groups = groups,
@@ -580,18 +594,139 @@ START_TEST(obj_size_matches)
 	ck_assert_int_eq(nm_obj_write(&m, &o, &err), NM_OK);
 	ck_assert_uint_eq(o.len, nm_obj_size(&m));
 	/* Faces and vertices counted independently of the writer. */
-	unsigned v = 0, f = 0, drop = 0;
+	unsigned v = 0, f = 0, drop = 0, vt = 0, vn = 0, objects = 0, vt_set1 = 0;
+	size_t face_len = 0;
 	char *text = strndup((char *)o.data, o.len);
 	for (char *line = strtok(text, "\n"); line; line = strtok(NULL, "\n")) {
 		v += line[0] == 'v' && line[1] == ' ';
+		vt += strncmp(line, "vt ", 3) == 0;
+		/* Group b writes its UV set 1 (its material's): 0.75. */
+		vt_set1 += strcmp(line, "vt +7.50000000e-01 +7.50000000e-01") == 0;
+		vn += strncmp(line, "vn ", 3) == 0;
+		objects += strncmp(line, "o ", 2) == 0;
 		f += line[0] == 'f';
 		drop += line[0] == '#' && line[1] == ' ' && line[2] == ' ';
+		if (line[0] == 'v' && line[1] == ' ') {
+			/* Colours on every position: x y z r g b, white where a group has none. */
+			float x[6];
+			ck_assert_int_eq(sscanf(line + 2, "%f %f %f %f %f %f", &x[0], &x[1], &x[2],
+						&x[3], &x[4], &x[5]), 6);
+			ck_assert(x[3] == 0.25f || x[3] == 1.0f);
+		}
+		if (line[0] == 'f') {
+			/* One face form in the whole file: v/vt/vn, the same width. */
+			unsigned n = 0;
+			for (char *c = line; *c; c++)
+				n += *c == '/';
+			ck_assert_uint_eq(n, 6);
+			if (!face_len)
+				face_len = strlen(line);
+			ck_assert_uint_eq(strlen(line), face_len);
+		}
 	}
 	ck_assert_uint_eq(v, 12 + 1234 + 3);
+	/* One placeholder each for the groups without texcoords (c) or normals (b, c). */
+	ck_assert_uint_eq(vt, 12 + 1234 + 1);
+	ck_assert_uint_eq(vt_set1, 1234);
+	ck_assert_uint_eq(vn, 12 + 1);
+	ck_assert_uint_eq(objects, 1);
 	ck_assert_uint_eq(f + drop, 9 + 5 + 300 + 1);
 	ck_assert_uint_gt(drop, 0);
 	free(text);
 	nm_out_free(&o);
+}
+END_TEST
+
+static nm_status tiny_png(void *ctx, void *arg, nm_out *o, nm_error *err)
+{
+	static const uint8_t rgba[16] = { 255, 0, 0, 255, 0, 255, 0, 255, 0, 0, 255, 255, 9, 9, 9, 9 };
+	(void)ctx;
+	(void)arg;
+	(void)err;
+	return nm_png_write(o, rgba, 2, 2, 4);
+}
+
+static uint32_t le32(const uint8_t *p)
+{
+	return (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 | (uint32_t)p[3] << 24;
+}
+
+START_TEST(gltf_size_matches)
+{
+	nm_obj_group groups[] = {
+		{ .name = "a", .object = "obj_a", .nverts = 12, .has_normals = true, .nuvs = 1,
+		  .ntris = 9, .has_colors = true, .has_skin = true },
+		{ .name = "a_more", .nverts = 12, .has_normals = true, .nuvs = 1, .ntris = 5,
+		  .reuse_vertices = true, .has_colors = true, .has_skin = true },
+		{ .name = "b\"q\\\x81", .nverts = 1234, .nuvs = 1, .ntris = 300 },
+		{ .name = "empty", .nverts = 0, .ntris = 0 },
+		{ .name = "c", .nverts = 3, .ntris = 1 },
+	};
+	nm_obj_model mesh = { .groups = groups, .ngroups = 5, .load = load_test_group,
+			      .ctx = groups };
+	nm_png_source img = { nm_png_size(2, 2, 4), tiny_png, NULL, NULL };
+	/* Material 0 reads UV set 1, which group a lacks: the writer adds it (zeros). */
+	nm_gltf_material mats[2] = {
+		{ .name = "m0", .color = { 1, 0.5f, 0, 1 }, .image = 0, .uv = 1,
+		  .wrap_s = NM_GLTF_REPEAT, .wrap_t = NM_GLTF_CLAMP, .alpha = NM_GLTF_MASK,
+		  .alpha_cutoff = 0.5f, .double_sided = true },
+		{ .name = "m1", .color = { 2, -1, NAN, 1 }, .image = -1 },
+	};
+	int32_t group_mat[5] = { 0, 1, 1, -1, 7 };
+	/* Joints 1 and 2 are each other's parent: both become roots. */
+	nm_gltf_joint joints[3] = {
+		{ .name = "root", .parent = -1, .r = { 0, 0, 0, 1 }, .s = { 1, 1, 1 } },
+		{ .name = "j1", .parent = 2, .t = { 1, 2, 3 }, .r = { 0, 0, 0, 1 }, .s = { 1, 1, 1 } },
+		{ .name = "j2", .parent = 1, .r = { 0, 0, 0, 1 }, .s = { 1, 1, 1 } },
+	};
+	for (int j = 0; j < 3; j++)
+		nm_gltf_inverse_bind((const float[12]){ 1, 0, 0, joints[j].t[0], 0, 1, 0,
+							joints[j].t[1], 0, 0, 1, joints[j].t[2] },
+				     joints[j].inverse_bind);
+	ck_assert(fabsf(joints[1].inverse_bind[12] + 1) < 1e-6f);
+	ck_assert(fabsf(joints[1].inverse_bind[14] + 3) < 1e-6f);
+	nm_gltf_model m = { .mesh = &mesh, .group_material = group_mat, .materials = mats,
+			    .nmaterials = 2, .images = &img, .nimages = 1, .joints = joints,
+			    .njoints = 3 };
+	uint64_t size = nm_gltf_size(&m);
+	nm_out o, again;
+	nm_error err;
+	nm_out_init(&o);
+	nm_out_init(&again);
+	ck_assert_int_eq(nm_gltf_write(&m, &o, &err), NM_OK);
+	ck_assert_int_eq(nm_gltf_write(&m, &again, &err), NM_OK);
+	ck_assert_uint_eq(o.len, size);
+	ck_assert_mem_eq(o.data, again.data, o.len);
+	/* Header: magic, version 2, length; a JSON chunk padded to 4; a BIN chunk after it. */
+	ck_assert_mem_eq(o.data, "glTF", 4);
+	ck_assert_uint_eq(le32(o.data + 4), 2);
+	ck_assert_uint_eq(le32(o.data + 8), o.len);
+	uint32_t jlen = le32(o.data + 12);
+	ck_assert_uint_eq(jlen % 4, 0);
+	ck_assert_mem_eq(o.data + 16, "JSON", 4);
+	ck_assert_mem_eq(o.data + 20 + jlen + 4, "BIN", 4);
+	ck_assert_uint_eq(20 + jlen + 8 + le32(o.data + 20 + jlen), o.len);
+	char *json = strndup((char *)o.data + 20, jlen);
+	ck_assert_ptr_nonnull(strstr(json, "\"skins\":[{\"joints\":[0,1,2]"));
+	ck_assert_ptr_nonnull(strstr(json, "\"TEXCOORD_1\""));
+	ck_assert_ptr_nonnull(strstr(json, "\"name\":\"b\\\"q\\\\_\""));
+	ck_assert_ptr_nonnull(strstr(json, "\"baseColorFactor\":[1,0,0,1]"));
+	ck_assert_ptr_nonnull(strstr(json, "\"alphaMode\":\"MASK\",\"alphaCutoff\":0.5"));
+	/* The loop of parents is broken: three root joints, held by one more node (glTF
+	 * wants a skin's joints under one root), then three meshes ("empty" has nothing to
+	 * draw). */
+	ck_assert_ptr_nonnull(strstr(json, "{\"name\":\"skeleton\",\"children\":[0,1,2]}"));
+	ck_assert_ptr_nonnull(strstr(json, "\"scenes\":[{\"nodes\":[3,4,5,6]}]"));
+	ck_assert_ptr_null(strstr(json, "nan"));
+	/* POSITION bounds: fixed-width numbers, no '+' (not JSON). */
+	const char *mn = strstr(json, "\"min\":[");
+	ck_assert_ptr_nonnull(mn);
+	ck_assert_int_eq(mn[7 + 23], ',');
+	ck_assert_ptr_null(strstr(json, "[+"));
+	ck_assert_ptr_null(strstr(json, ",+"));
+	free(json);
+	nm_out_free(&o);
+	nm_out_free(&again);
 }
 END_TEST
 
@@ -616,6 +751,7 @@ static Suite *core_suite(void)
 	tcase_add_test(tc, cache_lru_bound);
 	tcase_add_test(tc, triangulate_kinds);
 	tcase_add_test(tc, obj_size_matches);
+	tcase_add_test(tc, gltf_size_matches);
 	suite_add_tcase(s, tc);
 	return s;
 }

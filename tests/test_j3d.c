@@ -767,8 +767,16 @@ START_TEST(test_mesh_obj)
 	size_t nv = 0, nvn = 0, nf = 0;
 	double vt_first[2] = { -1, -1 };
 	int first_face[3] = { 0, 0, 0 };
+	/* Shape 1 has no normals: its faces point at one placeholder vn before the first
+	 * group, so that every face of the file has the form v/vt/vn. */
+	size_t placeholders = 0;
+	bool in_group = false;
 	for (char *line = strtok(obj, "\n"); line; line = strtok(NULL, "\n")) {
-		if (!strncmp(line, "v ", 2) && nv < 64) {
+		in_group |= !strncmp(line, "g ", 2);
+		if (!in_group && !strncmp(line, "vn ", 3)) {
+			ck_assert_str_eq(line, "vn +0.00000000e+00 +0.00000000e+00 +1.00000000e+00");
+			placeholders++;
+		} else if (!strncmp(line, "v ", 2) && nv < 64) {
 			ck_assert_int_eq(sscanf(line + 2, "%lf %lf %lf", &v[nv].x, &v[nv].y, &v[nv].z), 3);
 			nv++;
 		} else if (!strncmp(line, "vn ", 3) && nvn < 64) {
@@ -790,6 +798,7 @@ START_TEST(test_mesh_obj)
 	 * triangles, quad and fan (4 + 3 + 4 + 5), shape 1's triangles and strip (3 + 4). */
 	ck_assert_uint_eq(nv, 16 + 7);
 	ck_assert_uint_eq(nvn, 16);
+	ck_assert_uint_eq(placeholders, 1);
 	/* Shape 0 hangs on the arm joint: world(arm) p = (5 - x, 2 - y, 3 + z). */
 	double s = 1.0 / (1 << J3DW_POS_SHIFT);
 	ck_assert(has_v(v, nv, 5 - j3dw_pos[0][0] * s, 2 - j3dw_pos[0][1] * s, 3 + j3dw_pos[0][2] * s));
@@ -1272,7 +1281,12 @@ static void obj_stats(char *obj, uint64_t *verts, uint64_t *faces, uint64_t *agr
 	size_t nv = 0, nn = 0, cv = 1024, cn = 1024;
 	float *v = malloc(cv * 12), *vn = malloc(cn * 12);
 	*faces = *agree = *with_normals = 0;
+	/* A vn line before the first group is the placeholder that faces without normals
+	 * refer to (every face has the form v/vt/vn): those faces are not compared. */
+	bool in_group = false, placeholder = false;
 	for (char *line = strtok(obj, "\n"); line; line = strtok(NULL, "\n")) {
+		in_group |= !strncmp(line, "g ", 2);
+		placeholder |= !in_group && !strncmp(line, "vn ", 3);
 		if (!strncmp(line, "v ", 2)) {
 			if (nv == cv)
 				v = realloc(v, (cv *= 2) * 12);
@@ -1288,6 +1302,8 @@ static void obj_stats(char *obj, uint64_t *verts, uint64_t *faces, uint64_t *agr
 			int a[3], c[3];
 			if (sscanf(line + 2, "%d/%*d/%d %d/%*d/%d %d/%*d/%d", &a[0], &c[0], &a[1], &c[1],
 				   &a[2], &c[2]) != 6)
+				continue;
+			if (placeholder && c[0] == 1 && c[1] == 1 && c[2] == 1)
 				continue;
 			float *p0 = &v[3 * (a[0] - 1)], *p1 = &v[3 * (a[1] - 1)], *p2 = &v[3 * (a[2] - 1)];
 			float e1[3], e2[3], g[3], s = 0;

@@ -198,3 +198,12 @@ char *walk_corpus_dir(const char *dir)
 	}
 	return strdup(path);
 }
+
+unsigned walk_count_lines(const char *text, const char *prefix)
+{
+	unsigned n = 0;
+	size_t l = strlen(prefix);
+	for (const char *p = text; p && *p; p = strchr(p, '\n'), p = p ? p + 1 : NULL)
+		n += strncmp(p, prefix, l) == 0;
+	return n;
+}

@@ -46,6 +46,8 @@ nm_status walk_build_with(const void *bytes, size_t len, const char *name,
 			  const nm_options *opt, nm_tree **out, nm_error *err);
 /* The whole file at path (malloc'd) and its length, or NULL. */
 uint8_t *walk_load_file(const char *path, size_t *len);
+/* Lines of text that start with prefix ("f " in an OBJ). */
+unsigned walk_count_lines(const char *text, const char *prefix);
 /* ../shared/corpus/<dir>, or NULL (with a line on stdout) when absent. */
 char *walk_corpus_dir(const char *dir);
 

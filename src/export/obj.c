@@ -8,82 +8,100 @@
 
 #define F NM_CSV_FLOAT_WIDTH
 #define V_LINE (2 + 3 * (F + 1))   /* "v" + 3 x (" " + float) + "\n" */
+#define VC_LINE (V_LINE + 3 * (F + 1)) /* and r g b */
 #define VT_LINE (3 + 2 * (F + 1))
 #define VN_LINE (3 + 3 * (F + 1))
 
-struct widths {
-	unsigned v, vt, vn;       /* digits of the largest global index of each kind */
-	uint64_t tv, tvt, tvn;    /* totals */
+/* What the whole file holds: one face form and one v line form for every group. */
+struct layout {
+	bool vt, vn, color;       /* the file has texture coordinates / normals / colours */
+	bool vt_pad, vn_pad;      /* some group lacks them: one placeholder line each */
+	unsigned v, wvt, wvn;     /* digits of the largest global index of each kind */
+	uint64_t tv, tvt, tvn;    /* totals, placeholders included */
 };
 
-static struct widths widths_of(const nm_obj_model *m)
+static struct layout layout_of(const nm_obj_model *m)
 {
-	struct widths w = { 0 };
+	struct layout w = { 0 };
 	for (size_t g = 0; g < m->ngroups; g++) {
-		if (m->groups[g].reuse_vertices)
-			continue;
-		w.tv += m->groups[g].nverts;
-		if (m->groups[g].has_texcoords)
-			w.tvt += m->groups[g].nverts;
-		if (m->groups[g].has_normals)
-			w.tvn += m->groups[g].nverts;
+		const nm_obj_group *gr = &m->groups[g];
+		w.vt |= gr->nuvs > 0;
+		w.vn |= gr->has_normals;
+		w.color |= gr->has_colors;
 	}
+	for (size_t g = 0; g < m->ngroups; g++) {
+		const nm_obj_group *gr = &m->groups[g];
+		w.vt_pad |= w.vt && gr->nuvs == 0;
+		w.vn_pad |= w.vn && !gr->has_normals;
+		if (gr->reuse_vertices)
+			continue;
+		w.tv += gr->nverts;
+		if (gr->nuvs > 0)
+			w.tvt += gr->nverts;
+		if (gr->has_normals)
+			w.tvn += gr->nverts;
+	}
+	w.tvt += w.vt_pad;
+	w.tvn += w.vn_pad;
 	w.v = nm_digits(w.tv);
-	w.vt = nm_digits(w.tvt);
-	w.vn = nm_digits(w.tvn);
+	w.wvt = nm_digits(w.tvt);
+	w.wvn = nm_digits(w.tvn);
 	return w;
 }
 
-/* Width of one "a/b/c" reference in a group. */
-static unsigned ref_width(const nm_obj_group *g, const struct widths *w)
+/* Width of one "a/b/c" reference: the same in every face of the file. */
+static unsigned ref_width(const struct layout *w)
 {
 	unsigned n = w->v;
-	if (g->has_texcoords || g->has_normals)
-		n += 1 + (g->has_texcoords ? w->vt : 0);
-	if (g->has_normals)
-		n += 1 + w->vn;
+	if (w->vt || w->vn)
+		n += 1 + (w->vt ? w->wvt : 0);
+	if (w->vn)
+		n += 1 + w->wvn;
 	return n;
 }
 
-static uint64_t header_len(const nm_obj_model *m, const nm_obj_group *g)
+static uint64_t header_len(const nm_obj_group *g)
 {
-	(void)m;
-	return 3 + strlen(g->name) + (g->material ? 8 + strlen(g->material) : 0);
+	return 3 + strlen(g->name) + (g->material ? 8 + strlen(g->material) : 0) +
+	       (g->object ? 3 + strlen(g->object) : 0);
 }
 
 uint64_t nm_obj_size(const nm_obj_model *m)
 {
-	struct widths w = widths_of(m);
+	struct layout w = layout_of(m);
 	uint64_t n = 0;
 	if (m->comment)
 		n += 3 + strlen(m->comment);
 	if (m->mtllib)
 		n += 8 + strlen(m->mtllib);
+	n += w.vt_pad * (uint64_t)VT_LINE + w.vn_pad * (uint64_t)VN_LINE;
+	uint64_t face = 2 + 3 * (1 + (uint64_t)ref_width(&w));
 	for (size_t i = 0; i < m->ngroups; i++) {
 		const nm_obj_group *g = &m->groups[i];
-		n += header_len(m, g);
+		n += header_len(g);
 		if (!g->reuse_vertices) {
-			n += g->nverts * V_LINE;
-			if (g->has_texcoords)
+			n += g->nverts * (w.color ? VC_LINE : V_LINE);
+			if (g->nuvs > 0)
 				n += g->nverts * VT_LINE;
 			if (g->has_normals)
 				n += g->nverts * VN_LINE;
 		}
-		n += g->ntris * (2 + 3 * (1 + (uint64_t)ref_width(g, &w)));
+		n += g->ntris * face;
 	}
 	return n;
 }
 
-/* "v" and n floats: one piece of at most VN_LINE bytes. */
-static void floats_line(nm_out *o, const char *tag, const float *f, int n)
+/* "v" and n floats: one piece of at most VC_LINE bytes. */
+static void floats_line(nm_out *o, const char *tag, const float *f, int n, const float *more,
+			int nmore)
 {
-	char s[VN_LINE];
+	char s[VC_LINE];
 	char *p = nm_out_begin(o, sizeof s, s), *q = p;
 	for (; *tag; tag++)
 		*q++ = *tag;
-	for (int i = 0; i < n; i++) {
+	for (int i = 0; i < n + nmore; i++) {
 		*q++ = ' ';
-		nm_fmt_sci(q, f[i]);
+		nm_fmt_sci(q, i < n ? f[i] : more[i - n]);
 		q += F;
 	}
 	*q++ = '\n';
@@ -93,8 +111,14 @@ static void floats_line(nm_out *o, const char *tag, const float *f, int n)
 /* Longest face line: "f" and 3 x (" " + 20 + "/" + 20 + "/" + 20) and "\n". */
 #define FACE_MAX (2 + 3 * (1 + 3 * NM_FMT_UINT_MAX + 2))
 
-static void face(nm_out *o, const nm_obj_group *g, unsigned rw, const uint32_t *t,
-		 uint64_t v0, uint64_t vt0, uint64_t vn0)
+/* Global indices of a face corner: a vertex's own, or the placeholder (index 1). */
+struct bases {
+	uint64_t v0, vt0, vn0;
+	bool vt_own, vn_own;
+};
+
+static void face(nm_out *o, const struct layout *w, unsigned rw, const uint32_t *t,
+		 const struct bases *b)
 {
 	char s[FACE_MAX];
 	char *p = nm_out_begin(o, sizeof s, s), *q = p;
@@ -112,14 +136,14 @@ static void face(nm_out *o, const nm_obj_group *g, unsigned rw, const uint32_t *
 		/* "a/b/c" padded to rw as a whole: the widths of all kinds add up to rw. */
 		*q++ = ' ';
 		char *ref = q;
-		q += nm_fmt_uint(q, v0 + t[k] + 1);
-		if (g->has_texcoords || g->has_normals)
+		q += nm_fmt_uint(q, b->v0 + t[k] + 1);
+		if (w->vt || w->vn)
 			*q++ = '/';
-		if (g->has_texcoords)
-			q += nm_fmt_uint(q, vt0 + t[k] + 1);
-		if (g->has_normals) {
+		if (w->vt)
+			q += nm_fmt_uint(q, b->vt_own ? b->vt0 + t[k] + 1 : 1);
+		if (w->vn) {
 			*q++ = '/';
-			q += nm_fmt_uint(q, vn0 + t[k] + 1);
+			q += nm_fmt_uint(q, b->vn_own ? b->vn0 + t[k] + 1 : 1);
 		}
 		while (q - ref < (ptrdiff_t)rw)
 			*q++ = ' ';
@@ -128,16 +152,75 @@ static void face(nm_out *o, const nm_obj_group *g, unsigned rw, const uint32_t *
 	nm_out_commit(o, p, (size_t)(q - p));
 }
 
-static float *alloc_floats(const nm_out *o, const nm_obj_group *g, unsigned per_vertex,
-			   nm_error *err)
+static float *alloc_floats(const nm_options *opt, const nm_obj_group *g, unsigned per_vertex,
+			   const char *file, nm_error *err)
 {
-	return nm_alloc(o->opt, g->nverts, per_vertex * sizeof(float), err, "mesh.obj", g->name,
+	return nm_alloc(opt, g->nverts, per_vertex * sizeof(float), err, file, g->name,
 			NM_NO_OFFSET);
+}
+
+unsigned nm_obj_uv(const nm_obj_group *g)
+{
+	return g->obj_uv < g->nuvs && g->obj_uv < NM_MESH_MAX_UV ? g->obj_uv : 0;
+}
+
+void nm_obj_data_free(nm_obj_data *d)
+{
+	free(d->positions);
+	free(d->normals);
+	for (int k = 0; k < NM_MESH_MAX_UV; k++)
+		free(d->texcoords[k]);
+	free(d->colors);
+	free(d->joints);
+	free(d->weights);
+	free(d->tris);
+	memset(d, 0, sizeof *d);
+}
+
+nm_status nm_obj_load(const nm_obj_model *m, size_t i, unsigned want, const nm_options *opt,
+		      const char *file, nm_obj_data *d, nm_error *err)
+{
+	const nm_obj_group *g = &m->groups[i];
+	bool own = !g->reuse_vertices;
+	memset(d, 0, sizeof *d);
+	/* Arrays sized by the group's counts: from the one limit-checked allocator. */
+	bool ok = true;
+	if (own) {
+		ok = (d->positions = alloc_floats(opt, g, 3, file, err)) != NULL;
+		if (ok && g->has_normals && (want & NM_WANT_NORMALS))
+			ok = (d->normals = alloc_floats(opt, g, 3, file, err)) != NULL;
+		for (unsigned k = 0; ok && k < g->nuvs && k < NM_MESH_MAX_UV; k++)
+			if ((want & NM_WANT_UVS) || ((want & NM_WANT_OBJ_UV) && k == nm_obj_uv(g)))
+				ok = (d->texcoords[k] = alloc_floats(opt, g, 2, file, err)) != NULL;
+		if (ok && g->has_colors && (want & NM_WANT_COLORS))
+			ok = (d->colors = alloc_floats(opt, g, 4, file, err)) != NULL;
+		if (ok && g->has_skin && (want & NM_WANT_SKIN)) {
+			ok = (d->weights = alloc_floats(opt, g, NM_MESH_INFLUENCES, file, err)) &&
+			     (d->joints = nm_alloc(opt, g->nverts, NM_MESH_INFLUENCES *
+						   sizeof *d->joints, err, file, g->name,
+						   NM_NO_OFFSET));
+		}
+	}
+	if (ok)
+		ok = (d->tris = nm_alloc(opt, g->ntris, 3 * sizeof *d->tris, err, file, g->name,
+					 NM_NO_OFFSET)) != NULL;
+	nm_status s = ok ? m->load(m->ctx, i, d, err) : err->code;
+	for (uint64_t k = 0; s == NM_OK && k < g->ntris * 3; k++)
+		if (d->tris[k] != NM_OBJ_DROPPED && d->tris[k] >= g->nverts)
+			s = nm_fail(err, NM_E_FORMAT, file, g->name, NM_NO_OFFSET,
+				    "triangle %llu uses vertex %u of %llu",
+				    (unsigned long long)(k / 3), d->tris[k],
+				    (unsigned long long)g->nverts);
+	if (s != NM_OK)
+		nm_obj_data_free(d);
+	return s;
 }
 
 nm_status nm_obj_write(const nm_obj_model *m, nm_out *o, nm_error *err)
 {
-	struct widths w = widths_of(m);
+	static const float white[3] = { 1, 1, 1 }, up[3] = { 0, 0, 1 }, zero[2] = { 0, 0 };
+	struct layout w = layout_of(m);
+	unsigned rw = ref_width(&w);
 	/* The whole file at once: every line after this is written in place. */
 	uint64_t size = nm_obj_size(m);
 	if (size <= SIZE_MAX)
@@ -146,70 +229,48 @@ nm_status nm_obj_write(const nm_obj_model *m, nm_out *o, nm_error *err)
 		nm_out_printf(o, "# %s\n", m->comment);
 	if (m->mtllib)
 		nm_out_printf(o, "mtllib %s\n", m->mtllib);
+	if (w.vt_pad)
+		floats_line(o, "vt", zero, 2, NULL, 0);
+	if (w.vn_pad)
+		floats_line(o, "vn", up, 3, NULL, 0);
 	/* Bases of the vertices the current group's faces refer to. */
-	uint64_t v0 = 0, vt0 = 0, vn0 = 0, next_v = 0, next_vt = 0, next_vn = 0;
+	struct bases b = { 0 };
+	uint64_t next_v = 0, next_vt = w.vt_pad, next_vn = w.vn_pad;
 	for (size_t i = 0; i < m->ngroups; i++) {
 		const nm_obj_group *g = &m->groups[i];
-		bool own = !g->reuse_vertices;
-		nm_obj_data d = { 0 };
-		nm_status s = NM_OK;
-		/* Arrays sized by the group's counts: from the one limit-checked allocator. */
-		if (own && !(d.positions = alloc_floats(o, g, 3, err)))
-			s = err->code;
-		if (s == NM_OK && own && g->has_normals && !(d.normals = alloc_floats(o, g, 3, err)))
-			s = err->code;
-		if (s == NM_OK && own && g->has_texcoords &&
-		    !(d.texcoords = alloc_floats(o, g, 2, err)))
-			s = err->code;
-		if (s == NM_OK && !(d.tris = nm_alloc(o->opt, g->ntris, 3 * sizeof *d.tris, err,
-						      "mesh.obj", g->name, NM_NO_OFFSET)))
-			s = err->code;
-		if (s == NM_OK)
-			s = m->load(m->ctx, i, &d, err);
+		nm_obj_data d;
+		nm_status s = nm_obj_load(m, i, NM_WANT_NORMALS | NM_WANT_OBJ_UV | NM_WANT_COLORS,
+					  o->opt, "mesh.obj", &d, err);
 		if (s != NM_OK)
-			goto fail;
-		for (uint64_t k = 0; k < g->ntris * 3; k++)
-			if (d.tris[k] != NM_OBJ_DROPPED && d.tris[k] >= g->nverts) {
-				s = nm_fail(err, NM_E_FORMAT, "mesh.obj", g->name, NM_NO_OFFSET,
-					    "triangle %llu uses vertex %u of %llu",
-					    (unsigned long long)(k / 3), d.tris[k],
-					    (unsigned long long)g->nverts);
-				goto fail;
-			}
+			return s;
+		if (g->object)
+			nm_out_printf(o, "o %s\n", g->object);
 		nm_out_printf(o, "g %s\n", g->name);
 		if (g->material)
 			nm_out_printf(o, "usemtl %s\n", g->material);
-		if (own) {
-			v0 = next_v;
-			vt0 = next_vt;
-			vn0 = next_vn;
+		if (!g->reuse_vertices) {
+			b = (struct bases){ next_v, next_vt, next_vn, g->nuvs > 0, g->has_normals };
 			for (uint64_t k = 0; k < g->nverts; k++)
-				floats_line(o, "v", d.positions + k * 3, 3);
-			if (g->has_texcoords)
+				floats_line(o, "v", d.positions + k * 3, 3,
+					    d.colors ? d.colors + k * 4 : white, w.color ? 3 : 0);
+			const float *uv = d.texcoords[nm_obj_uv(g)];
+			if (uv)
 				for (uint64_t k = 0; k < g->nverts; k++)
-					floats_line(o, "vt", d.texcoords + k * 2, 2);
-			if (g->has_normals)
+					floats_line(o, "vt", uv + k * 2, 2, NULL, 0);
+			if (d.normals)
 				for (uint64_t k = 0; k < g->nverts; k++)
-					floats_line(o, "vn", d.normals + k * 3, 3);
+					floats_line(o, "vn", d.normals + k * 3, 3, NULL, 0);
 			next_v += g->nverts;
-			next_vt += g->has_texcoords ? g->nverts : 0;
+			next_vt += g->nuvs > 0 ? g->nverts : 0;
 			next_vn += g->has_normals ? g->nverts : 0;
 		}
-		unsigned rw = ref_width(g, &w);
 		for (uint64_t k = 0; k < g->ntris; k++) {
 			uint32_t *t = d.tris + k * 3;
 			if (t[0] == NM_OBJ_DROPPED || t[1] == NM_OBJ_DROPPED || t[2] == NM_OBJ_DROPPED)
 				t[0] = NM_OBJ_DROPPED;
-			face(o, g, rw, t, v0, vt0, vn0);
+			face(o, &w, rw, t, &b);
 		}
-		s = NM_OK;
-fail:
-		free(d.positions);
-		free(d.normals);
-		free(d.texcoords);
-		free(d.tris);
-		if (s != NM_OK)
-			return s;
+		nm_obj_data_free(&d);
 	}
 	return nm_out_status(o);
 }

@@ -1,11 +1,21 @@
-/* Wavefront OBJ output with an exact size known before any vertex is read.
+/* The shared mesh description, and Wavefront OBJ output from it with an exact size known
+ * before any vertex is read.
  *
  * A driver describes the model as groups whose counts come from headers (vertices,
- * triangles after strip/fan conversion, which attributes exist); the writer computes
- * the size from those counts and, on read, asks the driver to load one group at a time.
- * Numbers are fixed width (floats as %+.8e, indices padded with spaces), and a triangle
- * the driver drops (degenerate strip joins) becomes a comment line of the same length.
- * OBJ indices are global: group g's vertices follow those of groups 0..g-1. */
+ * triangles after strip/fan conversion, which attributes exist) and one load callback
+ * that fills a group's arrays on demand. mesh.obj (here) and model.glb (gltf.h) both
+ * read geometry through that one callback: each asks only for the arrays it writes, and
+ * the callback fills the non-NULL ones.
+ *
+ * OBJ: the size is computed from the counts. Numbers are fixed width (floats as %+.8e,
+ * indices padded with spaces), and a triangle the driver drops (degenerate strip joins)
+ * becomes a comment line of the same length. OBJ indices are global: group g's
+ * vertices follow those of groups 0..g-1. Every face of one file has the same form
+ * (v/vt/vn, v/vt, v//vn or v), since viewers that meet mixed forms drop faces (VTK) or
+ * texture coordinates (Open3D): a group without texture coordinates or normals refers
+ * to one placeholder vt/vn line written before the first group. Vertex colours, when
+ * any group has them, follow every position (`v x y z r g b`, white for a group
+ * without). */
 #ifndef NM_OBJ_H
 #define NM_OBJ_H
 
@@ -15,24 +25,35 @@
 #include "lib/out.h"
 
 #define NM_OBJ_DROPPED UINT32_MAX   /* put in tris[3k] to leave triangle k out */
+#define NM_MESH_MAX_UV 4            /* UV sets a group can carry */
+#define NM_MESH_INFLUENCES 4        /* joints per vertex (glTF's JOINTS_0/WEIGHTS_0) */
 
 typedef struct nm_obj_group {
 	char *name;             /* "g" line; safe text, no newline */
+	char *object;           /* "o" line before the group (a new object starts), or NULL */
 	char *material;         /* "usemtl" line, or NULL */
-	uint64_t nverts;        /* positions (and normals/texcoords when present) */
+	uint64_t nverts;        /* positions (and every other attribute present) */
 	bool has_normals;
-	bool has_texcoords;
+	bool has_colors;
+	bool has_skin;          /* joints and weights (the model's skeleton) */
+	unsigned nuvs;          /* UV sets 0..nuvs-1 */
+	unsigned obj_uv;        /* the one mesh.obj writes as vt: its material's texture's
+				 * (0 when that is not below nuvs) */
 	uint64_t ntris;
 	/* Faces use the vertices of the previous group that had its own (one mesh drawn
 	 * with several materials): no v/vt/vn lines, and load() gets only tris. */
 	bool reuse_vertices;
 } nm_obj_group;
 
-/* What load() fills for one group; the arrays are allocated by the writer. */
+/* What load() fills for one group: the arrays the caller allocated (non-NULL); a
+ * callback leaves the others alone. */
 typedef struct nm_obj_data {
 	float *positions;       /* nverts * 3 (NULL for a reuse_vertices group) */
 	float *normals;         /* nverts * 3, when has_normals */
-	float *texcoords;       /* nverts * 2, when has_texcoords */
+	float *texcoords[NM_MESH_MAX_UV]; /* nverts * 2 each, for sets below nuvs */
+	float *colors;          /* nverts * 4, RGBA in 0..1, when has_colors */
+	uint16_t *joints;       /* nverts * NM_MESH_INFLUENCES joint numbers, when has_skin */
+	float *weights;         /* nverts * NM_MESH_INFLUENCES, summing to 1, when has_skin */
 	uint32_t *tris;         /* ntris * 3, group-local vertex indices */
 } nm_obj_data;
 
@@ -52,5 +73,18 @@ nm_status nm_obj_write(const nm_obj_model *m, nm_out *o, nm_error *err);
 
 /* nm_produce_fn adapter: ctx is the nm_obj_model. */
 nm_status nm_obj_produce(void *ctx, void *arg, nm_out *o, nm_error *err);
+
+/* For writers of the description (mesh.obj, model.glb): allocate under opt the arrays
+ * of group i that `want` asks for (NM_WANT_* bits; those the group lacks are not
+ * allocated, positions never for a reuse_vertices group), run load() and check every
+ * triangle's indices. `file` names the output in messages. On failure nothing is left
+ * allocated. */
+enum { NM_WANT_NORMALS = 1, NM_WANT_OBJ_UV = 2, NM_WANT_UVS = 4, NM_WANT_COLORS = 8,
+       NM_WANT_SKIN = 16 };
+/* The UV set mesh.obj writes for group g. */
+unsigned nm_obj_uv(const nm_obj_group *g);
+nm_status nm_obj_load(const nm_obj_model *m, size_t i, unsigned want, const nm_options *opt,
+		      const char *file, nm_obj_data *d, nm_error *err);
+void nm_obj_data_free(nm_obj_data *d);
 
 #endif

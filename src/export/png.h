@@ -10,6 +10,7 @@
 
 #include <stdint.h>
 #include "lib/out.h"
+#include "lib/tree.h"
 
 /* Raw (filter byte + samples) bytes per stored deflate block: deflate's largest. */
 #define NM_PNG_BLOCK 65535u
@@ -24,5 +25,13 @@ nm_status nm_png_write(nm_out *o, const uint8_t *rgba, unsigned w, unsigned h,
 /* The exact byte count nm_png_write produces: arithmetic only. 0 when w or h is 0 or
  * above PNG's 2^31 - 1, or channels is not 1..4. */
 uint64_t nm_png_size(unsigned w, unsigned h, unsigned channels);
+
+/* A PNG the tree shows, for another file that embeds the same bytes (model.glb): its
+ * size and the producer (and its ctx/arg) of the tree's file. size 0: none. */
+typedef struct nm_png_source {
+	uint64_t size;
+	nm_produce_fn produce;
+	void *ctx, *arg;
+} nm_png_source;
 
 #endif

@@ -9,6 +9,7 @@ libnmodel_a_SOURCES += \
 	src/formats/rfrm/obj.c src/formats/rfrm/parse_pak.c src/formats/rfrm/tree_pak.c src/formats/rfrm/pak_asset.c \
 	src/formats/rfrm/txtr.h src/formats/rfrm/txtr_formats.c src/formats/rfrm/parse_txtr.c \
 	src/formats/rfrm/txtr_surface.c src/formats/rfrm/txtr_decode.c src/formats/rfrm/tree_txtr.c
+libnmodel_a_SOURCES += src/formats/rfrm/gltf.c
 
 check_PROGRAMS += tests/test_rfrm tests/mkpak
 TESTS += tests/test_rfrm

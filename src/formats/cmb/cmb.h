@@ -12,6 +12,8 @@
 #include <stddef.h>
 #include <stdint.h>
 #include "codec/pica.h"
+#include "export/obj.h"
+#include "export/png.h"
 #include "lib/chunk.h"
 #include "lib/error.h"
 #include "lib/reader.h"
@@ -69,7 +71,17 @@ typedef struct cmb_material {
 	uint8_t emission[4], ambient[4], diffuse[4], specular0[4];
 	uint32_t ncombiners;    /* as stored (only the first 6 are listed) */
 	uint16_t combiner[6];
+	/* The RGB half of each stage used (min(ncombiners, 6) of them; 0 when the combiner
+	 * table could not be read): GL combine mode and its three sources. */
+	uint16_t stage_mode[6], stage_src[6][3];
+	uint8_t coord_source[3];/* the UV set each binding's texcoord transform reads */
+	uint16_t wrap[3][2];    /* each binding's wrap S and T (GL enums) */
+	uint8_t cull;           /* 0x04: 1 back, 2 front, 3 none (FORMATS.md 4.4) */
+	bool alpha_test;        /* 0x130 */
+	uint8_t blend_mode;     /* 0x138: 0 none, else blended */
+	uint8_t alpha_ref;      /* 0x131 */
 } cmb_material;
+
 
 #define CMB_MAX_LEVELS 16
 
@@ -96,6 +108,7 @@ typedef struct cmb_texture {
 	bool external;          /* the header's texture data offset is 0: data elsewhere */
 	int64_t overlaps;       /* the texture whose data this one's runs into, or -1 */
 	char problem[200];      /* why levels are missing, or "" */
+	nm_png_source png;      /* NAME.png (level 0 of a 2D texture), for model.glb */
 } cmb_texture;
 
 typedef struct cmb_attrib {
@@ -157,6 +170,12 @@ typedef struct cmb_lut {
 	bool ok;
 	char *error;            /* why not (malloc'd), or NULL */
 } cmb_lut;
+
+/* mesh.obj's description (obj.c), which model.glb reads too (gltf.c). */
+struct cmb_obj {
+	nm_obj_model model;
+	uint32_t *mesh_of_group;
+};
 
 typedef struct cmb_model {
 	nm_tree *t;             /* the parsed tables live in its arena (nm_tree_alloc) */
@@ -243,6 +262,8 @@ nm_status cmb_tree_sepd(nm_tree *t, nm_node *root, cmb_model *m);
 nm_status cmb_tree_luts(nm_tree *t, nm_node *root, cmb_model *m);
 nm_status cmb_tree_vatr(nm_tree *t, nm_node *root, cmb_model *m);
 nm_status cmb_add_obj(nm_tree *t, nm_node *root, cmb_model *m);
+/* model.glb over mesh.obj's groups (gltf.c); after cmb_add_obj. */
+nm_status cmb_add_gltf(nm_tree *t, nm_node *root, cmb_model *m);
 
 /* Shared by tree_sepd.c and obj.c: values of an attribute for vertices
  * [0, nverts), comps floats per vertex (scale applied, constants expanded). */
@@ -264,5 +285,10 @@ nm_node *cmb_text(nm_tree *t, nm_node *dir, const char *name, nm_out *o);
 /* Common chunk files: header.txt lines every chunk dir starts with, and raw.bin. */
 void cmb_chunk_header(nm_out *o, const cmb_chunk *c);
 nm_node *cmb_chunk_dir(nm_tree *t, nm_node *root, cmb_model *m, int kind);
+
+/* The texture binding (0..2) that carries a material's base colour, or -1: the first
+ * texture the combiner stages multiply the colour by, else the first bound
+ * texture with a PNG (material_texture.c). mesh.mtl and model.glb both use it. */
+int cmb_base_color_slot(const cmb_model *m, const cmb_material *mat);
 
 #endif

@@ -166,7 +166,7 @@ static nm_status cmb_build(nm_reader *r, nm_tree *t, nm_node *root, nm_error *er
 	for (size_t i = 0; i < sizeof trees / sizeof trees[0]; i++)
 		if (trees[i](t, root, m) != NM_OK)
 			goto nomem;
-	if (m->L.known && cmb_add_obj(t, root, m) != NM_OK)
+	if (m->L.known && (cmb_add_obj(t, root, m) != NM_OK || cmb_add_gltf(t, root, m) != NM_OK))
 		goto nomem;
 	/* Producers read the file again; the chunk copies are no longer needed. */
 	for (int k = 0; k < CMB_NCHUNKS; k++)

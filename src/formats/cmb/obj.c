@@ -1,5 +1,6 @@
-/* mesh.obj + mesh.mtl: one OBJ group per mesh (mshs entry) in bind pose, with the
- * material of the mesh and its first texture as map_Kd.
+/* mesh.obj + mesh.mtl: one OBJ object and group per mesh (mshs entry) in bind pose,
+ * with the material of the mesh and the texture its combiners take the colour from as
+ * map_Kd (material_texture.c); vertex colours when the shape has them.
  *
  * Bind pose (FORMATS.md 4.6, "Skinning for OBJ"): vertices of single-bone and rigid prms
  * are stored in their bone's space, so they go through that bone's world matrix (normals
@@ -17,10 +18,6 @@
 #include "formats/cmb/cmb.h"
 #include "lib/alloc.h"
 
-struct cmb_obj {
-	nm_obj_model model;
-	uint32_t *mesh_of_group;
-};
 
 static uint64_t mesh_triangles(const cmb_sepd *s)
 {
@@ -80,6 +77,46 @@ static void transform(const float w[16], float *pos, float *nrm)
 	}
 }
 
+/* JOINTS_0/WEIGHTS_0 for model.glb. A single-bone or rigid vertex follows the one bone
+ * that placed it (weight 1; a vertex left as stored, joint 0 at weight 1, which at bind
+ * pose is no move either). A smooth vertex takes bone_dim influences: bone index
+ * attribute -> its prms's bone table -> skl, weights from the weight attribute (u8 x
+ * 0.01 in the corpus, so they sum to 1; the writer renormalises what does not). */
+static nm_status skin(cmb_model *m, const cmb_sepd *s, const int32_t *bone_of,
+		      const float *bone_idx, nm_obj_data *d, nm_error *err)
+{
+	float *weights = NULL;
+	const cmb_attrib *wa = &s->attr[CMB_BONE_WEIGHTS], *ia = &s->attr[CMB_BONE_INDICES];
+	if (wa->usable) {
+		nm_status st = cmb_load_attr(m, s, CMB_BONE_WEIGHTS, &weights, err);
+		if (st != NM_OK)
+			return st;
+	}
+	for (uint32_t v = 0; v < s->nverts; v++) {
+		uint16_t *j = d->joints + NM_MESH_INFLUENCES * (size_t)v;
+		float *w = d->weights + NM_MESH_INFLUENCES * (size_t)v;
+		memset(j, 0, NM_MESH_INFLUENCES * sizeof *j);
+		memset(w, 0, NM_MESH_INFLUENCES * sizeof *w);
+		if (bone_of[v] > -3) {
+			j[0] = bone_of[v] >= 0 ? (uint16_t)bone_of[v] : 0;
+			w[0] = 1;
+			continue;
+		}
+		const cmb_prms *p = &s->prms[-3 - bone_of[v]];
+		unsigned n = ia->usable ? ia->comps : 0;
+		for (unsigned k = 0; k < n && k < NM_MESH_INFLUENCES; k++) {
+			float fi = bone_idx[(size_t)v * ia->comps + k];
+			if (!(fi >= 0.0f) || fi >= (float)p->nbones || p->bones[(size_t)fi] >= m->nbones)
+				continue;
+			j[k] = p->bones[(size_t)fi];
+			w[k] = weights && k < wa->comps ? weights[(size_t)v * wa->comps + k]
+						       : n == 1;
+		}
+	}
+	free(weights);
+	return NM_OK;
+}
+
 static nm_status load_group(void *ctx, size_t gi, nm_obj_data *d, nm_error *err)
 {
 	cmb_model *m = ctx;
@@ -93,8 +130,11 @@ static nm_status load_group(void *ctx, size_t gi, nm_obj_data *d, nm_error *err)
 		return st;
 	if (d->normals && (st = load_or_zero(m, s, CMB_NORMAL, 3, d->normals, err)) != NM_OK)
 		return st;
-	if (d->texcoords &&
-	    (st = load_or_zero(m, s, CMB_TEXCOORD0, 2, d->texcoords, err)) != NM_OK)
+	for (int k = 0; k < 3; k++)
+		if (d->texcoords[k] &&
+		    (st = load_or_zero(m, s, CMB_TEXCOORD0 + k, 2, d->texcoords[k], err)) != NM_OK)
+			return st;
+	if (d->colors && (st = load_or_zero(m, s, CMB_COLOR, 4, d->colors, err)) != NM_OK)
 		return st;
 	bone_of = nm_alloc(nm_reader_options(m->r), s->nverts, sizeof *bone_of, err, m->file,
 			   "mesh.obj", NM_NO_OFFSET);
@@ -120,9 +160,11 @@ static nm_status load_group(void *ctx, size_t gi, nm_obj_data *d, nm_error *err)
 			/* A triangle outside the vertex range becomes a comment line. */
 			if (t[0] >= s->nverts || t[1] >= s->nverts || t[2] >= s->nverts)
 				t[0] = t[1] = t[2] = NM_OBJ_DROPPED;
+			/* Smooth: -3 - i, so that the skin knows which bone table to read. */
 			for (int c = 0; c < 3 && t[0] != NM_OBJ_DROPPED; c++)
 				if (bone_of[t[c]] == -2)
-					bone_of[t[c]] = rigid ? vertex_bone(m, s, p, bone_idx, t[c]) : -1;
+					bone_of[t[c]] = rigid ? vertex_bone(m, s, p, bone_idx, t[c])
+							      : -3 - (int32_t)i;
 		}
 		memcpy(d->tris + 3 * k, tris, (size_t)p->ntris * 3 * sizeof *tris);
 		k += p->ntris;
@@ -132,7 +174,7 @@ static nm_status load_group(void *ctx, size_t gi, nm_obj_data *d, nm_error *err)
 		if (bone_of[v] >= 0)
 			transform(m->bones[bone_of[v]].world, d->positions + 3 * (size_t)v,
 				  d->normals ? d->normals + 3 * (size_t)v : NULL);
-	st = NM_OK;
+	st = d->joints ? skin(m, s, bone_of, bone_idx, d, err) : NM_OK;
 out:
 	free(bone_idx);
 	free(bone_of);
@@ -149,23 +191,10 @@ static void mtl_color(nm_out *o, const char *key, const uint8_t *c)
 	nm_out_char(o, '\n');
 }
 
-/* The texture a viewer should show: the first binding with a level-0 PNG. */
-static const cmb_texture *diffuse_texture(const cmb_model *m, const cmb_material *mat)
-{
-	for (int j = 0; j < 3; j++) {
-		int16_t i = mat->tex[j];
-		if (i < 0 || (uint32_t)i >= m->ntex)
-			continue;
-		const cmb_texture *tx = &m->tex[i];
-		return tx->stem && tx->nfaces == 1 && tx->nlevels > 0 ? tx : NULL;
-	}
-	return NULL;
-}
-
 static void write_mtl(nm_out *o, const cmb_model *m)
 {
 	nm_out_str(o, "# CMB materials via nmodelfs: colours from the material, map_Kd = the "
-		      "first texture binding\n");
+		      "texture the combiners take the colour from (vt: the UV set it reads)\n");
 	for (uint32_t i = 0; i < m->nmats; i++) {
 		const cmb_material *mat = &m->mats[i];
 		nm_out_printf(o, "\nnewmtl material%u\n", i);
@@ -174,9 +203,9 @@ static void write_mtl(nm_out *o, const cmb_model *m)
 		mtl_color(o, "Ks", mat->specular0);
 		mtl_color(o, "Ke", mat->emission);
 		nm_out_str(o, "d 1\n");
-		const cmb_texture *tx = diffuse_texture(m, mat);
-		if (tx)
-			nm_out_printf(o, "map_Kd tex/%s.png\n", tx->stem);
+		int slot = cmb_base_color_slot(m, mat);
+		if (slot >= 0)
+			nm_out_printf(o, "map_Kd tex/%s.png\n", m->tex[mat->tex[slot]].stem);
 	}
 }
 
@@ -205,7 +234,18 @@ nm_status cmb_add_obj(nm_tree *t, nm_node *root, cmb_model *m)
 			return NM_E_NOMEM;
 		groups[g].nverts = s->nverts;
 		groups[g].has_normals = s->attr[CMB_NORMAL].usable;
-		groups[g].has_texcoords = s->attr[CMB_TEXCOORD0].usable;
+		groups[g].object = groups[g].name;
+		for (int k = 0; k < 3; k++)
+			if (s->attr[CMB_TEXCOORD0 + k].usable)
+				groups[g].nuvs = (unsigned)k + 1;
+		groups[g].has_colors = s->attr[CMB_COLOR].usable;
+		/* vt: the UV set map_Kd's binding reads (its texcoord transform's source). */
+		if (mesh->material < m->nmats) {
+			const cmb_material *mat = &m->mats[mesh->material];
+			int slot = cmb_base_color_slot(m, mat);
+			groups[g].obj_uv = slot >= 0 ? mat->coord_source[slot] : 0;
+		}
+		groups[g].has_skin = m->nbones > 0;
 		groups[g].ntris = mesh_triangles(s);
 		map[g++] = i;
 	}

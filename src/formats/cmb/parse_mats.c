@@ -40,6 +40,15 @@ nm_status cmb_parse_mats(cmb_model *m)
 		rgba_at(v, o + 0xA4, mat->ambient);
 		rgba_at(v, o + 0xA8, mat->diffuse);
 		rgba_at(v, o + 0xAC, mat->specular0);
+		mat->cull = nm_u8(v, o + 0x04);
+		for (int j = 0; j < 3; j++) {
+			mat->coord_source[j] = nm_u8(v, o + 0x58 + 0x18 * j);
+			mat->wrap[j][0] = nm_u16(v, o + 0x10 + 0x18 * j + 0x08);
+			mat->wrap[j][1] = nm_u16(v, o + 0x10 + 0x18 * j + 0x0A);
+		}
+		mat->alpha_test = nm_u8(v, o + 0x130) != 0;
+		mat->alpha_ref = nm_u8(v, o + 0x131);
+		mat->blend_mode = nm_u8(v, o + 0x138);
 		mat->ncombiners = nm_u32(v, o + 0x120);
 		for (uint32_t k = 0; k < 6; k++) {
 			mat->combiner[k] = nm_u16(v, o + 0x124 + 2 * k);
@@ -64,5 +73,15 @@ nm_status cmb_parse_mats(cmb_model *m)
 		}
 	}
 	m->ncombiners = used;
+	/* Each material's stages, for the base-colour choice (cmb_base_color_slot). */
+	for (uint32_t i = 0; i < n; i++) {
+		cmb_material *mat = &m->mats[i];
+		for (uint32_t k = 0; k < 6 && k < mat->ncombiners; k++) {
+			size_t b = m->combiner_table + (size_t)mat->combiner[k] * COMBINER_SIZE;
+			mat->stage_mode[k] = nm_u16(v, b);
+			for (int j = 0; j < 3; j++)
+				mat->stage_src[k][j] = nm_u16(v, b + 0x0C + 2 * (size_t)j);
+		}
+	}
 	return NM_OK;
 }

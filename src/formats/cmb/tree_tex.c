@@ -198,6 +198,8 @@ static nm_status add_levels(nm_tree *t, nm_node *dir, cmb_model *m, cmb_texture 
 			*ref = (struct level_ref){ .m = m, .tx = tx, .face = f, .level = k };
 			if (size && !nm_lazy(t, dir, name, size, produce_level, NULL, ref))
 				return NM_E_NOMEM;
+			if (size && tx->nfaces == 1 && k == 0)
+				tx->png = (nm_png_source){ size, produce_level, NULL, ref };
 		}
 	return NM_OK;
 }

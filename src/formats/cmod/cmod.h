@@ -6,6 +6,7 @@
 
 #include <stdbool.h>
 #include <stdint.h>
+#include "export/obj.h"
 #include "lib/reader.h"
 #include "lib/tree.h"
 
@@ -82,6 +83,13 @@ typedef struct cmod_mesh {
 	cmod_notes notes;
 } cmod_mesh;
 
+/* mesh.obj's description (obj.c), which model.glb reads too (gltf.c): the groups and,
+ * for each, its mesh and primitive group. */
+struct cmod_obj {
+	nm_obj_model model;
+	struct obj_group_ref { struct cmod_mesh *mesh; struct cmod_group *group; } *refs;
+};
+
 typedef struct cmod_model {
 	nm_reader *reader;
 	/* The record arrays grow as the stream is walked, by doubling through nm_alloc
@@ -145,6 +153,8 @@ uint64_t cmod_triangle_count(const cmod_group *g);
 nm_status cmod_add_mesh_files(nm_tree *t, nm_node *dir, cmod_model *m, cmod_mesh *mesh);
 nm_status cmod_add_ascii(nm_tree *t, nm_node *root, cmod_model *m);
 nm_status cmod_add_obj(nm_tree *t, nm_node *root, cmod_model *m);
+/* model.glb over mesh.obj's groups (gltf.c); after cmod_add_obj. */
+nm_status cmod_add_gltf(nm_tree *t, nm_node *root, cmod_model *m);
 void cmod_material_text(nm_out *o, const cmod_model *m, size_t i);
 
 #endif

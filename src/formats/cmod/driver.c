@@ -81,7 +81,8 @@ static nm_status cmod_build(nm_reader *r, nm_tree *t, nm_node *root, nm_error *e
 			goto nomem;
 	}
 	nm_out_free(&o);
-	if (cmod_add_ascii(t, root, m) != NM_OK || cmod_add_obj(t, root, m) != NM_OK)
+	if (cmod_add_ascii(t, root, m) != NM_OK || cmod_add_obj(t, root, m) != NM_OK ||
+	    cmod_add_gltf(t, root, m) != NM_OK)
 		goto nomem;
 	return NM_OK;
 nomem:

@@ -1,5 +1,6 @@
-/* mesh.obj + mesh.mtl for CMOD: one OBJ group per triangle primitive group; groups of
- * the same mesh share its vertices. Lines and points stay in primitives/ only. */
+/* mesh.obj + mesh.mtl for CMOD: one OBJ object per mesh and one group per triangle
+ * primitive group (groups of the same mesh share its vertices), with COLOR0 as vertex
+ * colours. Lines and points stay in primitives/ only. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -8,10 +9,6 @@
 #include "export/triangulate.h"
 #include "formats/cmod/cmod.h"
 
-struct cmod_obj {
-	nm_obj_model model;
-	struct obj_group_ref { cmod_mesh *mesh; cmod_group *group; } *refs;
-};
 
 static int prim_kind(int prim)
 {
@@ -51,6 +48,40 @@ static void copy_attr(const cmod_mesh *mesh, const uint8_t *verts, const cmod_at
 							      : 0.0f;
 }
 
+/* UV sets: TEXCOORD0..3 up to the last one present (a gap is filled with zeros). */
+static unsigned uv_sets(const cmod_mesh *mesh)
+{
+	unsigned n = 0;
+	for (int k = 0; k < 4; k++)
+		if (find_attr(mesh, CMOD_TEXCOORD0 + k, 2))
+			n = (unsigned)k + 1;
+	return n;
+}
+
+/* COLOR0 as Celestia reads it: ub4 as bytes / 255, or 3-4 floats (alpha 1 when 3). */
+static const cmod_attr *color_attr(const cmod_mesh *mesh)
+{
+	for (unsigned a = mesh->nattrs; a-- > 0;)
+		if (mesh->attrs[a].semantic == CMOD_COLOR0)
+			return mesh->attrs[a].format == CMOD_UB4 ||
+			       cmod_format_components(mesh->attrs[a].format) >= 3
+			       ? &mesh->attrs[a] : NULL;
+	return NULL;
+}
+
+static void copy_colors(const cmod_mesh *mesh, const uint8_t *verts, float *dst)
+{
+	const cmod_attr *a = color_attr(mesh);
+	unsigned have = cmod_format_components(a->format);
+	for (uint32_t v = 0; v < mesh->nverts; v++)
+		for (unsigned c = 0; c < 4; c++) {
+			float x = c < have ? cmod_component(mesh, verts, v, a, c) : 1.0f;
+			if (a->format == CMOD_UB4 && c < have)
+				x /= 255.0f;
+			dst[(size_t)v * 4 + c] = x;
+		}
+}
+
 static nm_status load_group(void *ctx, size_t gi, nm_obj_data *d, nm_error *err)
 {
 	cmod_model *m = ctx;
@@ -65,8 +96,12 @@ static nm_status load_group(void *ctx, size_t gi, nm_obj_data *d, nm_error *err)
 		copy_attr(mesh, verts, find_attr(mesh, CMOD_POSITION, 1), 3, d->positions);
 		if (d->normals)
 			copy_attr(mesh, verts, find_attr(mesh, CMOD_NORMAL, 3), 3, d->normals);
-		if (d->texcoords)
-			copy_attr(mesh, verts, find_attr(mesh, CMOD_TEXCOORD0, 2), 2, d->texcoords);
+		for (int k = 0; k < 4; k++)
+			if (d->texcoords[k])
+				copy_attr(mesh, verts, find_attr(mesh, CMOD_TEXCOORD0 + k, 2), 2,
+					  d->texcoords[k]);
+		if (d->colors)
+			copy_colors(mesh, verts, d->colors);
 		free(verts);
 	}
 	uint32_t *idx;
@@ -88,11 +123,27 @@ static void mtl_color(nm_out *o, const char *key, const float *c)
 	nm_out_char(o, '\n');
 }
 
+/* A map statement. Celestia resolves a name ending in ".*" by trying the extensions
+ * png, jpg, jpeg, dds, dxt5nm and ctx in that order (celengine/texmanager.cpp) in the
+ * add-on's textures/{lores,medres,hires}/; no viewer opens a literal "*", so the line
+ * names the first of them, and a comment above it says so. */
+static void map_line(nm_out *o, const char *key, const char *name)
+{
+	size_t n = strlen(name);
+	if (n >= 2 && strcmp(name + n - 2, ".*") == 0) {
+		nm_out_printf(o, "# %s: Celestia takes the first of .png .jpg .jpeg .dds .dxt5nm "
+			      ".ctx that exists\n%s %.*s.png\n", name, key, (int)(n - 2), name);
+		return;
+	}
+	nm_out_printf(o, "%s %s\n", key, name);
+}
+
 static void write_mtl(nm_out *o, const cmod_model *m)
 {
 	static const char *const map_keys[CMOD_TEXTURE_SEMANTICS] = { "map_Kd", "norm", "map_Ks",
 								      "map_Ke" };
-	nm_out_str(o, "# Celestia CMOD materials; texture names are as the model gives them\n");
+	nm_out_str(o, "# Celestia CMOD materials; texture names are as the model gives them,\n"
+		      "# a wildcard extension as the first one Celestia tries\n");
 	for (size_t i = 0; i < m->nmaterials; i++) {
 		const cmod_material *mat = &m->materials[i];
 		nm_out_printf(o, "\nnewmtl material%zu\n", i);
@@ -106,7 +157,7 @@ static void write_mtl(nm_out *o, const cmod_model *m)
 		nm_out_char(o, '\n');
 		for (int s = 0; s < CMOD_TEXTURE_SEMANTICS; s++)
 			if (mat->texture[s])
-				nm_out_printf(o, "%s %s\n", map_keys[s], mat->texture[s]);
+				map_line(o, map_keys[s], mat->texture[s]);
 	}
 }
 
@@ -140,7 +191,12 @@ nm_status cmod_add_obj(nm_tree *t, nm_node *root, cmod_model *m)
 				return NM_E_NOMEM;
 			groups[k].nverts = mesh->nverts;
 			groups[k].has_normals = find_attr(mesh, CMOD_NORMAL, 3) != NULL;
-			groups[k].has_texcoords = find_attr(mesh, CMOD_TEXCOORD0, 2) != NULL;
+			groups[k].nuvs = uv_sets(mesh);
+			groups[k].has_colors = color_attr(mesh) != NULL;
+			if (first)
+				groups[k].object = nm_tree_printf(t, "mesh%zu", i);
+			if (first && !groups[k].object)
+				return NM_E_NOMEM;
 			groups[k].ntris = cmod_triangle_count(grp);
 			groups[k].reuse_vertices = !first;
 			refs[k].mesh = mesh;

@@ -439,6 +439,8 @@ static nm_status j3d_build(nm_reader *r, nm_tree *t, nm_node *root, nm_error *er
 	if (m->mat3)
 		nm_view_free(&m->mat3->v);
 	s = j3d_add_obj(t, root, m);
+	if (s == NM_OK)
+		s = j3d_add_gltf(t, root, m);
 	if (s != NM_OK)
 		return nm_fail(err, s, file, NULL, NM_NO_OFFSET, "%s while adding mesh.obj",
 			       nm_status_str(s));

@@ -13,6 +13,8 @@
 
 #include <stdbool.h>
 #include <stdint.h>
+#include "export/obj.h"
+#include "export/png.h"
 #include "export/triangulate.h"
 #include "lib/chunk.h"
 #include "lib/error.h"
@@ -183,7 +185,15 @@ typedef struct j3d_material {
 	char *name;
 	uint16_t entry;
 	int texture;              /* TEX1 index of the first texture, -1 when none */
+	uint8_t texture_uv;       /* the UV set (TEXn) it is read through (model.glb) */
 	uint8_t color[4];         /* material colour 0 (white when absent) */
+	/* For model.glb: GX cull mode (0 none, 1 front, 2 back, 3 all; 2 when absent), the
+	 * alpha compare (masked: it can fail, with its reference) and the blend mode (1:
+	 * blended). */
+	uint8_t cull;
+	bool alpha_mask;
+	uint8_t alpha_ref;
+	bool blended;
 } j3d_material;
 
 typedef struct j3d_mat3 {
@@ -223,6 +233,7 @@ typedef struct j3d_texture {
 	bool ok;
 	nm_error err;
 	struct j3d_model *m;
+	nm_png_source png;                 /* NAME.png (level 0), for model.glb */
 } j3d_texture;
 
 typedef struct j3d_tex1 {
@@ -255,6 +266,7 @@ typedef struct j3d_model {
 	j3d_tex1 *tex1;
 
 	nm_tree *t;               /* the parsed tables live in its arena (nm_tree_alloc) */
+	struct j3d_mesh *mesh;    /* mesh.obj's groups (obj.c), for model.glb too */
 } j3d_model;
 
 /* Bytes of display lists (or MDL3 packets) a mount-time walk reads for a chunk of this
@@ -387,6 +399,18 @@ void j3d_texture_limit(nm_tree *t, const j3d_tex1 *x, uint16_t i);
 nm_status j3d_texture_files(nm_tree *t, nm_node *dir, const j3d_tex1 *x, uint16_t i,
 			    const char *text_name);
 nm_status j3d_add_obj(nm_tree *t, nm_node *root, j3d_model *m);
+/* The groups of mesh.obj (after j3d_add_obj), for a writer that reads them through
+ * their load callback: fn runs once with them ready (the vertex arrays and bind
+ * matrices loaded, freed after it). */
+const nm_obj_model *j3d_mesh_groups(const j3d_model *m);
+/* The shape group k of it draws. */
+const struct j3d_shape *j3d_group_shape(const j3d_model *m, size_t k);
+typedef nm_status (*j3d_mesh_writer)(const nm_obj_model *mesh, const void *arg, nm_out *o,
+				     nm_error *err);
+nm_status j3d_with_mesh(j3d_model *m, j3d_mesh_writer fn, const void *arg, nm_out *o,
+			nm_error *err);
+/* model.glb (gltf.c); after j3d_add_obj. */
+nm_status j3d_add_gltf(nm_tree *t, nm_node *root, j3d_model *m);
 
 /* Material text (parse_mat3.c) while m->mat3->v is loaded. */
 void j3d_material_text(nm_out *o, j3d_model *m, size_t i);

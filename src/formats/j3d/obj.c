@@ -31,17 +31,18 @@
 #define NONE UINT32_MAX
 
 /* What mount leaves for the producer: the groups (sizes) and the shape of each. */
-typedef struct obj_file {
+struct j3d_mesh {
 	nm_obj_model model;
 	j3d_shape **shapes;
-} obj_file;
+};
+typedef struct j3d_mesh obj_file;
 
 /* One production: the arrays and matrices every group reads. */
 typedef struct obj_build {
 	j3d_model *m;
 	const obj_file *f;
-	uint8_t *pos, *nrm, *tex;          /* loaded arrays (NULL when absent) */
-	const j3d_varray *apos, *anrm, *atex;
+	uint8_t *pos, *nrm, *clr, *tex[8]; /* loaded arrays (NULL when absent) */
+	const j3d_varray *apos, *anrm, *aclr, *atex[8];
 	float (*drw_mtx)[12];
 	uint32_t ndrw;
 } obj_build;
@@ -52,7 +53,8 @@ typedef struct obj_fill {
 	const j3d_shape *s;
 	const nm_obj_group *g;
 	nm_obj_data *d;
-	int pos_attr, nrm_attr, tex_attr;  /* index in the attribute list, -1 when absent */
+	int pos_attr, nrm_attr, clr_attr;  /* index in the attribute list, -1 when absent */
+	int tex_attr[8];
 	uint64_t nverts, ntris;
 	uint32_t *local;                   /* scratch: the primitive's vertex numbers */
 	size_t caplocal;
@@ -83,6 +85,26 @@ static const j3d_varray *usable(const j3d_model *m, int slot, unsigned min_comps
 		return NULL;
 	const j3d_varray *a = &m->vtx1->arrays[slot];
 	return a->present && !a->problem && !a->color && a->ncomp >= min_comps ? a : NULL;
+}
+
+/* Colour 0 (VTX1 CLR0), as RGBA bytes. */
+static const j3d_varray *color_array(const j3d_model *m)
+{
+	if (!m->vtx1)
+		return NULL;
+	const j3d_varray *a = &m->vtx1->arrays[J3D_CLR0];
+	return a->present && !a->problem && a->color && a->fmt && a->stride ? a : NULL;
+}
+
+/* UV sets of a shape: TEX0..TEX7 up to the last one it has (a gap gives zeros). */
+static unsigned uv_sets(const j3d_model *m, const j3d_shape *s)
+{
+	unsigned n = 0;
+	for (unsigned k = 0; k < 8 && k < NM_MESH_MAX_UV; k++)
+		if (usable(m, J3D_TEX0 + (int)k, 1) &&
+		    find_attr(s, J3D_A_TEX0 + k, J3D_A_TEX0 + k) >= 0)
+			n = k + 1;
+	return n;
 }
 
 static const float identity[12] = { 1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, 0 };
@@ -144,11 +166,53 @@ static void element(const j3d_varray *a, const uint8_t *data, uint32_t i, float 
 	memcpy(out, f, n * sizeof *out);
 }
 
+/* JOINTS_0/WEIGHTS_0 of a vertex (model.glb) from its DRW1 entry: a joint entry is that
+ * joint at weight 1; an envelope is its EVP1 influences (glTF's one set holds four: an
+ * envelope with more keeps its four heaviest, which no corpus envelope has; the writer
+ * renormalises). Anything unresolved is joint 0 at weight 1, which at bind pose leaves
+ * the vertex where it is, as mesh.obj does. */
+static void skin_vertex(const j3d_model *m, uint16_t drw, uint16_t *j, float *w)
+{
+	memset(j, 0, NM_MESH_INFLUENCES * sizeof *j);
+	memset(w, 0, NM_MESH_INFLUENCES * sizeof *w);
+	w[0] = 1;
+	if (!m->drw1 || drw >= m->drw1->count)
+		return;
+	uint16_t p = m->drw1->params[drw];
+	uint32_t njoints = m->jnt1 ? m->jnt1->count : 0;
+	if (m->drw1->kinds[drw] == 0) {
+		j[0] = p < njoints ? p : 0;
+		return;
+	}
+	const j3d_evp1 *e = m->evp1;
+	if (m->drw1->kinds[drw] != 1 || !e || p >= e->count)
+		return;
+	w[0] = 0;
+	for (uint32_t k = 0; k < e->counts[p]; k++) {
+		uint32_t at = e->first[p] + k;
+		if (e->joints[at] >= njoints || !(e->weights[at] > 0))
+			continue;
+		/* Into the slot of the lightest influence kept so far, if heavier. */
+		int light = 0;
+		for (int s = 1; s < NM_MESH_INFLUENCES; s++)
+			if (w[s] < w[light])
+				light = s;
+		if (e->weights[at] > w[light]) {
+			j[light] = e->joints[at];
+			w[light] = e->weights[at];
+		}
+	}
+}
+
 /* OBJ vertex i of the group from display-list vertex vert of primitive p. */
 static void put_vertex(obj_fill *f, uint64_t i, const j3d_prim *pr, const uint8_t *vert)
 {
 	const obj_build *b = f->b;
-	const float *mx = bind_matrix(b, j3d_mtx_resolve(f->s, pr, vert));
+	uint16_t drw = j3d_mtx_resolve(f->s, pr, vert);
+	const float *mx = bind_matrix(b, drw);
+	if (f->d->joints)
+		skin_vertex(b->m, drw, f->d->joints + NM_MESH_INFLUENCES * i,
+			    f->d->weights + NM_MESH_INFLUENCES * i);
 	float p[3];
 	element(b->apos, b->pos, attr_value(f->s, f->pos_attr, vert), p, 3);
 	for (int r = 0; r < 3; r++)
@@ -163,13 +227,24 @@ static void put_vertex(obj_fill *f, uint64_t i, const j3d_prim *pr, const uint8_
 		for (int r = 0; r < 3; r++)
 			f->d->normals[3 * i + r] = len > 0 ? t[r] / len : 0.0f;
 	}
-	if (f->d->texcoords) {
+	for (int k = 0; k < NM_MESH_MAX_UV; k++) {
+		if (!f->d->texcoords[k])
+			continue;
 		float st[2];
-		element(b->atex, b->tex, attr_value(f->s, f->tex_attr, vert), st, 2);
-		if (b->atex && b->atex->ncomp < 2)
+		element(b->atex[k], b->tex[k], attr_value(f->s, f->tex_attr[k], vert), st, 2);
+		if (b->atex[k] && b->atex[k]->ncomp < 2)
 			st[1] = 0.0f;
-		f->d->texcoords[2 * i] = st[0];
-		f->d->texcoords[2 * i + 1] = 1.0f - st[1];
+		f->d->texcoords[k][2 * i] = st[0];
+		f->d->texcoords[k][2 * i + 1] = 1.0f - st[1];
+	}
+	if (f->d->colors) {
+		/* White where the shape has no colour index or it is past the array. */
+		uint8_t rgba[4] = { 255, 255, 255, 255 };
+		uint32_t ci = attr_value(f->s, f->clr_attr, vert);
+		if (b->aclr && b->clr && ci != NONE && ci < b->aclr->count)
+			j3d_vtx_color(b->aclr, b->clr, ci, rgba);
+		for (int c = 0; c < 4; c++)
+			f->d->colors[4 * i + c] = rgba[c] / 255.0f;
 	}
 }
 
@@ -236,7 +311,9 @@ static nm_status load_group(void *ctx, size_t g, nm_obj_data *d, nm_error *err)
 	obj_fill f = { .b = b, .s = s, .g = &b->f->model.groups[g], .d = d,
 		       .pos_attr = find_attr(s, J3D_A_POS, J3D_A_POS),
 		       .nrm_attr = find_attr(s, J3D_A_NRM, J3D_A_NBT),
-		       .tex_attr = find_attr(s, J3D_A_TEX0, J3D_A_TEX0) };
+		       .clr_attr = find_attr(s, J3D_A_CLR0, J3D_A_CLR0) };
+	for (unsigned k = 0; k < 8; k++)
+		f.tex_attr[k] = find_attr(s, J3D_A_TEX0 + k, J3D_A_TEX0 + k);
 	nm_status st = fill_group(&f, err);
 	free(f.local);
 	return st;
@@ -248,29 +325,66 @@ static nm_status load_array(j3d_model *m, const j3d_varray *a, uint8_t **out, nm
 	return a ? j3d_vtx_load(m, a, out, err) : NM_OK;
 }
 
-static nm_status produce_obj(void *ctx, void *arg, nm_out *o, nm_error *err)
+/* Loads what every group reads (the arrays and the bind matrices); j3d_obj_end frees
+ * it, also after a failure. */
+static nm_status j3d_obj_begin(j3d_model *m, const obj_file *file, obj_build *b,
+			       nm_error *err)
 {
-	j3d_model *m = ctx;
-	const obj_file *file = arg;
-	obj_build b = { .m = m, .f = file, .apos = usable(m, J3D_POS, 2),
-			.anrm = usable(m, J3D_NRM, 3), .atex = usable(m, J3D_TEX0, 1) };
+	*b = (obj_build){ .m = m, .f = file, .apos = usable(m, J3D_POS, 2),
+			  .anrm = usable(m, J3D_NRM, 3), .aclr = color_array(m) };
+	for (int k = 0; k < NM_MESH_MAX_UV; k++)
+		b->atex[k] = usable(m, J3D_TEX0 + k, 1);
+	b->drw_mtx = bind_matrices(m);
+	b->ndrw = m->drw1 ? m->drw1->count : 0;
+	if (!b->drw_mtx)
+		return nomem(m, err);
 	nm_status st;
-	b.drw_mtx = bind_matrices(m);
-	b.ndrw = m->drw1 ? m->drw1->count : 0;
-	if (!b.drw_mtx)
-		st = nomem(m, err);
-	else if ((st = load_array(m, b.apos, &b.pos, err)) == NM_OK &&
-		 (st = load_array(m, b.anrm, &b.nrm, err)) == NM_OK &&
-		 (st = load_array(m, b.atex, &b.tex, err)) == NM_OK) {
+	if ((st = load_array(m, b->apos, &b->pos, err)) != NM_OK ||
+	    (st = load_array(m, b->anrm, &b->nrm, err)) != NM_OK ||
+	    (st = load_array(m, b->aclr, &b->clr, err)) != NM_OK)
+		return st;
+	for (int k = 0; k < NM_MESH_MAX_UV; k++)
+		if ((st = load_array(m, b->atex[k], &b->tex[k], err)) != NM_OK)
+			return st;
+	return NM_OK;
+}
+
+static void j3d_obj_end(obj_build *b)
+{
+	free(b->drw_mtx);
+	free(b->pos);
+	free(b->nrm);
+	free(b->clr);
+	for (int k = 0; k < 8; k++)
+		free(b->tex[k]);
+}
+
+nm_status j3d_with_mesh(j3d_model *m, j3d_mesh_writer fn, const void *arg, nm_out *o,
+			nm_error *err)
+{
+	const obj_file *file = m->mesh;
+	obj_build b;
+	nm_status st = j3d_obj_begin(m, file, &b, err);
+	if (st == NM_OK) {
 		nm_obj_model model = file->model;
 		model.ctx = &b;
-		st = nm_obj_write(&model, o, err);
+		st = fn(&model, arg, o, err);
 	}
-	free(b.drw_mtx);
-	free(b.pos);
-	free(b.nrm);
-	free(b.tex);
+	j3d_obj_end(&b);
 	return st;
+}
+
+static nm_status write_obj(const nm_obj_model *mesh, const void *arg, nm_out *o,
+			   nm_error *err)
+{
+	(void)arg;
+	return nm_obj_write(mesh, o, err);
+}
+
+static nm_status produce_obj(void *ctx, void *arg, nm_out *o, nm_error *err)
+{
+	(void)arg;
+	return j3d_with_mesh(ctx, write_obj, NULL, o, err);
 }
 
 /* Material name for OBJ/MTL: one token, no spaces. */
@@ -330,7 +444,7 @@ static obj_file *obj_groups(nm_tree *t, j3d_model *m)
 	j3d_shape **shapes = nm_tree_alloc(t, (ns + 1) * sizeof *shapes);
 	if (!f || !groups || !shapes)
 		return NULL;
-	const j3d_varray *anrm = usable(m, J3D_NRM, 3), *atex = usable(m, J3D_TEX0, 1);
+	const j3d_varray *anrm = usable(m, J3D_NRM, 3), *aclr = color_array(m);
 	uint64_t tris = 0;
 	for (size_t i = 0; i < ns; i++) {
 		j3d_shape *s = &m->shp1->shapes[i];
@@ -340,7 +454,10 @@ static obj_file *obj_groups(nm_tree *t, j3d_model *m)
 		g->name = nm_tree_printf(t, "shape%zu", i);
 		if (!g->name)
 			return NULL;
+		g->object = g->name;
 		if (s->material >= 0 && m->mat3 && (uint32_t)s->material < m->mat3->count) {
+			/* vt: the UV set the material's texture is read through. */
+			g->obj_uv = m->mat3->mats[s->material].texture_uv;
 			char *mat = mtl_name(m, s->material);
 			g->material = mat ? nm_tree_printf(t, "%s", mat) : NULL;
 			free(mat);
@@ -349,7 +466,9 @@ static obj_file *obj_groups(nm_tree *t, j3d_model *m)
 		}
 		g->nverts = s->tri_verts;
 		g->has_normals = anrm && find_attr(s, J3D_A_NRM, J3D_A_NBT) >= 0;
-		g->has_texcoords = atex && find_attr(s, J3D_A_TEX0, J3D_A_TEX0) >= 0;
+		g->nuvs = uv_sets(m, s);
+		g->has_colors = aclr && find_attr(s, J3D_A_CLR0, J3D_A_CLR0) >= 0;
+		g->has_skin = m->jnt1 && m->jnt1->count > 0;
 		g->ntris = s->count[J3D_PC_TRIANGLES];
 		tris += g->ntris;
 		shapes[ng++] = s;
@@ -365,6 +484,16 @@ static obj_file *obj_groups(nm_tree *t, j3d_model *m)
 	return f;
 }
 
+const nm_obj_model *j3d_mesh_groups(const j3d_model *m)
+{
+	return m->mesh ? &m->mesh->model : NULL;
+}
+
+const j3d_shape *j3d_group_shape(const j3d_model *m, size_t k)
+{
+	return m->mesh->shapes[k];
+}
+
 nm_status j3d_add_obj(nm_tree *t, nm_node *root, j3d_model *m)
 {
 	nm_out o;
@@ -375,6 +504,7 @@ nm_status j3d_add_obj(nm_tree *t, nm_node *root, j3d_model *m)
 	obj_file *f = n ? obj_groups(t, m) : NULL;
 	if (!f)
 		return NM_E_NOMEM;
-	return nm_lazy(t, root, "mesh.obj", nm_obj_size(&f->model), produce_obj, m, f) ? NM_OK
-											 : NM_E_NOMEM;
+	m->mesh = f;
+	return nm_lazy(t, root, "mesh.obj", nm_obj_size(&f->model), produce_obj, m, NULL)
+	       ? NM_OK : NM_E_NOMEM;
 }

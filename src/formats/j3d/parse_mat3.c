@@ -257,6 +257,24 @@ static int texture_of(mctx *c, int k)
 	return p ? b16(p) : -1;
 }
 
+/* The UV set texture map k is read through: the texcoord of the first TEV stage that
+ * samples it, that texcoord's texgen, and its source TEX0..7 (GX_TG_TEX0 = 4). 0 when
+ * no stage samples it or the coordinates are generated otherwise (from positions or
+ * normals: environment maps). */
+static uint8_t texture_uv(mctx *c, int k)
+{
+	for (int s = 0; s < 16; s++) {
+		uint16_t idx = e16(c, c->L->tevorder, s);
+		const uint8_t *p = idx == 0xFFFF ? NULL : elem(c, T_TEVORDER, idx);
+		if (!p || p[1] != k)
+			continue;
+		idx = p[0] < 8 ? e16(c, c->L->texgen, p[0]) : 0xFFFF;
+		const uint8_t *g = idx == 0xFFFF ? NULL : elem(c, T_TEXGEN, idx);
+		return g && g[1] >= 4 && g[1] <= 11 ? (uint8_t)(g[1] - 4) : 0;
+	}
+	return 0;
+}
+
 static void textures(mctx *c, nm_out *o)
 {
 	const uint8_t *p;
@@ -419,6 +437,28 @@ void j3d_material_text(nm_out *o, j3d_model *m, size_t i)
 	}
 }
 
+/* What model.glb's material needs of the pixel stage (FORMATS.md 3.6; GX enums): the cull
+ * mode, whether the alpha compare can discard (a compare other than ALWAYS on a side the
+ * op needs) and whether the blend mode blends. */
+static void pixel_state(mctx *c, j3d_material *mat)
+{
+	uint8_t ci = e8(c, 0x01);
+	const uint8_t *p = ci == 0xFF ? NULL : elem(c, T_CULL, ci);
+	mat->cull = p ? p[3] : 2;
+	uint16_t ai = e16(c, c->L->alphacomp, 0);
+	p = ai == 0xFFFF ? NULL : elem(c, T_ALPHACOMP, ai);
+	if (p) {
+		/* GX compare 7 is ALWAYS; op 0 AND, 1 OR. AND passes everything only when both
+		 * are ALWAYS, OR when either is. */
+		bool a0 = p[0] == 7, a1 = p[3] == 7;
+		mat->alpha_mask = p[2] == 1 ? !(a0 || a1) : !(a0 && a1);
+		mat->alpha_ref = p[0] == 7 ? p[4] : p[1];
+	}
+	uint16_t bi = e16(c, c->L->blend, 0);
+	p = bi == 0xFFFF ? NULL : elem(c, T_BLEND, bi);
+	mat->blended = p && p[0] == 1;
+}
+
 static nm_status parse(j3d_model *m, const j3d_chunk *c, bool v21, j3d_mat3 *t, nm_error *err)
 {
 	const layout *L = v21 ? &L21 : &L26;
@@ -466,11 +506,13 @@ static nm_status parse(j3d_model *m, const j3d_chunk *c, bool v21, j3d_mat3 *t, 
 		mctx cx = { .m = m, .t = t, .L = L, .hdr = hdr,
 			    .entry = (size_t)off_entries + (size_t)t->mats[i].entry * L->entry_size };
 		for (int k = 0; k < 8 && t->mats[i].texture < 0; k++)
-			t->mats[i].texture = texture_of(&cx, k);
+			if ((t->mats[i].texture = texture_of(&cx, k)) >= 0)
+				t->mats[i].texture_uv = texture_uv(&cx, k);
 		uint16_t ci = e16(&cx, L->matcolor, 0);
 		const uint8_t *p = ci == 0xFFFF ? NULL : elem(&cx, T_MATCOLOR, ci);
 		if (p)
 			memcpy(t->mats[i].color, p, 4);
+		pixel_state(&cx, &t->mats[i]);
 	}
 	return NM_OK;
 }

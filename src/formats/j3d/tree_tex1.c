@@ -226,6 +226,8 @@ nm_status j3d_texture_files(nm_tree *t, nm_node *dir, const j3d_tex1 *x, uint16_
 		if (!size || !add_file_name(name, sizeof name, tx->stem, ext) ||
 		    !nm_lazy(t, dir, name, size, produce_level, NULL, ref))
 			return NM_E_NOMEM;
+		if (l == 0)
+			tx->png = (nm_png_source){ size, produce_level, NULL, ref };
 	}
 	if (!add_file_name(name, sizeof name, tx->stem, ".bin") ||
 	    !nm_slice(t, dir, name, m->r, tx->img_abs, tx->img_len))

@@ -1,6 +1,7 @@
 /* mesh.obj + mesh.mtl: one OBJ group per triangle or triangle-strip mesh (strips turned
- * into triangles), grouped by vertex buffer so that the meshes of one buffer share its
- * vertices. Texture coordinates are texcoord0 with v flipped (GX2 and NVN put t = 0 at
+ * into triangles), and one object per vertex buffer, whose meshes share its vertices.
+ * Texcoords 0-3 and colours (semantics 4-8, FORMATS.md 6.4); bone indices and weights
+ * for model.glb's skin. Texture coordinates are texcoord0 with v flipped (GX2 and NVN put t = 0 at
  * the top of the image; FORMATS.md 7). Textures are TXTR assets: inside a PAK, mesh.mtl
  * names the level-0 PNG in each texture's directory (model_textures.c); a model mounted
  * alone names them GUID.png, and says why. Points, lines and adjacency meshes stay in
@@ -12,11 +13,8 @@
 #include "export/text.h"
 #include "export/triangulate.h"
 #include "formats/rfrm/rfrm.h"
+#include "lib/alloc.h"
 
-struct rfrm_obj {
-	nm_obj_model model;
-	size_t *mesh;            /* group -> mesh index */
-};
 
 /* The first usable component of a semantic with at least min_comps components. */
 static const rfrm_comp *find_comp(const rfrm_vbuf *vb, uint32_t semantic, unsigned min_comps)
@@ -31,10 +29,16 @@ static const rfrm_comp *find_comp(const rfrm_vbuf *vb, uint32_t semantic, unsign
 	return NULL;
 }
 
+/* n floats per vertex from component c; zeros when c is NULL (a UV set below the last
+ * one the buffer has, which it lacks). */
 static nm_status copy_comp(const rfrm_model *m, const rfrm_vbuf *vb, const uint8_t *data,
 			   size_t len, const rfrm_comp *c, unsigned n, bool flip_v, float *dst,
 			   nm_error *err)
 {
+	if (!c) {
+		memset(dst, 0, (size_t)vb->count * n * sizeof *dst);
+		return NM_OK;
+	}
 	const rfrm_format_info *f = rfrm_format(c->format);
 	uint64_t need = vb->count ? (uint64_t)(vb->count - 1) * c->stride + c->offset + f->bytes : 0;
 	if (need > len)
@@ -49,6 +53,38 @@ static nm_status copy_comp(const rfrm_model *m, const rfrm_vbuf *vb, const uint8
 		}
 	}
 	return NM_OK;
+}
+
+/* COLOR (semantic 8), alpha 1 when it has three components. */
+static nm_status copy_colors(const rfrm_model *m, const rfrm_vbuf *vb, const uint8_t *data,
+			     size_t len, float *dst, nm_error *err)
+{
+	const rfrm_comp *c = find_comp(vb, RFRM_COLOR, 3);
+	nm_status s = copy_comp(m, vb, data, len, c, 4, false, dst, err);
+	if (s == NM_OK && rfrm_format(c->format)->comps < 4)
+		for (uint32_t v = 0; v < vb->count; v++)
+			dst[(size_t)v * 4 + 3] = 1.0f;
+	return s;
+}
+
+/* BONE_INDICES and BONE_WEIGHTS (semantics 9, 10), four each. */
+static nm_status copy_skin(const rfrm_model *m, const rfrm_vbuf *vb, const uint8_t *data,
+			   size_t len, nm_obj_data *d, nm_error *err)
+{
+	float *idx = nm_alloc(nm_tree_options(m->t), vb->count, 4 * sizeof *idx, err, m->name,
+			      "VBUF", NM_NO_OFFSET);
+	if (!idx)
+		return err->code;
+	nm_status s = copy_comp(m, vb, data, len, find_comp(vb, RFRM_BONE_INDICES, 1), 4, false,
+				idx, err);
+	if (s == NM_OK)
+		s = copy_comp(m, vb, data, len, find_comp(vb, RFRM_BONE_WEIGHTS, 1), 4, false,
+			      d->weights, err);
+	/* An index that is no bone number gets a joint past the skeleton: weight 0. */
+	for (size_t k = 0; s == NM_OK && k < (size_t)vb->count * 4; k++)
+		d->joints[k] = idx[k] >= 0 && idx[k] < 65535 ? (uint16_t)idx[k] : 65535;
+	free(idx);
+	return s;
 }
 
 static nm_status load_group(void *ctx, size_t g, nm_obj_data *d, nm_error *err)
@@ -68,9 +104,14 @@ static nm_status load_group(void *ctx, size_t g, nm_obj_data *d, nm_error *err)
 		if (s == NM_OK && d->normals)
 			s = copy_comp(m, vb, data, len, find_comp(vb, RFRM_NORMAL, 3), 3, false,
 				      d->normals, err);
-		if (s == NM_OK && d->texcoords)
-			s = copy_comp(m, vb, data, len, find_comp(vb, RFRM_TEXCOORD0, 2), 2, true,
-				      d->texcoords, err);
+		for (unsigned k = 0; s == NM_OK && k < NM_MESH_MAX_UV; k++)
+			if (d->texcoords[k])
+				s = copy_comp(m, vb, data, len, find_comp(vb, RFRM_TEXCOORD0 + k, 2), 2,
+					      true, d->texcoords[k], err);
+		if (s == NM_OK && d->colors)
+			s = copy_colors(m, vb, data, len, d->colors, err);
+		if (s == NM_OK && d->joints)
+			s = copy_skin(m, vb, data, len, d, err);
 		free(data);
 		if (s != NM_OK)
 			return s;
@@ -165,7 +206,15 @@ nm_status rfrm_add_obj(rfrm_model *m, nm_node *root)
 				return NM_E_NOMEM;
 			groups[k].nverts = vb->count;
 			groups[k].has_normals = find_comp(vb, RFRM_NORMAL, 3) != NULL;
-			groups[k].has_texcoords = find_comp(vb, RFRM_TEXCOORD0, 2) != NULL;
+			for (unsigned u = 0; u < NM_MESH_MAX_UV; u++)
+				if (find_comp(vb, RFRM_TEXCOORD0 + u, 2))
+					groups[k].nuvs = u + 1;
+			groups[k].has_colors = find_comp(vb, RFRM_COLOR, 3) != NULL;
+			groups[k].has_skin = m->skin_bones > 0 &&
+					     find_comp(vb, RFRM_BONE_INDICES, 1) &&
+					     find_comp(vb, RFRM_BONE_WEIGHTS, 1);
+			if (first && !(groups[k].object = nm_tree_printf(t, "buffer%zu", v)))
+				return NM_E_NOMEM;
 			groups[k].ntris = nm_triangle_count(me->prim == 4 ? NM_PRIM_STRIP
 									  : NM_PRIM_TRIANGLES, me->count);
 			groups[k].reuse_vertices = !first;

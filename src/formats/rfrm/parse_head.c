@@ -178,6 +178,7 @@ nm_status rfrm_parse_skhd(rfrm_model *m, nm_view *v, nm_error *err)
 	if (v->size > 4)
 		nm_kv(&o, "extra_bytes", "%zu", v->size - 4);
 	set_text(m, &m->chunk[RC_SKHD], &o);
+	m->skin_bones = u;
 	return NM_OK;
 }
 

@@ -13,6 +13,7 @@
 #include <pthread.h>
 #include <stdbool.h>
 #include <stdint.h>
+#include "export/obj.h"
 #include "formats/driver.h"
 #include "lib/chunk.h"
 #include "lib/error.h"
@@ -119,7 +120,8 @@ void rfrm_semantic_column(uint32_t semantic, unsigned c, char *buf, size_t len);
 
 /* --- models (parse_model.c, parse_*.c) -------------------------------------------- */
 
-enum rfrm_semantic { RFRM_POSITION = 0, RFRM_NORMAL = 1, RFRM_TANGENT0 = 2, RFRM_TEXCOORD0 = 4 };
+enum rfrm_semantic { RFRM_POSITION = 0, RFRM_NORMAL = 1, RFRM_TANGENT0 = 2, RFRM_TEXCOORD0 = 4,
+		     RFRM_COLOR = 8, RFRM_BONE_INDICES = 9, RFRM_BONE_WEIGHTS = 10 };
 
 typedef struct rfrm_comp {
 	uint32_t buffer, offset, stride, format, semantic;
@@ -223,6 +225,12 @@ typedef struct rfrm_meta {
 	uint32_t (*vb)[4], (*ib)[4]; /* {read buffer, offset, compressed, decompressed} */
 } rfrm_meta;
 
+/* mesh.obj's description (obj.c), which model.glb reads too (gltf.c). */
+struct rfrm_obj {
+	nm_obj_model model;
+	size_t *mesh;            /* group -> mesh index */
+};
+
 typedef struct rfrm_model {
 	nm_reader *r;
 	nm_tree *t;
@@ -261,6 +269,9 @@ typedef struct rfrm_model {
 	bool meta_bad;           /* a META blob was found but not usable: meta_err says why */
 	nm_error meta_err;
 	bool little;             /* vertex and index data byte order: the Switch's */
+	/* SMDL: SKHD's u32. In every corpus SMDL it is one more than the largest bone index
+	 * of its vertex buffers: the number of bones the skin addresses (0: no SKHD). */
+	uint32_t skin_bones;
 	bool switch_mtrl;        /* MTRL has the Switch layout */
 	bool switch_codec;       /* a buffer uses a Switch-only codec tag (4..13) */
 	uint32_t codec;          /* codec tag of the first buffer */
@@ -354,6 +365,8 @@ void rfrm_gpu_header(nm_out *o, const rfrm_model *m);
 nm_status rfrm_add_vbufs(rfrm_model *m, nm_node *dir);
 nm_status rfrm_add_ibufs(rfrm_model *m, nm_node *dir);
 nm_status rfrm_add_obj(rfrm_model *m, nm_node *root);
+/* model.glb over mesh.obj's groups (gltf.c); after rfrm_add_obj. */
+nm_status rfrm_add_gltf(rfrm_model *m, nm_node *root);
 
 /* --- PAK (parse_pak.c, tree_pak.c) ------------------------------------------------ */
 

@@ -182,7 +182,8 @@ nm_status rfrm_build_model_tree(rfrm_model *m, nm_node *root, nm_error *err)
 		if (g)
 			nm_error_file(t, g, &m->gpu_err);
 	}
-	if (m->source != RFRM_GPU_NONE && rfrm_add_obj(m, root) != NM_OK)
+	if (m->source != RFRM_GPU_NONE && (rfrm_add_obj(m, root) != NM_OK ||
+						 rfrm_add_gltf(m, root) != NM_OK))
 		goto nomem;
 	nm_out_free(&o);
 	return NM_OK;

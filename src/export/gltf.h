@@ -1,0 +1,94 @@
+/* model.glb: binary glTF 2.0 (the Khronos specification, "GLB File Format"), with an
+ * exact size known at mount.
+ *
+ * Geometry comes from the same nm_obj_model as mesh.obj (the same groups, the same load
+ * callback: vertices in bind pose exactly where mesh.obj puts them); a driver adds its
+ * materials, the PNGs its tree shows, and its skeleton.
+ *
+ * Layout: 12-byte header; JSON chunk (padded with spaces to 4 bytes); BIN chunk. The
+ * BIN chunk holds, per group that owns vertices, POSITION, NORMAL, TEXCOORD_n, COLOR_0,
+ * JOINTS_0 and WEIGHTS_0 (each tightly packed, 4-byte aligned by their sizes), then per
+ * group its u32 triangle indices, then the inverse bind matrices, then every PNG used
+ * (padded with zeros to 4). Every offset and count follows from the counts, so the JSON
+ * is the same text at mount and on read except for POSITION's min and max, which
+ * glTF requires and which depend on the vertices: they are written as fixed-width
+ * numbers ("%+.16e" with the '+' turned into a space: the exact double of each float),
+ * placeholders of that width at mount, filled in once the vertices are read.
+ *
+ * Groups: one glTF mesh per group that owns its vertices, with one primitive per group
+ * that uses them (itself and the reuse_vertices groups after it); a group without
+ * vertices or triangles is left out (glTF accessors count at least one element). A
+ * dropped triangle (NM_OBJ_DROPPED) is written as the degenerate triangle (0, 0, 0),
+ * which draws nothing. */
+#ifndef NM_GLTF_H
+#define NM_GLTF_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include "export/obj.h"
+#include "export/png.h"
+
+enum nm_gltf_alpha { NM_GLTF_OPAQUE, NM_GLTF_MASK, NM_GLTF_BLEND };
+
+/* glTF sampler wrap modes (the GL enums). */
+#define NM_GLTF_REPEAT 10497
+#define NM_GLTF_CLAMP 33071
+#define NM_GLTF_MIRROR 33648
+
+typedef struct nm_gltf_material {
+	const char *name;          /* any bytes: written as JSON-safe ASCII */
+	float color[4];            /* baseColorFactor, 0..1 */
+	int image;                 /* base-colour texture: index into images, or -1 */
+	unsigned uv;               /* the UV set it reads (texCoord) */
+	int wrap_s, wrap_t;        /* NM_GLTF_REPEAT... */
+	enum nm_gltf_alpha alpha;
+	float alpha_cutoff;        /* for NM_GLTF_MASK */
+	bool double_sided;
+} nm_gltf_material;
+
+typedef struct nm_gltf_joint {
+	const char *name;
+	int32_t parent;            /* index of its parent joint, or -1 (out of range, or in a
+				    * loop of parents: a root) */
+	float t[3], r[4], s[3];    /* local translation, rotation (quaternion x y z w), scale */
+	float inverse_bind[16];    /* column-major, as glTF stores it */
+} nm_gltf_joint;
+
+typedef struct nm_gltf_model {
+	const nm_obj_model *mesh;  /* geometry (group->material is not used) */
+	const int32_t *group_material; /* per group: index into materials, or -1 */
+	const nm_gltf_material *materials;
+	size_t nmaterials;
+	const nm_png_source *images;
+	size_t nimages;
+	/* The skeleton: joint k is node k. Groups with has_skin carry JOINTS_0/WEIGHTS_0
+	 * that index these joints; their meshes are skinned by one skin of all joints. */
+	const nm_gltf_joint *joints;
+	size_t njoints;
+	const char *generator;     /* asset.generator */
+} nm_gltf_model;
+
+/* The exact size model.glb will have: from counts, no vertex read. 0 when the JSON
+ * cannot be measured (out of memory). */
+uint64_t nm_gltf_size(const nm_gltf_model *m);
+/* Writes exactly nm_gltf_size(m) bytes. Geometry arrays come from nm_alloc under o->opt. */
+nm_status nm_gltf_write(const nm_gltf_model *m, nm_out *o, nm_error *err);
+/* nm_produce_fn adapter: ctx is the nm_gltf_model. */
+nm_status nm_gltf_produce(void *ctx, void *arg, nm_out *o, nm_error *err);
+/* dir/model.glb at its exact size, produced from m (which must live as long as the
+ * tree: its arena) by produce(ctx, m) (NULL: nm_gltf_produce). NM_E_NOMEM when either
+ * fails. A model whose glb would pass 4 GiB (GLB's 32-bit length) gets none. */
+nm_status nm_gltf_add(nm_tree *t, nm_node *dir, const nm_gltf_model *m, nm_produce_fn produce,
+		      void *ctx);
+
+/* Helpers for drivers: a joint's local TRS from Euler angles (radians, applied X then
+ * Y then Z: R = Rz * Ry * Rx, as src/lib/transform), and the column-major inverse of a
+ * row-major 3x4 or 4x4 world matrix (rows 0..2 used; the last row is 0 0 0 1). */
+void nm_gltf_euler_quat(const float euler[3], float q[4]);
+/* A material's alpha mode from a format's pixel state: an alpha test that can discard is
+ * MASK at its 8-bit reference (glTF has no blended-and-tested mode: the test wins, as
+ * its hard edge is what the game shows), else a blend is BLEND, else OPAQUE. */
+void nm_gltf_alpha_mode(nm_gltf_material *mat, bool test, uint8_t ref, bool blend);
+void nm_gltf_inverse_bind(const float *world_rows, float out[16]);
+
+#endif
