@@ -484,6 +484,23 @@ static nm_tree *fish_pak(bool cube, bool dift_is_model, rfx_txtr *diffuse)
 	return t;
 }
 
+/* The glb at glb embeds the bytes of the PNG at png as its one image, which its one
+ * material takes as the base colour. */
+static void expect_glb_embeds(nm_tree *t, const char *glb_path, const char *png_path)
+{
+	size_t glen, plen;
+	char *glb = walk_read(t, glb_path, &glen);
+	char *png = walk_read(t, png_path, &plen);
+	ck_assert_ptr_nonnull(glb);
+	ck_assert_ptr_nonnull(png);
+	ck_assert_ptr_nonnull(memmem(glb, glen, png, plen));
+	static const char img[] = "\"images\":[{", tex[] = "\"baseColorTexture\":{\"index\":0,";
+	ck_assert_ptr_nonnull(memmem(glb, glen, img, sizeof img - 1));
+	ck_assert_ptr_nonnull(memmem(glb, glen, tex, sizeof tex - 1));
+	free(glb);
+	free(png);
+}
+
 START_TEST(pak_model_textures)
 {
 	rfx_txtr diffuse;
@@ -501,6 +518,7 @@ START_TEST(pak_model_textures)
 	ck_assert(memcmp(got, want, 16 * 8 * 4) == 0);
 	free(got);
 	free(want);
+	expect_glb_embeds(t, "/fish.cmdl/model.glb", path);
 	expect(t, "/fish.cmdl/mtrl/0.txt",
 	       "dift_slot: DIFTTXTR (diffuse)\ndift_asset: fish_diffuse.txtr\n"
 	       "dift_png: ../fish_diffuse.txtr/tex/0.png\n");
@@ -586,6 +604,7 @@ START_TEST(folder_model_textures)
 	ck_assert(memcmp(got, want, 16 * 8 * 4) == 0);
 	free(got);
 	free(want);
+	expect_glb_embeds(t, "/fish.cmdl/model.glb", line);
 	expect_clean_walk(t);
 	nm_tree_free(t);
 	/* Without the texture beside it, the model is on its own again. */

@@ -181,3 +181,35 @@ void rfrm_texture_ref(rfrm_model *m, rfrm_material *mat, const char *key,
 	memcpy(tex->guid, guid, 16);
 	tex->png = png;
 }
+
+/* The bytes of the texture asset with this GUID, for model.glb: in a PAK a window of it
+ * (made in the model's content, freed with it); beside the model in a folder or
+ * archive, the sibling's own reader (its folder outlives the model). NULL: none. */
+static nm_reader *texture_reader(rfrm_model *m, const uint8_t *guid)
+{
+	if (m->pak) {
+		const rfrm_pak_entry *e = rfrm_pak_find(m->pak, guid);
+		nm_reader *w;
+		nm_error err;
+		char name[512];
+		if (!e || memcmp(e->type, "TXTR", 4) != 0)
+			return NULL;
+		snprintf(name, sizeof name, "%s:%s", nm_reader_name(m->pak->r), e->dir);
+		if (nm_reader_new_window(m->pak->r, name, e->off, e->size, &w, &err) != NM_OK)
+			return NULL;
+		if (nm_tree_adopt_reader(m->t, w) != NM_OK)
+			return NULL;   /* adopt closed it */
+		return w;
+	}
+	char g[RFRM_GUID_STR];
+	const char *dir;
+	nm_reader *sib;
+	rfrm_guid_str(g, guid);
+	return nm_member_sibling_where(m->r, names_guid, g, &sib, &dir) ? sib : NULL;
+}
+
+bool rfrm_texture_png_source(rfrm_model *m, const rfrm_texref *tex, nm_png_source *src)
+{
+	nm_reader *r = tex->png ? texture_reader(m, tex->guid) : NULL;
+	return r && rfrm_txtr_png_source(r, m->t, src);
+}

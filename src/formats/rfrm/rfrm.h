@@ -317,6 +317,11 @@ void rfrm_texture_ref(rfrm_model *m, rfrm_material *mat, const char *key,
 const char *rfrm_texture_slot(const uint8_t *id);
 /* The mesh.mtl statement for a texture parameter id (map_Kd...), or NULL. */
 const char *rfrm_texture_mtl_key(const uint8_t *id);
+/* For model.glb: the level-0 PNG of the texture tex names (one with a png path: in the
+ * same PAK, or beside the model), as the source of the same bytes its tree shows. */
+struct nm_png_source;
+bool rfrm_texture_png_source(rfrm_model *m, const rfrm_texref *tex,
+			     struct nm_png_source *src);
 nm_status rfrm_parse_mesh(rfrm_model *m, nm_view *v, nm_error *err);
 nm_status rfrm_parse_vbuf(rfrm_model *m, nm_view *v, nm_error *err);
 nm_status rfrm_parse_ibuf(rfrm_model *m, nm_view *v, nm_error *err);

@@ -68,22 +68,26 @@ static nm_status level_fail(nm_error *err, nm_status s, const struct level_ref *
 		       layer, ref->x->fmt->name, what);
 }
 
-/* Read the level's bytes from the surface (so the tree's cache keeps the surface for
- * the other levels), put them in rows, decode. */
-static nm_status produce_png(void *ctx, void *arg, nm_out *o, nm_error *err)
+/* Take the level's bytes from the surface, put them in rows, decode. surface: the whole
+ * surface in memory, or NULL to read it through the tree (whose cache then keeps the
+ * surface for the other levels). */
+static nm_status level_png(const struct level_ref *ref, const uint8_t *surface, nm_out *o,
+			   nm_error *err)
 {
-	const struct level_ref *ref = arg;
 	rfrm_txtr *x = ref->x;
 	const nm_tegra_level *l = &x->surf.level[ref->level];
 	uint64_t at = x->surf.layer_size * ref->layer + l->offset;
-	(void)ctx;
 	uint64_t need[3] = { (uint64_t)l->width * l->height * 4, l->size, l->linear_size };
 	uint8_t *buf[3] = { NULL, NULL, NULL };
 	nm_status s = alloc_largest_first(o->opt, need, buf, 3, x, err);
 	uint8_t *rgba = buf[0], *sw = buf[1], *lin = buf[2];
 	size_t got = 0;
-	if (s == NM_OK)
+	if (s == NM_OK && surface) {
+		memcpy(sw, surface + at, (size_t)l->size);   /* the layout is inside surf.size */
+		got = (size_t)l->size;
+	} else if (s == NM_OK) {
 		s = nm_read(x->t, x->surface_node, at, sw, (size_t)l->size, &got, err);
+	}
 	if (s == NM_OK && got != l->size)
 		s = level_fail(err, NM_E_IO, ref, "the surface is shorter than its layout");
 	if (s == NM_OK && nm_tegra_deswizzle(sw, got, l->row_bytes, l->blocks_y, l->block_height,
@@ -103,6 +107,12 @@ static nm_status produce_png(void *ctx, void *arg, nm_out *o, nm_error *err)
 	for (int i = 0; i < 3; i++)
 		free(buf[i]);
 	return s;
+}
+
+static nm_status produce_png(void *ctx, void *arg, nm_out *o, nm_error *err)
+{
+	(void)ctx;
+	return level_png(arg, NULL, o, err);
 }
 
 /* Type, format and size, under the keys info.txt or head/header.txt use. */
@@ -291,4 +301,42 @@ nm_status rfrm_build_txtr(nm_reader *r, nm_tree *t, nm_node *dir, const rfrm_ite
 nomem:
 	nm_out_free(&o);
 	return nm_fail(err, NM_E_NOMEM, name, NULL, NM_NO_OFFSET, "out of memory");
+}
+
+/* Level 0 without the texture's tree (for a model's model.glb): the surface is
+ * decompressed into memory for the one PNG, and freed after it. */
+static nm_status produce_png_alone(void *ctx, void *arg, nm_out *o, nm_error *err)
+{
+	const struct level_ref *ref = arg;
+	nm_out surface;
+	(void)ctx;
+	nm_out_init(&surface);
+	surface.opt = o->opt;
+	nm_status s = produce_surface(NULL, ref->x, &surface, err);
+	if (s == NM_OK && surface.len != ref->x->surf.size)
+		s = nm_fail(err, NM_E_FORMAT, ref->x->name, "GPU", ref->x->gpu->data_off,
+			    "the surface is %zu bytes, its layout %llu", surface.len,
+			    (unsigned long long)ref->x->surf.size);
+	if (s == NM_OK)
+		s = level_png(ref, surface.data, o, err);
+	nm_out_free(&surface);
+	return s;
+}
+
+bool rfrm_txtr_png_source(nm_reader *r, nm_tree *t, nm_png_source *src)
+{
+	rfrm_item form;
+	nm_error err;
+	rfrm_txtr *x = nm_tree_alloc(t, sizeof *x);
+	struct level_ref *ref = nm_tree_alloc(t, sizeof *ref);
+	if (!x || !ref || nm_tree_on_free(t, rfrm_txtr_free, x) != NM_OK ||
+	    rfrm_read_form(r, 0, nm_reader_size(r), &form, &err) != NM_OK ||
+	    memcmp(form.id, "TXTR", 4) != 0 || rfrm_txtr_parse(r, t, &form, x, &err) != NM_OK ||
+	    !rfrm_txtr_has_png(x) || x->layers != 1 || !x->gpu)
+		return false;
+	*ref = (struct level_ref){ x, 0, 0 };
+	const nm_tegra_level *l = &x->surf.level[0];
+	*src = (nm_png_source){ nm_png_size(l->width, l->height, x->fmt->channels),
+				produce_png_alone, NULL, ref };
+	return true;
 }

@@ -18,6 +18,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 #include "codec/tegra_swizzle.h"
+#include "export/png.h"
 #include "formats/rfrm/rfrm.h"
 
 /* How a format becomes RGBA8. */
@@ -125,5 +126,10 @@ nm_status rfrm_build_txtr(nm_reader *r, nm_tree *t, nm_node *dir, const rfrm_ite
  * asset's form and HEAD only. */
 bool rfrm_txtr_png_path(nm_reader *r, nm_tree *t, char *path, size_t len, char *why,
 			size_t why_len);
+
+/* For a model's model.glb: the asset's level-0 PNG as a source (the same bytes as its
+ * tree's tex/0.png), made without its tree; false when it has none. r must outlive the
+ * source (the model's content holds what this parses). */
+bool rfrm_txtr_png_source(nm_reader *r, nm_tree *t, nm_png_source *src);
 
 #endif
