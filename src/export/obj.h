@@ -25,7 +25,7 @@
 #include "lib/out.h"
 
 #define NM_OBJ_DROPPED UINT32_MAX   /* put in tris[3k] to leave triangle k out */
-#define NM_MESH_MAX_UV 4            /* UV sets a group can carry */
+#define NM_MESH_MAX_UV 8            /* UV sets a group can carry (J3D has 8) */
 #define NM_MESH_INFLUENCES 4        /* joints per vertex (glTF's JOINTS_0/WEIGHTS_0) */
 
 typedef struct nm_obj_group {

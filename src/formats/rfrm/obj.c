@@ -104,7 +104,7 @@ static nm_status load_group(void *ctx, size_t g, nm_obj_data *d, nm_error *err)
 		if (s == NM_OK && d->normals)
 			s = copy_comp(m, vb, data, len, find_comp(vb, RFRM_NORMAL, 3), 3, false,
 				      d->normals, err);
-		for (unsigned k = 0; s == NM_OK && k < NM_MESH_MAX_UV; k++)
+		for (unsigned k = 0; s == NM_OK && k < RFRM_TEXCOORDS; k++)
 			if (d->texcoords[k])
 				s = copy_comp(m, vb, data, len, find_comp(vb, RFRM_TEXCOORD0 + k, 2), 2,
 					      true, d->texcoords[k], err);
@@ -206,7 +206,7 @@ nm_status rfrm_add_obj(rfrm_model *m, nm_node *root)
 				return NM_E_NOMEM;
 			groups[k].nverts = vb->count;
 			groups[k].has_normals = find_comp(vb, RFRM_NORMAL, 3) != NULL;
-			for (unsigned u = 0; u < NM_MESH_MAX_UV; u++)
+			for (unsigned u = 0; u < RFRM_TEXCOORDS; u++)
 				if (find_comp(vb, RFRM_TEXCOORD0 + u, 2))
 					groups[k].nuvs = u + 1;
 			groups[k].has_colors = find_comp(vb, RFRM_COLOR, 3) != NULL;

@@ -122,6 +122,7 @@ void rfrm_semantic_column(uint32_t semantic, unsigned c, char *buf, size_t len);
 
 enum rfrm_semantic { RFRM_POSITION = 0, RFRM_NORMAL = 1, RFRM_TANGENT0 = 2, RFRM_TEXCOORD0 = 4,
 		     RFRM_COLOR = 8, RFRM_BONE_INDICES = 9, RFRM_BONE_WEIGHTS = 10 };
+#define RFRM_TEXCOORDS (RFRM_COLOR - RFRM_TEXCOORD0)   /* semantics 4-7 */
 
 typedef struct rfrm_comp {
 	uint32_t buffer, offset, stride, format, semantic;
