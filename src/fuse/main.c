@@ -102,6 +102,8 @@ int main(int argc, char *argv[])
 		failed("cannot start a FUSE session");
 		goto out;
 	}
+	fs.se = se;
+	fs.prefill = opts.prefill;
 	if (fuse_set_signal_handlers(se) != 0) {
 		failed("cannot set signal handlers");
 		goto out;

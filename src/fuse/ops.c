@@ -5,6 +5,7 @@
 #include <string.h>
 #include "fuse/log.h"
 #include "fuse/ops.h"
+#include "fuse/prefill.h"
 
 void nm_fuse_say_error(const nm_fuse_fs *fs, const nm_error *err)
 {
@@ -180,6 +181,11 @@ static void list_dir(fuse_req_t req, fuse_ino_t ino, size_t size, off_t off, boo
 	}
 	fuse_reply_buf(req, buf, used);
 	free(buf);
+	/* The kernel asks past the last entry only once it holds them all: the moment to
+	 * hand it the small files it would otherwise READ one by one. After the reply, so
+	 * the listing does not wait for it. */
+	if (plus && off >= (off_t)count + 2 && s == NM_OK)
+		nm_fuse_prefill_texts(fs, kids, count);
 	put(fs, dir);
 }
 

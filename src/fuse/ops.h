@@ -19,6 +19,8 @@ typedef struct nm_fuse_fs {
 	const char *path;       /* the model as the user gave it, for messages */
 	bool no_open;           /* the kernel opens files itself (fs_init) */
 	bool no_opendir;        /* and directories */
+	struct fuse_session *se; /* for pushing bytes to the kernel (prefill.h) */
+	bool prefill;           /* push small text files when their directory is listed */
 } nm_fuse_fs;
 
 /* Log a library message, naming the model by the path the user gave. */

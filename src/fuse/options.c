@@ -8,7 +8,8 @@
 /* libfuse refuses more threads than this (FUSE_LOOP_MT_MAX_THREADS, for idle threads). */
 #define MAX_THREADS 100000
 
-enum { KEY_HELP, KEY_VERSION, KEY_DISCARD, KEY_LOG, KEY_MAX_THREADS, KEY_FSNAME };
+enum { KEY_HELP, KEY_VERSION, KEY_DISCARD, KEY_LOG, KEY_MAX_THREADS, KEY_FSNAME,
+       KEY_NOPREFILL };
 
 /* Every option mount.nmodel takes. Our limits (cache_size=, ...) are not here: an -o item
  * that matches nothing reaches on_option, which gives it to nm_options_parse (one table
@@ -21,6 +22,7 @@ static const struct fuse_opt option_spec[] = {
 	FUSE_OPT_KEY("log=", KEY_LOG),
 	FUSE_OPT_KEY("max_threads=", KEY_MAX_THREADS),
 	FUSE_OPT_KEY("fsname=", KEY_FSNAME),
+	FUSE_OPT_KEY("noprefill", KEY_NOPREFILL),
 	/* mount(8), /etc/fstab and gvfs pass these; they mean nothing to a FUSE session.
 	 * x-* too (on_option: a fuse_opt template cannot end in a wildcard). */
 	FUSE_OPT_KEY("rw", KEY_DISCARD),
@@ -155,6 +157,9 @@ static int on_option(void *data, const char *arg, int key, struct fuse_args *out
 		return take_log(p->opts, arg);
 	case KEY_MAX_THREADS:
 		return take_max_threads(p->opts, arg);
+	case KEY_NOPREFILL:
+		p->opts->prefill = false;
+		return 0;
 	case KEY_FSNAME:
 		p->own_fsname = 1;
 		return 1;
@@ -190,6 +195,7 @@ int nm_fuse_parse_options(struct fuse_args *args, nm_fuse_options *opts)
 {
 	struct parse p = { .opts = opts };
 	nm_options_init(&opts->model);
+	opts->prefill = true;
 	if (fuse_opt_parse(args, &p, option_spec, on_option) != 0)
 		return -1;
 	if (opts->show_help || opts->show_version)
@@ -230,6 +236,8 @@ void nm_fuse_usage(const char *prog)
 	       "    -o log=FILE              where errors go in the background; default syslog,\n"
 	       "                             without syslog ~/.local/state/nmodelfs/mount.nmodel.log\n"
 	       "    -o max_threads=N         threads serving requests at most; default 10\n"
+	       "    -o noprefill             do not hand the kernel small text files when their\n"
+	       "                             directory is listed (each is then READ on first use)\n"
 	       "    -f                       stay in the foreground, errors on stderr\n"
 	       "    -d                       debug: foreground, every request printed\n"
 	       "    -s                       one thread\n"

@@ -7,6 +7,7 @@
 /* 3.12: fuse_loop_config with max_threads (Debian bookworm has 3.14). */
 #define FUSE_USE_VERSION 312
 #include <fuse_lowlevel.h>
+#include <stdbool.h>
 #include "lib/options.h"
 
 typedef struct nm_fuse_options {
@@ -15,6 +16,7 @@ typedef struct nm_fuse_options {
 	nm_options model;       /* -o cache_size=MiB, -o max_file_size=MiB, ... */
 	char *log_file;         /* -o log=FILE, or NULL */
 	unsigned max_threads;   /* -o max_threads=N, or 0 for libfuse's default */
+	bool prefill;           /* false with -o noprefill (fuse/prefill.h) */
 	int show_help;
 	int show_version;
 } nm_fuse_options;
