@@ -73,4 +73,17 @@ fi
 check "a second listing equals the first" bash -c "ls -lnR '$mnt' | cmp -s - '$WORK/ls.1'"
 unmount_model "$mnt"
 wait
+
+# -o noprefill: the same listing hands over nothing, so info.txt is READ when first read.
+log=$WORK/d2.log
+"$MOUNT" "$model" "$mnt" -d -o noprefill 2> "$log" &
+for _ in $(seq 50); do mountpoint -q "$mnt" && break; sleep 0.1; done
+check "mounted with -o noprefill" mountpoint -q "$mnt"
+ls -lnR "$mnt" > /dev/null
+start=$(mark)
+cat "$mnt/info.txt" > /dev/null
+check "-o noprefill: info.txt is READ after the listing" test "$(requests READ "$start")" -ge 1
+check "... with the bytes nmodel cat gives" cmp -s "$mnt/info.txt" <("$NMODEL" cat "$model" info.txt)
+unmount_model "$mnt"
+wait
 finish
