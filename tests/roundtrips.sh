@@ -86,4 +86,18 @@ check "-o noprefill: info.txt is READ after the listing" test "$(requests READ "
 check "... with the bytes nmodel cat gives" cmp -s "$mnt/info.txt" <("$NMODEL" cat "$model" info.txt)
 unmount_model "$mnt"
 wait
+
+# The prefill spends at most cache_size of page cache over a mount's life, in whole pages:
+# with cache_size=1 (256 pages), listing a PAK of 1,500 assets (thousands of small text
+# files) pushes 256 files, each under a page, and then stops.
+"$top_builddir/tests/mkpak" "$WORK/big.pak" 1500 > /dev/null
+log=$WORK/d3.log
+"$MOUNT" "$WORK/big.pak" "$mnt" -d -o cache_size=1 2> "$log" &
+for _ in $(seq 50); do mountpoint -q "$mnt" && break; sleep 0.1; done
+check "mounted a 1,500-asset PAK with cache_size=1" mountpoint -q "$mnt"
+ls -lnR "$mnt" > /dev/null
+pushed=$(grep -c "NOTIFY: code=4 " "$log")
+check "the prefill stops at its budget ($pushed pushes of 256 pages)" test "$pushed" -eq 256
+unmount_model "$mnt"
+wait
 finish

@@ -103,7 +103,7 @@ int main(int argc, char *argv[])
 		goto out;
 	}
 	fs.se = se;
-	fs.prefill = opts.prefill;
+	fs.prefill_left = opts.prefill ? opts.model.cache_size : 0;
 	if (fuse_set_signal_handlers(se) != 0) {
 		failed("cannot set signal handlers");
 		goto out;

@@ -6,6 +6,7 @@
 #define NM_FUSE_OPS_H
 
 #include <stdbool.h>
+#include <stdint.h>
 #include <sys/stat.h>
 #include "fuse/options.h"
 #include "lib/tree.h"
@@ -20,7 +21,8 @@ typedef struct nm_fuse_fs {
 	bool no_open;           /* the kernel opens files itself (fs_init) */
 	bool no_opendir;        /* and directories */
 	struct fuse_session *se; /* for pushing bytes to the kernel (prefill.h) */
-	bool prefill;           /* push small text files when their directory is listed */
+	/* Bytes of page cache the prefill may still fill (prefill.h); 0 with -o noprefill. */
+	_Atomic uint64_t prefill_left;
 } nm_fuse_fs;
 
 /* Log a library message, naming the model by the path the user gave. */

@@ -16,7 +16,10 @@
  * kernel has every entry of dir (it asks for the end of the listing only after taking
  * in the entries before it, so their inodes exist). Produces nothing: only bytes made
  * when the directory was built are sent. A refusal by the kernel (an inode it already
- * forgot) costs the push of that file, nothing else. */
+ * forgot) costs the push of that file, nothing else. The pages pushed over the mount's
+ * life come out of fs->prefill_left (cache_size at mount: the memory the user let the
+ * mount use for caching), so that listing a 50,000-asset PAK does not fill the page
+ * cache with files nobody reads; once spent, text files are READ like the others. */
 void nm_fuse_prefill_texts(nm_fuse_fs *fs, nm_node *const *kids, size_t count);
 
 #endif
