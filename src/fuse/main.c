@@ -10,6 +10,7 @@
 #include "fuse/log.h"
 #include "fuse/mountpoint.h"
 #include "fuse/ops.h"
+#include "fuse/prefill.h"
 
 /* A libfuse call failed: one line of ours, quoting what libfuse said about it (held by
  * fuse/log.c rather than printed as its own "fuse: ..." line). */
@@ -103,7 +104,6 @@ int main(int argc, char *argv[])
 		goto out;
 	}
 	fs.se = se;
-	fs.prefill_left = opts.prefill ? opts.model.cache_size : 0;
 	if (fuse_set_signal_handlers(se) != 0) {
 		failed("cannot set signal handlers");
 		goto out;
@@ -117,7 +117,10 @@ int main(int argc, char *argv[])
 	nm_fuse_log_release();
 	fuse_daemonize(cmd.foreground);
 	nm_fuse_log_detach();
+	if (nm_fuse_prefill_start(&fs, opts.prefill ? opts.model.cache_size : 0) != 0)
+		nm_fuse_say("cannot start the prefill thread: every file is READ on first use");
 	rc = serve(se, &cmd, &opts) != 0;
+	nm_fuse_prefill_stop(&fs);
 	fuse_session_unmount(se);
 out_signals:
 	fuse_remove_signal_handlers(se);

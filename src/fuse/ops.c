@@ -181,11 +181,6 @@ static void list_dir(fuse_req_t req, fuse_ino_t ino, size_t size, off_t off, boo
 	}
 	fuse_reply_buf(req, buf, used);
 	free(buf);
-	/* The kernel asks past the last entry only once it holds them all: the moment to
-	 * hand it the small files it would otherwise READ one by one. After the reply, so
-	 * the listing does not wait for it. */
-	if (plus && off >= (off_t)count + 2 && s == NM_OK)
-		nm_fuse_prefill_texts(fs, kids, count);
 	put(fs, dir);
 }
 
@@ -274,6 +269,8 @@ static void fs_read(fuse_req_t req, fuse_ino_t ino, size_t size, off_t off,
 	} else {
 		fuse_reply_buf(req, (const char *)h.data, h.len);
 		nm_read_release(fs->tree, &h);
+		/* Reading has begun here: the files beside it will be wanted too. */
+		nm_fuse_prefill_ask(fs, n);
 	}
 	put(fs, n);
 }

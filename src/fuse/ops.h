@@ -21,8 +21,7 @@ typedef struct nm_fuse_fs {
 	bool no_open;           /* the kernel opens files itself (fs_init) */
 	bool no_opendir;        /* and directories */
 	struct fuse_session *se; /* for pushing bytes to the kernel (prefill.h) */
-	/* Bytes of page cache the prefill may still fill (prefill.h); 0 with -o noprefill. */
-	_Atomic uint64_t prefill_left;
+	struct nm_fuse_prefill *prefill; /* the pushing thread (prefill.h), or NULL */
 } nm_fuse_fs;
 
 /* Log a library message, naming the model by the path the user gave. */

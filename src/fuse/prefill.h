@@ -1,25 +1,34 @@
-/* Handing the kernel the bytes it will ask for next: a cold read of a freshly listed
- * tree is mostly one READ round trip per small file, and most small files (headers,
- * records, info.txt) are text the tree already holds. */
+/* Handing the kernel the bytes it will ask for next. A cold read of a tree is mostly one
+ * READ round trip per small file, and most small files are at hand (nm_node_at_hand):
+ * headers, records and info.txt are text the tree already holds, a chunk's raw bytes are
+ * one pread of the model file. So when a directory's first file is READ, the small files
+ * at hand beside it are stored in the kernel's page cache (FUSE_NOTIFY_STORE): reading
+ * them then sends no request. A listing alone pushes nothing (ls -lR costs what it did).
+ *
+ * The pushes run on a thread of their own, never on a request's: storing into a page
+ * waits for a READ of that page already in flight, which only a request thread can
+ * answer (with -s, the only one). Nothing is produced, decompressed or opened for them. */
 #ifndef NM_FUSE_PREFILL_H
 #define NM_FUSE_PREFILL_H
 
-#include <stddef.h>
+#include <stdint.h>
 #include "fuse/ops.h"
 
-/* A text file larger than this is left to READ: the push only pays for small files,
- * whose round trip costs more than their bytes. */
+/* A file larger than this is left to READ: the push only pays for small files, whose
+ * round trip costs more than their bytes. */
 #define NM_FUSE_PREFILL_MAX (64u * 1024u)
 
-/* Store the bytes of dir's text children (count of them in kids) in the kernel's page
- * cache (FUSE_NOTIFY_STORE), so that reading them sends no request. Called once the
- * kernel has every entry of dir (it asks for the end of the listing only after taking
- * in the entries before it, so their inodes exist). Produces nothing: only bytes made
- * when the directory was built are sent. A refusal by the kernel (an inode it already
- * forgot) costs the push of that file, nothing else. The pages pushed over the mount's
- * life come out of fs->prefill_left (cache_size at mount: the memory the user let the
- * mount use for caching), so that listing a 50,000-asset PAK does not fill the page
- * cache with files nobody reads; once spent, text files are READ like the others. */
-void nm_fuse_prefill_texts(nm_fuse_fs *fs, nm_node *const *kids, size_t count);
+/* Start the pushing thread (after fuse_daemonize: threads do not cross its fork). budget:
+ * bytes of page cache it may fill over the mount's life (cache_size, the memory the user
+ * let the mount use for caching, counted in whole pages), so that reading through a
+ * 50,000-asset PAK does not fill the page cache with files nobody reads; once it is spent,
+ * every file is READ on first use. 0: no prefill (-o noprefill). Returns 0, or -1 when
+ * the thread cannot start (the mount then works without it). */
+int nm_fuse_prefill_start(nm_fuse_fs *fs, uint64_t budget);
+/* Stop and join the thread (after the session loop has ended). */
+void nm_fuse_prefill_stop(nm_fuse_fs *fs);
+/* Called after a READ of file is answered: the first time for its directory, queue the
+ * directory for the thread. Never waits. */
+void nm_fuse_prefill_ask(nm_fuse_fs *fs, nm_node *file);
 
 #endif

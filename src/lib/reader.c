@@ -149,6 +149,13 @@ void nm_reader_close(nm_reader *r)
 }
 
 uint64_t nm_reader_size(const nm_reader *r) { return r->size; }
+
+bool nm_reader_direct(const nm_reader *r)
+{
+	while (r->kind == READER_WINDOW)
+		r = r->parent;
+	return r->kind == READER_FILE || r->kind == READER_MEMORY;
+}
 void *nm_reader_place(const nm_reader *r) { return r->place; }
 void nm_reader_set_place(nm_reader *r, void *place) { r->place = place; }
 

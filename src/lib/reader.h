@@ -6,6 +6,7 @@
 #ifndef NM_READER_H
 #define NM_READER_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <sys/stat.h>
@@ -59,6 +60,9 @@ void *nm_reader_place(const nm_reader *r);
 void nm_reader_set_place(nm_reader *r, void *place);
 
 uint64_t nm_reader_size(const nm_reader *r);
+/* Whether reading r is a pread of a file already open (or a copy from memory), through
+ * any windows: nothing is decompressed or opened for it. */
+bool nm_reader_direct(const nm_reader *r);
 /* The name errors use: the file's base name (front ends put the path back:
  * nm_error_named), or the name given when it was made. */
 const char *nm_reader_name(const nm_reader *r);

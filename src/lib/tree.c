@@ -453,6 +453,13 @@ const char *nm_node_name(const nm_node *n) { return n->name; }
 nm_node *nm_node_parent(const nm_node *n) { return n->parent ? n->parent : (nm_node *)n; }
 uint64_t nm_node_id(const nm_node *n) { return n->id; }
 
+bool nm_node_mark(nm_node *n) { return atomic_exchange(&n->mark, 1) == 0; }
+
+bool nm_node_at_hand(const nm_node *n)
+{
+	return n->kind == NM_NODE_TEXT || (n->kind == NM_NODE_SLICE && nm_reader_direct(n->reader));
+}
+
 nm_status nm_lookup(nm_tree *t, nm_node *dir, const char *name, nm_node **out, nm_error *err)
 {
 	if (dir->kind != NM_NODE_DIR)

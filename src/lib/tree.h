@@ -105,6 +105,14 @@ nm_node *nm_node_parent(const nm_node *n);
 /* 1 for the root; unique, and stable for the tree's life: a node made again when its
  * lazy directory is populated again (after eviction) has the id it had. */
 uint64_t nm_node_id(const nm_node *n);
+/* Whether a file's bytes can be had without producing, decompressing or opening
+ * anything: text made when its directory was built, or a byte range of a file already
+ * open (nm_reader_direct). */
+bool nm_node_at_hand(const nm_node *n);
+/* One bit a front end may set on a node, once: true for the call that set it. A node
+ * made again after eviction starts unmarked. (The FUSE layer marks a directory whose
+ * small files it has handed to the kernel.) */
+bool nm_node_mark(nm_node *n);
 /* A lazy directory whose populate failed keeps what it added plus an error.txt saying
  * why; its existing names are found, a missing one gives the populate's status and
  * message rather than NM_E_NOENT. */

@@ -74,6 +74,7 @@ struct nm_node {
 		};
 	};
 	uint8_t kind;              /* nm_node_kind */
+	_Atomic uint8_t mark;      /* a front end's (nm_node_mark) */
 	char name[];
 };
 
