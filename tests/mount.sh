@@ -125,6 +125,13 @@ check "-o max_threads=8: more workers under the same load (peak $peak threads)" 
 	test "$peak" -gt 3 -a "$peak" -le 10
 unmount_model "$WORK/t8"
 
+# The prefill thread may wait on a page that a READ is filling; with -s the one request
+# thread must still answer that READ. Six readers in random orders, on a fresh mount.
+mount_model "$big" "$WORK/ts" -s
+check "-s: six readers in random orders finish while the prefill pushes (no deadlock)" \
+	timeout 120 bash -c 'for i in 1 2 3 4 5 6; do (find "$1" -type f | shuf | xargs -d "\n" cat > /dev/null) & done; wait' _ "$WORK/ts"
+unmount_model "$WORK/ts"
+
 # Where a running daemon's errors go. A copy of the sample is truncated under the mount,
 # so that reading a file fails with EIO and the daemon reports why.
 fails_under_mount() { # fails_under_mount MODEL MOUNTPOINT: after mount_model
