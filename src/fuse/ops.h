@@ -6,7 +6,6 @@
 #define NM_FUSE_OPS_H
 
 #include <stdbool.h>
-#include <stdint.h>
 #include <sys/stat.h>
 #include "fuse/options.h"
 #include "lib/tree.h"

@@ -19,7 +19,8 @@ struct nm_fuse_prefill {
 	uint64_t left;            /* the budget (only the thread spends it) */
 };
 
-/* Push dir's small files at hand, but skip (already READ). */
+/* Push the small files at hand among dir's children, the one READ first among them too
+ * (storing its pages again changes nothing). */
 static void push_dir(nm_fuse_fs *fs, struct nm_fuse_prefill *p, nm_node *dir)
 {
 	nm_node **kids;
