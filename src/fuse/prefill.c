@@ -30,7 +30,7 @@ static void push_dir(nm_fuse_fs *fs, struct nm_fuse_prefill *p, nm_node *dir)
 		return;
 	/* One check that the source has not changed for all the slices read here. */
 	uint64_t batch = nm_reader_batch_begin();
-	for (size_t i = 0; i < count && p->left >= PAGE; i++) {
+	for (size_t i = 0; i < count; i++) {
 		nm_node *k = kids[i];
 		uint64_t size;
 		nm_read_hold h;

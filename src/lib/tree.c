@@ -453,7 +453,11 @@ const char *nm_node_name(const nm_node *n) { return n->name; }
 nm_node *nm_node_parent(const nm_node *n) { return n->parent ? n->parent : (nm_node *)n; }
 uint64_t nm_node_id(const nm_node *n) { return n->id; }
 
-bool nm_node_mark(nm_node *n) { return atomic_exchange(&n->mark, 1) == 0; }
+/* Called on every READ: a load first, so a marked node's line is not written again. */
+bool nm_node_mark(nm_node *n)
+{
+	return !atomic_load_explicit(&n->mark, memory_order_relaxed) && atomic_exchange(&n->mark, 1) == 0;
+}
 
 bool nm_node_at_hand(const nm_node *n)
 {
