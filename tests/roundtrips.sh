@@ -40,21 +40,24 @@ check "a listing pushes nothing into the page cache (fuse/prefill.h)" \
 	test "$(grep -c "NOTIFY: code=4 " "$log")" -eq 0
 
 # Reading a directory: its first file is READ, then the small files at hand beside it
-# (text, raw bytes of the model) are pushed, so reading the rest sends fewer READs than
-# under -o noprefill (measured on the same directory below). The directory with the
-# most files is the one read.
+# (text, raw bytes of the model, lists formatted from them) are pushed, so reading the
+# rest sends fewer READs than under -o noprefill (measured on the same directory below).
+# The directory with the most files is the one read.
 dir=$(cd "$mnt" && for d in */; do echo "$(find "$d" -maxdepth 1 -type f | wc -l) ${d%/}"; done |
 	sort -n | tail -1 | cut -d' ' -f2)
-read_dir() { # $1: log; prints the READs for all but the first file of $mnt/$dir
-	local first n
-	local -a files
-	mapfile -t files < <(find "$mnt/$dir" -maxdepth 1 -type f | sort)
-	cat "${files[0]}" > /dev/null
-	# The pushes run on their own thread: wait until they stop coming.
+settle() { # $1: log; the pushes run on their own thread: wait until they stop coming
+	local n
 	for _ in $(seq 50); do
 		n=$(grep -c "NOTIFY: code=4 " "$1"); sleep 0.2
 		[ "$n" -eq "$(grep -c "NOTIFY: code=4 " "$1")" ] && break
 	done
+}
+read_dir() { # $1: log; prints the READs for all but the first file of $mnt/$dir
+	local first
+	local -a files
+	mapfile -t files < <(find "$mnt/$dir" -maxdepth 1 -type f | sort)
+	cat "${files[0]}" > /dev/null
+	settle "$1"
 	first=$(wc -l < "$1")
 	cat "${files[@]:1}" > /dev/null
 	tail -n +"$first" "$1" | grep -c "opcode: READ "
@@ -62,6 +65,30 @@ read_dir() { # $1: log; prints the READs for all but the first file of $mnt/$dir
 reads_on=$(read_dir "$log")
 pushes=$(grep -c "NOTIFY: code=4 " "$log")
 check "reading $dir/ pushes its files at hand ($pushes)" test "$pushes" -gt 0
+# Node ids READ so far (st_ino is the node id).
+ids_read() { sed -n 's/.*opcode: READ ([0-9]*), nodeid: \([0-9]*\),.*/\1/p' "$log" | sort -u; }
+# A texture is decoded for its own READ only: no PNG of $dir/ was pushed.
+pngs=$(find "$mnt/$dir" -maxdepth 1 -type f | sort | tail -n +2 | grep -c '\.png$')
+unread=$(find "$mnt/$dir" -maxdepth 1 -type f | sort | tail -n +2 | grep '\.png$' |
+	xargs -r -d '\n' stat -c %i | sort | comm -23 - <(ids_read) | wc -l)
+check "... and no texture: its $pngs PNGs but the first file were each READ" \
+	test "$pngs" -gt 0 -a "$unread" -eq 0
+# Lists formatted from the model's bytes are at hand too, and so are the files of a
+# subdirectory built with the directory read: reading a shape's header.txt pushes its
+# triangles.csv and packets/, and reading them then sends no READ.
+shape=$(for d in "$mnt"/shp1/*/; do
+	[ "$(stat -c %s "$d/triangles.csv" 2>/dev/null || echo 99999)" -le 65536 ] && { echo "$d"; break; }
+done)
+if [ -n "$shape" ]; then
+	cat "$shape/header.txt" > /dev/null
+	settle "$log"
+	start=$(mark)
+	cat "$shape/triangles.csv" "$shape"/packets/* > /dev/null
+	check "reading ${shape#"$mnt"/}header.txt pushed triangles.csv and packets/ (no READ after)" \
+		test "$(requests READ "$start")" -eq 0
+else
+	not_ok "$model has no shape with a triangles.csv of at most 64 KiB"
+fi
 cold=$(mark)
 (cd "$mnt" && find . -type f | sort | xargs -d '\n' sha1sum) > "$WORK/cold" 2>&1
 warm=$(mark)

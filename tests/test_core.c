@@ -425,6 +425,44 @@ START_TEST(tree_files)
 }
 END_TEST
 
+static nm_status read_zeros(void *ctx, uint64_t off, void *buf, size_t len, const char *chunk,
+			    nm_error *err)
+{
+	(void)ctx; (void)off; (void)chunk; (void)err;
+	memset(buf, 0, len);
+	return NM_OK;
+}
+
+/* What a front end may read ahead (the FUSE prefill): text, slices and formatters of a
+ * direct reader; never a plain producer (a decoder) or anything over a reader whose
+ * bytes come from elsewhere (a decompressed member). */
+START_TEST(tree_at_hand)
+{
+	static const nm_source_ops zeros = { .read = read_zeros };
+	nm_tree *t = nm_tree_new(NULL);
+	nm_node *root = nm_tree_root(t);
+	nm_reader *direct = memory_reader("0123456789", 10), *inflated, *window;
+	ck_assert_int_eq(nm_reader_new_source("member", 10, &zeros, NULL, &inflated, NULL), NM_OK);
+	ck_assert_int_eq(nm_reader_new_window(direct, "w", 2, 4, &window, NULL), NM_OK);
+	ck_assert(nm_node_at_hand(nm_text_str(t, root, "a.txt", "abc\n")));
+	ck_assert(nm_node_at_hand(nm_slice(t, root, "raw.bin", window, 0, 4)));
+	ck_assert(!nm_node_at_hand(nm_slice(t, root, "member.bin", inflated, 0, 4)));
+	ck_assert(!nm_node_at_hand(nm_lazy(t, root, "tex.png", 11, produce_hello, NULL, NULL)));
+	ck_assert(nm_node_at_hand(nm_lazy_formats(
+		nm_lazy(t, root, "list.csv", 11, produce_hello, NULL, NULL), window)));
+	ck_assert(!nm_node_at_hand(nm_lazy_formats(
+		nm_lazy(t, root, "inflated.csv", 11, produce_hello, NULL, NULL), inflated)));
+	ck_assert_ptr_null(nm_lazy_formats(NULL, direct));
+	ck_assert(!nm_node_lazy_dir(nm_dir(t, root, "plain")));
+	ck_assert(nm_node_lazy_dir(nm_lazy_dir(t, root, "member", populate_member, NULL, NULL)));
+	ck_assert(!nm_node_lazy_dir(nm_child(t, root, "a.txt")));
+	nm_tree_free(t);
+	nm_reader_close(window);
+	nm_reader_close(inflated);
+	nm_reader_close(direct);
+}
+END_TEST
+
 /* --- cache --------------------------------------------------------------------- */
 
 static nm_status produce_slow(void *ctx, void *arg, nm_out *o, nm_error *err)
@@ -747,6 +785,7 @@ static Suite *core_suite(void)
 	tcase_add_test(tc, tree_files);
 	tcase_add_test(tc, reader_file_batches);
 	tcase_add_test(tc, tree_pinned_reads);
+	tcase_add_test(tc, tree_at_hand);
 	tcase_add_test(tc, cache_concurrent_single_fill);
 	tcase_add_test(tc, cache_lru_bound);
 	tcase_add_test(tc, triangulate_kinds);

@@ -262,6 +262,10 @@ static void fs_read(fuse_req_t req, fuse_ino_t ino, size_t size, off_t off,
 	nm_node *n = hold(req, fs, ino);
 	if (!n)
 		return;
+	/* Reading has begun here: the files beside it will be wanted too. Asked first, so
+	 * the thread wakes while this READ is answered, and its pushes are in before the
+	 * reader asks for the next file. */
+	nm_fuse_prefill_ask(fs, n);
 	nm_status s = nm_read_pin(fs->tree, n, (uint64_t)off, size, &h, &err);
 	if (s != NM_OK) {
 		nm_fuse_say_error(fs, &err);
@@ -269,8 +273,6 @@ static void fs_read(fuse_req_t req, fuse_ino_t ino, size_t size, off_t off,
 	} else {
 		fuse_reply_buf(req, (const char *)h.data, h.len);
 		nm_read_release(fs->tree, &h);
-		/* Reading has begun here: the files beside it will be wanted too. */
-		nm_fuse_prefill_ask(fs, n);
 	}
 	put(fs, n);
 }

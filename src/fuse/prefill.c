@@ -13,34 +13,31 @@ struct nm_fuse_prefill {
 	pthread_t thread;
 	pthread_mutex_t lock;
 	pthread_cond_t wake;
-	uint64_t queue[QUEUE];    /* node ids: a node may be evicted while it waits */
+	struct ask { uint64_t dir, file; } queue[QUEUE]; /* ids: a node may be evicted meanwhile */
 	size_t head, count;
 	bool stop;
 	uint64_t left;            /* the budget (only the thread spends it) */
 };
 
-/* Push the small files at hand among dir's children, the one READ first among them too
- * (storing its pages again changes nothing). */
-static void push_dir(nm_fuse_fs *fs, struct nm_fuse_prefill *p, nm_node *dir)
+/* Push the small files at hand among kids but the one being READ; false once the budget
+ * is spent. */
+static bool push_files(nm_fuse_fs *fs, struct nm_fuse_prefill *p, nm_node **kids,
+		       size_t count, uint64_t read)
 {
-	nm_node **kids;
-	size_t count;
 	nm_error err;
-	if (nm_children(fs->tree, dir, &kids, &count, &err) != NM_OK)
-		return;
-	/* One check that the source has not changed for all the slices read here. */
-	uint64_t batch = nm_reader_batch_begin();
 	for (size_t i = 0; i < count; i++) {
 		nm_node *k = kids[i];
 		uint64_t size;
 		nm_read_hold h;
-		if (!nm_node_at_hand(k) || nm_size(fs->tree, k, &size, &err) != NM_OK ||
+		if (nm_node_id(k) == read || !nm_node_at_hand(k) ||
+		    nm_size(fs->tree, k, &size, &err) != NM_OK ||
 		    size == 0 || size > NM_FUSE_PREFILL_MAX)
 			continue;
 		uint64_t cost = (size + PAGE - 1) / PAGE * PAGE;
 		if (cost > p->left)
-			break;
-		/* A text file's hold points into the tree; a slice's is one pread. */
+			return false;
+		/* A text file's hold points into the tree; a slice's is one pread; a lazy
+		 * file's is produced into the cache, where its READ would have put it. */
 		if (nm_read_pin(fs->tree, k, 0, (size_t)size, &h, &err) != NM_OK)
 			continue;
 		struct fuse_bufvec buf = FUSE_BUFVEC_INIT(h.len);
@@ -49,6 +46,29 @@ static void push_dir(nm_fuse_fs *fs, struct nm_fuse_prefill *p, nm_node *dir)
 		if (fuse_lowlevel_notify_store(fs->se, nm_node_id(k), 0, &buf, 0) == 0)
 			p->left -= cost;
 		nm_read_release(fs->tree, &h);
+	}
+	return true;
+}
+
+/* Push dir's files, then those of its subdirectories built with it (a mesh's
+ * primitives/, a shape's packets/), which a reader of dir enters next: one level, so
+ * reading one file near the root does not push the whole tree. A lazy subdirectory (an
+ * archive member) is not populated for it. */
+static void push_dir(nm_fuse_fs *fs, struct nm_fuse_prefill *p, nm_node *dir, uint64_t read)
+{
+	nm_node **kids, **sub;
+	size_t count, nsub;
+	nm_error err;
+	if (nm_children(fs->tree, dir, &kids, &count, &err) != NM_OK)
+		return;
+	/* One check that the source has not changed for all the slices read here. */
+	uint64_t batch = nm_reader_batch_begin();
+	bool more = push_files(fs, p, kids, count, read);
+	for (size_t i = 0; more && i < count; i++) {
+		nm_node *k = kids[i];
+		if (nm_node_type(k) == NM_NODE_DIR && !nm_node_lazy_dir(k) && nm_node_mark(k) &&
+		    nm_children(fs->tree, k, &sub, &nsub, &err) == NM_OK)
+			more = push_files(fs, p, sub, nsub, 0);
 	}
 	nm_reader_batch_end(batch);
 }
@@ -63,14 +83,14 @@ static void *run(void *arg)
 			pthread_cond_wait(&p->wake, &p->lock);
 			continue;
 		}
-		uint64_t id = p->queue[p->head];
+		struct ask a = p->queue[p->head];
 		p->head = (p->head + 1) % QUEUE;
 		p->count--;
 		pthread_mutex_unlock(&p->lock);
 		nm_node *dir;
 		nm_error err;
-		if (p->left >= PAGE && nm_node_get(fs->tree, id, &dir, &err) == NM_OK) {
-			push_dir(fs, p, dir);
+		if (p->left >= PAGE && nm_node_get(fs->tree, a.dir, &dir, &err) == NM_OK) {
+			push_dir(fs, p, dir, a.file);
 			nm_node_put(fs->tree, dir);
 		}
 		pthread_mutex_lock(&p->lock);
@@ -124,7 +144,7 @@ void nm_fuse_prefill_ask(nm_fuse_fs *fs, nm_node *file)
 		return;
 	pthread_mutex_lock(&p->lock);
 	if (p->count < QUEUE) {
-		p->queue[(p->head + p->count) % QUEUE] = nm_node_id(dir);
+		p->queue[(p->head + p->count) % QUEUE] = (struct ask){ nm_node_id(dir), nm_node_id(file) };
 		p->count++;
 		pthread_cond_signal(&p->wake);
 	}

@@ -1,13 +1,17 @@
 /* Handing the kernel the bytes it will ask for next. A cold read of a tree is mostly one
  * READ round trip per small file, and most small files are at hand (nm_node_at_hand):
  * headers, records and info.txt are text the tree already holds, a chunk's raw bytes are
- * one pread of the model file. So when a directory's first file is READ, the small files
- * at hand beside it are stored in the kernel's page cache (FUSE_NOTIFY_STORE): reading
- * them then sends no request. A listing alone pushes nothing (ls -lR costs what it did).
+ * one pread of the model file, an index list or a vertex CSV formats a few bytes of it.
+ * So when a directory's first file is READ, the small files at hand beside it and in its
+ * subdirectories (one level down) are stored in the kernel's page cache
+ * (FUSE_NOTIFY_STORE): reading them then sends no request. A listing alone pushes
+ * nothing (ls -lR costs what it did).
  *
  * The pushes run on a thread of their own, never on a request's: storing into a page
  * waits for a READ of that page already in flight, which only a request thread can
- * answer (with -s, the only one). Nothing is produced, decompressed or opened for them. */
+ * answer (with -s, the only one). Nothing is decompressed, decoded or opened for them:
+ * a texture's PNG, a compressed buffer's CSV and an archive member's files wait for
+ * their own READ. */
 #ifndef NM_FUSE_PREFILL_H
 #define NM_FUSE_PREFILL_H
 
@@ -27,8 +31,9 @@
 int nm_fuse_prefill_start(nm_fuse_fs *fs, uint64_t budget);
 /* Stop and join the thread (after the session loop has ended). */
 void nm_fuse_prefill_stop(nm_fuse_fs *fs);
-/* Called after a READ of file is answered: the first time for its directory, queue the
- * directory for the thread. Never waits. */
+/* Called when a READ of file comes: the first time for its directory, queue the
+ * directory for the thread, which pushes the others (file's own pages are locked until
+ * its READ is answered). Never waits. */
 void nm_fuse_prefill_ask(nm_fuse_fs *fs, nm_node *file);
 
 #endif

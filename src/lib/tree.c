@@ -308,6 +308,14 @@ nm_node *nm_lazy(nm_tree *t, nm_node *parent, const char *name, uint64_t size,
 	return n;
 }
 
+nm_node *nm_lazy_formats(nm_node *file, const nm_reader *r)
+{
+	/* A reader's kind is fixed when it is made: so is this. */
+	if (file && file->kind == NM_NODE_LAZY)
+		file->formats_direct = nm_reader_direct(r);
+	return file;
+}
+
 nm_node *nm_child(nm_tree *t, nm_node *dir, const char *name)
 {
 	pthread_mutex_lock(&t->lock);
@@ -461,7 +469,13 @@ bool nm_node_mark(nm_node *n)
 
 bool nm_node_at_hand(const nm_node *n)
 {
-	return n->kind == NM_NODE_TEXT || (n->kind == NM_NODE_SLICE && nm_reader_direct(n->reader));
+	return n->kind == NM_NODE_TEXT || (n->kind == NM_NODE_SLICE && nm_reader_direct(n->reader)) ||
+	       (n->kind == NM_NODE_LAZY && n->formats_direct);
+}
+
+bool nm_node_lazy_dir(const nm_node *n)
+{
+	return n->kind == NM_NODE_DIR && n->pop;
 }
 
 nm_status nm_lookup(nm_tree *t, nm_node *dir, const char *name, nm_node **out, nm_error *err)

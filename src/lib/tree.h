@@ -79,6 +79,12 @@ nm_node *nm_slice(nm_tree *t, nm_node *parent, const char *name, nm_reader *r,
 		  uint64_t off, uint64_t len);
 nm_node *nm_lazy(nm_tree *t, nm_node *parent, const char *name, uint64_t size,
 		 nm_produce_fn fn, void *ctx, void *arg);
+/* Says that a lazy file's producer only formats bytes it reads from r, in proportion to
+ * its output: a CSV of vertex values, an index list, a packet's commands; nothing
+ * decompressed, decoded or parsed whole. When r reads the model file directly
+ * (nm_reader_direct: not a decompressed archive member), the file is then at hand.
+ * Returns file (NULL stays NULL, so it wraps nm_lazy). */
+nm_node *nm_lazy_formats(nm_node *file, const nm_reader *r);
 /* error.txt in dir with the message, for a chunk that failed to parse. */
 nm_node *nm_error_file(nm_tree *t, nm_node *dir, const nm_error *e);
 /* The error.txt files under dir that its info.txt speaks for: not those in a directory
@@ -105,10 +111,13 @@ nm_node *nm_node_parent(const nm_node *n);
 /* 1 for the root; unique, and stable for the tree's life: a node made again when its
  * lazy directory is populated again (after eviction) has the id it had. */
 uint64_t nm_node_id(const nm_node *n);
-/* Whether a file's bytes can be had without producing, decompressing or opening
- * anything: text made when its directory was built, or a byte range of a file already
- * open (nm_reader_direct). */
+/* Whether a file's bytes can be had cheaply, without decompressing, decoding or opening
+ * anything: text made when its directory was built, a byte range of a file already
+ * open (nm_reader_direct), or a lazy file that formats bytes of such a file
+ * (nm_lazy_formats). A front end may read these ahead of a request. */
 bool nm_node_at_hand(const nm_node *n);
+/* Whether n is a lazy directory (nm_lazy_dir): its children cost a populate. */
+bool nm_node_lazy_dir(const nm_node *n);
 /* One bit a front end may set on a node, once: true for the call that set it. A node
  * made again after eviction starts unmarked. (The FUSE layer marks a directory whose
  * small files it has handed to the kernel.) */

@@ -75,6 +75,7 @@ struct nm_node {
 	};
 	uint8_t kind;              /* nm_node_kind */
 	_Atomic uint8_t mark;      /* a front end's (nm_node_mark) */
+	uint8_t formats_direct;    /* a lazy file that only formats bytes of a direct reader */
 	char name[];
 };
 

@@ -136,7 +136,7 @@ nm_status cmb_tree_luts(nm_tree *t, nm_node *root, cmb_model *m)
 		key_columns(&csv);
 		uint64_t size = nm_csv_size(&csv, l->count);
 		snprintf(name, sizeof name, "%u.csv", i);
-		if (!nm_lazy(t, dir, name, size, produce_keys, NULL, ref))
+		if (!nm_lazy_formats(nm_lazy(t, dir, name, size, produce_keys, NULL, ref), m->r))
 			goto nomem;
 	}
 	return cmb_record_errors(t, dir, &failures);

@@ -191,7 +191,7 @@ static nm_status add_prms(nm_tree *t, nm_node *dir, cmb_model *m, const cmb_sepd
 		memcpy(ref->header, o.data, o.len);
 		nm_out_free(&o);
 		uint64_t size = ref->header_len + p->ntris * (3 * (uint64_t)index_width(p) + 3);
-		if (!nm_lazy(t, pd, name, size, produce_prms, NULL, ref)) {
+		if (!nm_lazy_formats(nm_lazy(t, pd, name, size, produce_prms, NULL, ref), m->r)) {
 			nm_out_free(&failures);
 			return NM_E_NOMEM;
 		}
@@ -293,7 +293,8 @@ static nm_status add_sepd(nm_tree *t, nm_node *top, cmb_model *m, cmb_sepd *s, u
 		nm_csv csv;
 		attr_columns(k, a->comps, ref->width, &csv);
 		uint64_t size = nm_csv_size(&csv, s->nverts);
-		if (!nm_lazy(t, dir, cmb_attr_file(k), size, produce_attr, NULL, ref))
+		if (!nm_lazy_formats(nm_lazy(t, dir, cmb_attr_file(k), size, produce_attr, NULL, ref),
+				     m->r))
 			return NM_E_NOMEM;
 	}
 	return add_prms(t, dir, m, s);

@@ -272,7 +272,8 @@ nm_status cmod_add_mesh_files(nm_tree *t, nm_node *dir, cmod_model *m, cmod_mesh
 		return NM_E_NOMEM;
 	mref->m = m;
 	mref->mesh = mesh;
-	nm_lazy(t, dir, "vertices.csv", vertices_csv_size(mesh), produce_vertices, NULL, mref);
+	nm_lazy_formats(nm_lazy(t, dir, "vertices.csv", vertices_csv_size(mesh), produce_vertices,
+				NULL, mref), m->reader);
 
 	nm_node *prims = nm_dir(t, dir, "primitives");
 	for (size_t g = 0; prims && g < mesh->ngroups; g++) {
@@ -287,7 +288,7 @@ nm_status cmod_add_mesh_files(nm_tree *t, nm_node *dir, cmod_model *m, cmod_mesh
 		nm_out_free(&o);
 		char name[32];
 		snprintf(name, sizeof name, "%zu.txt", g);
-		nm_lazy(t, prims, name, size, produce_group, NULL, ref);
+		nm_lazy_formats(nm_lazy(t, prims, name, size, produce_group, NULL, ref), m->reader);
 	}
 	nm_out_free(&o);
 	return NM_OK;

@@ -95,8 +95,8 @@ static nm_status packet_file(nm_tree *t, j3d_model *m, uint16_t i, uint64_t *lef
 	if (!pk || !head)
 		return NM_E_NOMEM;
 	*pk = (struct mdl3_packet){ .m = m, .index = i, .head = head };
-	return nm_lazy(t, d->chunk->dir, name, size, produce_packet, NULL, pk) ? NM_OK
-									       : NM_E_NOMEM;
+	return nm_lazy_formats(nm_lazy(t, d->chunk->dir, name, size, produce_packet, NULL, pk),
+			       m->r) ? NM_OK : NM_E_NOMEM;
 }
 
 nm_status j3d_tree_mdl3(nm_tree *t, j3d_model *m, const j3d_chunk *c)

@@ -293,7 +293,7 @@ static nm_status shape_dir(nm_tree *t, nm_node *parent, j3d_model *m, j3d_shape 
 		nm_csv csv;
 		prim_csv(&cols, corners[c], &csv);
 		uint64_t size = nm_csv_size(&csv, s->count[c]);
-		if (!nm_lazy(t, dir, files[c], size, produce_prims, NULL, f))
+		if (!nm_lazy_formats(nm_lazy(t, dir, files[c], size, produce_prims, NULL, f), m->r))
 			return NM_E_NOMEM;
 	}
 	return NM_OK;

@@ -137,7 +137,8 @@ nm_status j3d_tree_vtx1(nm_tree *t, j3d_model *m, const j3d_chunk *c)
 		ref->slot = k;
 		char name[32];
 		snprintf(name, sizeof name, "%s.csv", slot_names[k]);
-		if (!nm_lazy(t, c->dir, name, csv_size(a, k), produce_array, NULL, ref))
+		if (!nm_lazy_formats(nm_lazy(t, c->dir, name, csv_size(a, k), produce_array, NULL, ref),
+				     m->r))
 			return NM_E_NOMEM;
 	}
 	return NM_OK;
