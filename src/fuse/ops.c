@@ -263,8 +263,8 @@ static void fs_read(fuse_req_t req, fuse_ino_t ino, size_t size, off_t off,
 	if (!n)
 		return;
 	/* Reading has begun here: the files beside it will be wanted too. Asked first, so
-	 * the thread wakes while this READ is answered, and its pushes are in before the
-	 * reader asks for the next file. */
+	 * the thread wakes while this READ is answered and its pushes start sooner (the
+	 * reader's next file may still come first: it is READ as usual). */
 	nm_fuse_prefill_ask(fs, n);
 	nm_status s = nm_read_pin(fs->tree, n, (uint64_t)off, size, &h, &err);
 	if (s != NM_OK) {
