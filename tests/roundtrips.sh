@@ -68,9 +68,9 @@ check "reading $dir/ pushes its files at hand ($pushes)" test "$pushes" -gt 0
 # Node ids READ so far (st_ino is the node id).
 ids_read() { sed -n 's/.*opcode: READ ([0-9]*), nodeid: \([0-9]*\),.*/\1/p' "$log" | sort -u; }
 # A texture is decoded for its own READ only: no PNG of $dir/ was pushed.
-pngs=$(find "$mnt/$dir" -maxdepth 1 -type f | sort | tail -n +2 | grep -c '\.png$')
-unread=$(find "$mnt/$dir" -maxdepth 1 -type f | sort | tail -n +2 | grep '\.png$' |
-	xargs -r -d '\n' stat -c %i | sort | comm -23 - <(ids_read) | wc -l)
+find "$mnt/$dir" -maxdepth 1 -type f | sort | tail -n +2 | grep '\.png$' > "$WORK/pngs"
+pngs=$(wc -l < "$WORK/pngs")
+unread=$(xargs -r -d '\n' stat -c %i < "$WORK/pngs" | sort | comm -23 - <(ids_read) | wc -l)
 check "... and no texture: its $pngs PNGs but the first file were each READ" \
 	test "$pngs" -gt 0 -a "$unread" -eq 0
 # Lists formatted from the model's bytes are at hand too, and so are the files of a
