@@ -3,7 +3,9 @@
 // triangles: the validator's count; dropped: those written as (0, 0, 0), which is how
 // model.glb writes a triangle mesh.obj leaves out (src/export/gltf.h).
 // skin_joints: the joints of the first skin, 0 without one. bind_error: how far the
-// skin moves the mesh at rest, as a fraction of the model's size: every skinned vertex
+// skin moves the mesh at rest, as a fraction of the model's size or of its farthest
+// vertex or joint from the origin, whichever is larger (float32 rounding grows with
+// that distance, and a one-triangle sword has almost no size): every skinned vertex
 // is put through sum(weight * joint world * inverse bind) with the joint worlds composed
 // from the nodes' TRS hierarchy, and compared with its stored position (which is
 // mesh.obj's bind pose); 0 when the skeleton's TRS reproduce the inverse binds.
@@ -89,6 +91,10 @@ function bindError(g) {
 	const skin = j.skins[0];
 	const ibm = floats(g, skin.inverseBindMatrices, 16);
 	const skinMat = skin.joints.map((n, k) => mul(worldOf(n), ibm.slice(16 * k, 16 * k + 16)));
+	let far = 0;
+	for (const n of skin.joints)
+		for (let r = 12; r < 15; r++)
+			far = Math.max(far, Math.abs(worldOf(n)[r]));
 	let worst = 0, lo = [Infinity, Infinity, Infinity], hi = [-Infinity, -Infinity, -Infinity];
 	for (const mesh of j.meshes) {
 		const at = mesh.primitives[0].attributes;
@@ -107,24 +113,26 @@ function bindError(g) {
 				worst = Math.max(worst, Math.abs(q[r] - p[r]));
 				lo[r] = Math.min(lo[r], p[r]);
 				hi[r] = Math.max(hi[r], p[r]);
+				far = Math.max(far, Math.abs(p[r]));
 			}
 		}
 	}
-	const size = Math.max(hi[0] - lo[0], hi[1] - lo[1], hi[2] - lo[2]);
+	const size = Math.max(hi[0] - lo[0], hi[1] - lo[1], hi[2] - lo[2], far);
 	return size > 0 ? worst / size : worst;
 }
 
 (async () => {
 	for (const path of process.argv.slice(3)) {
 		const bytes = new Uint8Array(fs.readFileSync(path));
-		const r = await validator.validateBytes(bytes, { maxIssues: 20 });
+		// No cap on issues: past the cap the validator stops and gives no info (no
+		// triangle count); a large real model has hundreds of infos (unused texcoords).
+		const r = await validator.validateBytes(bytes, { maxIssues: 0 });
 		const g = parse(bytes);
 		console.log(`${path} errors ${r.issues.numErrors} triangles ` +
 			    `${r.info.totalTriangleCount || 0} dropped ${dropped(g)} ` +
 			    `skin_joints ${skinJoints(g.json)} ` +
 			    `bind_error ${bindError(g).toExponential(2)}`);
-		for (const m of r.issues.messages)
-			if (m.severity === 0)
-				console.log(`    ${m.code}: ${m.message} (${m.pointer || ''})`);
+		for (const m of r.issues.messages.filter((m) => m.severity === 0).slice(0, 20))
+			console.log(`    ${m.code}: ${m.message} (${m.pointer || ''})`);
 	}
 })().catch((e) => { console.log(`validator failed: ${e}`); process.exit(2); });
