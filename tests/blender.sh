@@ -3,9 +3,10 @@
 # as many bones as the model's skeleton (CMB skl bones, J3D JNT1 joints, the SMDL's
 # SKHD count: its skeleton is another asset, so these bones are placeholders that carry
 # the weights, doc/rfrm.md) and every mesh skinned. Skips, saying so, where Blender
-# (Debian's blender) is not installed.
+# (Debian's blender) is not installed. Its glTF importer needs numpy, which Debian 12's
+# blender package does not pull in: python3-numpy.
 . "$(dirname "$0")/lib.sh"
-command -v blender >/dev/null || skip_all "blender is not installed (Debian: apt-get install blender)"
+command -v blender >/dev/null || skip_all "blender is not installed (Debian: apt-get install blender python3-numpy)"
 [ -d "$CORPUS" ] || skip_all "no corpus at $CORPUS"
 CMB=$CORPUS/cmb/fin_lm3d_Shadowma.cmb
 J3D=$CORPUS/bmd/fin_sms_kinopio_body.bmd
@@ -17,7 +18,7 @@ done
 timeout 600 blender -b --factory-startup --python "$(dirname "$0")/blender_import.py" -- \
 	"$WORK"/*.glb >"$WORK/blender.log" 2>&1
 grep -q '^RESULT ' "$WORK/blender.log" ||
-	skip_all "blender runs but its glTF importer does not: $(grep -m1 Error "$WORK/blender.log")"
+	skip_all "blender runs but its glTF importer does not (python3-numpy missing?): $(grep -m1 Error "$WORK/blender.log")"
 result() { grep "^RESULT $WORK/$(basename "$1").glb " "$WORK/blender.log"; }
 count() { "$NMODEL" ls -R "$1" | grep -c "$2"; }
 for f in "$CMB" "$J3D" "$TF"; do
