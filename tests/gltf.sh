@@ -75,7 +75,8 @@ while read -r glb faces nbones name; do
 	if [ "$nbones" -gt 0 ]; then
 		check "$name: a skin of its $nbones bones" test "${joints:-x}" = "$nbones"
 		# The joints' TRS hierarchy reproduces the inverse binds: at rest the skin
-		# leaves every vertex where mesh.obj puts it (within 1e-5 of the model's size).
+		# leaves every vertex where mesh.obj puts it (within 1e-5 of the model's size, or of
+		# its farthest vertex or joint from the origin when that is larger: gltf_check.js).
 		check "$name: at rest the skin moves no vertex ($bind)" \
 			awk -v e="${bind:-1}" 'BEGIN { exit !(e < 1e-5) }'
 	fi
