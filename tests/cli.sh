@@ -37,6 +37,13 @@ check "error.txt is the same however the file was named" \
 	bash -c "cd '$WORK' && '$NMODEL' extract cut.cmod '$WORK/cut-rel' >/dev/null 2>&1; \
 		'$NMODEL' extract '$WORK/cut.cmod' '$WORK/cut-abs' >/dev/null 2>&1; \
 		grep -rq '^cut.cmod: ' '$WORK/cut-abs' && diff -r '$WORK/cut-rel' '$WORK/cut-abs'"
+# extract is not silent about it: one warning per error.txt, its first line and where it
+# is; the broken chunk is part of the tree, so the status stays 0.
+"$NMODEL" extract "$WORK/cut.cmod" "$WORK/cut-warn" >/dev/null 2>"$WORK/cut.err"
+check "extract of a model with a broken chunk exits 0" test $? -eq 0
+check "and warns once per error.txt, with its first line and its path" \
+	test "$(cat "$WORK/cut.err")" = "nmodel: warning: $(head -1 "$WORK/cut-warn/error.txt") ($WORK/cut-warn/error.txt)" \
+	-a "$(find "$WORK/cut-warn" -name error.txt | wc -l)" = 1
 
 # Errors: exit status and the exact line (fails, lib.sh).
 printf 'not a model at all' > "$WORK/junk.bin"

@@ -1,6 +1,8 @@
 /* nmodel extract FILE DIR: write the whole tree under DIR (made with its parents when
  * missing), byte-identical to a mount. A file that cannot be produced is reported and
- * left out (never written half), and the exit status says something failed. */
+ * left out (never written half), and the exit status says something failed. A chunk
+ * that failed to parse is part of the tree (its error.txt), so it does not change the
+ * status, but its first line is printed: a damaged model is not extracted silently. */
 #include <errno.h>
 #include <fcntl.h>
 #include <stdio.h>
@@ -32,11 +34,40 @@ static int extract_file(nm_tree *t, nm_node *n, const char *dir, const char *pat
 	return NM_EXIT_FAIL;
 }
 
+/* An error.txt the tree made for a chunk that failed: its first line (which names the
+ * file, the chunk and the offset) and where the rest is. */
+static void warn_error_txt(const char *path)
+{
+	char line[512];
+	FILE *f = fopen(path, "r");
+	if (!f)
+		return;
+	unsigned more = 0;
+	if (fgets(line, sizeof line, f)) {
+		int c = 0;
+		if (!strchr(line, '\n')) /* a longer line: shown cut, the rest skipped */
+			while ((c = fgetc(f)) != EOF && c != '\n')
+				;
+		line[strcspn(line, "\n")] = '\0';
+		while (c != EOF && (c = fgetc(f)) != EOF)
+			more += c == '\n';
+		if (more)
+			nm_cli_error("warning: %s (%u more in %s)", line, more, path);
+		else
+			nm_cli_error("warning: %s (%s)", line, path);
+	}
+	fclose(f);
+}
+
 /* ctx: the directory being written, which holds the temporary names. */
 static int extract_one(nm_tree *t, nm_node *n, const char *path, void *ctx)
 {
-	if (nm_node_type(n) != NM_NODE_DIR)
-		return extract_file(t, n, ctx, path);
+	if (nm_node_type(n) != NM_NODE_DIR) {
+		int rc = extract_file(t, n, ctx, path);
+		if (rc == NM_EXIT_OK && strcmp(nm_node_name(n), "error.txt") == 0)
+			warn_error_txt(path);
+		return rc;
+	}
 	if (nm_cli_make_dir(path) != 0)
 		return NM_EXIT_FAIL;
 	return nm_cli_each_child(t, n, path, extract_one, (void *)path);
