@@ -125,6 +125,26 @@ check "-o max_threads=8: more workers under the same load (peak $peak threads)" 
 	test "$peak" -gt 3 -a "$peak" -le 10
 unmount_model "$WORK/t8"
 
+# One thread waits for the kernel at a time and answers a listing itself (fuse/loop.c):
+# after ls -lR of a fresh mount the daemon has its main thread, the prefill thread and
+# one request thread. (libfuse's loop starts a second as soon as the first is busy.)
+mount_model "$S" "$WORK/tl"
+ls -lnR "$WORK/tl" >/dev/null
+pid=$(pgrep -n -f "mount.nmodel $S $WORK/tl")
+nthreads() { awk '/^Threads:/ { print $2 }' "/proc/$pid/status"; }
+check "a listing is answered by one request thread ($(nthreads) threads in all)" \
+	test "$(nthreads)" = 3
+# A READ that runs a producer first hands the waiting to a second thread; the next ones
+# hand it back and forth between the two (the sample's files are one READ each).
+cat "$WORK/tl/mesh.obj" >/dev/null
+check "reading mesh.obj (produced) starts a second request thread ($(nthreads) in all)" \
+	test "$(nthreads)" = 4
+cat "$WORK/tl/model.glb" >/dev/null
+cat "$WORK/tl/model.ascii.cmod" >/dev/null
+check "more produced files reuse the idle one ($(nthreads) threads in all)" \
+	test "$(nthreads)" = 4
+unmount_model "$WORK/tl"
+
 # The prefill thread may wait on a page that a READ is filling; with -s the one request
 # thread must still answer that READ. Six readers in random orders, on a fresh mount.
 mount_model "$big" "$WORK/ts" -s

@@ -8,6 +8,7 @@
 #include "config.h"
 #include "formats/driver.h"
 #include "fuse/log.h"
+#include "fuse/loop.h"
 #include "fuse/mountpoint.h"
 #include "fuse/ops.h"
 #include "fuse/prefill.h"
@@ -20,25 +21,15 @@ static void failed(const char *what)
 	nm_fuse_say("%s%s%s", what, *why ? ": " : "", why);
 }
 
-/* The loop's threads: libfuse's default unless -o max_threads, -o max_idle_threads or
- * -o clone_fd says otherwise (an unset max_idle_threads is UINT_MAX, which libfuse's
- * setter would refuse with a warning). */
+/* The loop's threads: libfuse's default count (10) unless -s or -o max_threads says
+ * otherwise; -o max_idle_threads as libfuse reads it (unset: UINT_MAX, all kept). */
 static int serve(struct fuse_session *se, const struct fuse_cmdline_opts *cmd,
 		 const nm_fuse_options *opts)
 {
-	if (cmd->singlethread)
-		return fuse_session_loop(se);
-	struct fuse_loop_config *cfg = fuse_loop_cfg_create();
-	if (!cfg)
-		return -1;
-	fuse_loop_cfg_set_clone_fd(cfg, (unsigned)cmd->clone_fd);
-	fuse_loop_cfg_set_max_threads(cfg, opts->max_threads ? opts->max_threads
-							     : cmd->max_threads);
-	if (cmd->max_idle_threads != UINT_MAX)
-		fuse_loop_cfg_set_idle_threads(cfg, cmd->max_idle_threads);
-	int rc = fuse_session_loop_mt(se, cfg);
-	fuse_loop_cfg_destroy(cfg);
-	return rc;
+	unsigned threads = cmd->singlethread ? 1
+			   : opts->max_threads ? opts->max_threads
+					       : cmd->max_threads;
+	return nm_fuse_loop(se, threads, cmd->max_idle_threads);
 }
 
 int main(int argc, char *argv[])

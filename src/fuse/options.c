@@ -36,7 +36,8 @@ static const struct fuse_opt option_spec[] = {
 	FUSE_OPT_KEY("_netdev", KEY_DISCARD),
 	FUSE_OPT_KEY("nofail", KEY_DISCARD),
 	FUSE_OPT_KEY("comment=", KEY_DISCARD),
-	/* libfuse's, passed on as they are: fuse_parse_cmdline's ... */
+	/* libfuse's, passed on as they are: fuse_parse_cmdline's (read by main.c's serve;
+	 * clone_fd has no use in our loop, fuse/loop.c) ... */
 	FUSE_OPT_KEY("-f", FUSE_OPT_KEY_KEEP),
 	FUSE_OPT_KEY("-d", FUSE_OPT_KEY_KEEP),
 	FUSE_OPT_KEY("-s", FUSE_OPT_KEY_KEEP),
@@ -235,19 +236,22 @@ void nm_fuse_usage(const char *prog)
 	printf("\nmount options:\n"
 	       "    -o log=FILE              where errors go in the background; default syslog,\n"
 	       "                             without syslog ~/.local/state/nmodelfs/mount.nmodel.log\n"
-	       "    -o max_threads=N         threads serving requests at most; default 10\n"
+	       "    -o max_threads=N         threads answering requests at most; default 10\n"
+	       "    -o max_idle_threads=N    of those, kept waiting after a burst; default all\n"
 	       "    -o noprefill             do not hand the kernel the small files beside the\n"
 	       "                             first one read in a directory (each is then read\n"
 	       "                             from the daemon on first use)\n"
 	       "    -f                       stay in the foreground, errors on stderr\n"
 	       "    -d                       debug: foreground, every request printed\n"
-	       "    -s                       one thread\n"
+	       "    -s                       one thread answers every request in turn\n"
 	       "    -o allow_other           let other users see the tree (see fuse(8))\n"
 	       "    -o allow_root            let root see the tree\n"
 	       "    -o auto_unmount          unmount when mount.nmodel ends\n"
 	       "    -o fsname=NAME           what mount(8) and df show; default SOURCE's path\n"
-	       "    -o clone_fd, max_idle_threads=N, max_read=BYTES, nosuid, nodev, noexec,\n"
-	       "       noatime, ...          passed to libfuse and the kernel\n"
+	       "    -o max_read=BYTES, nosuid, nodev, noexec, noatime, ...\n"
+	       "                             passed to libfuse and the kernel\n"
+	       "    -o clone_fd              accepted, no effect (one thread reads the device\n"
+	       "                             at a time)\n"
 	       "    -o rw, ro, defaults, auto, noauto, user, nouser, users, _netdev, nofail,\n"
 	       "       comment=..., x-*      accepted and ignored (mount(8), fstab, gvfs);\n"
 	       "                             the tree is always read-only\n"

@@ -4,7 +4,7 @@
 #ifndef NM_FUSE_OPTIONS_H
 #define NM_FUSE_OPTIONS_H
 
-/* 3.12: fuse_loop_config with max_threads (Debian bookworm has 3.14). */
+/* The libfuse API this is written against (Debian bookworm has 3.14). */
 #define FUSE_USE_VERSION 312
 #include <fuse_lowlevel.h>
 #include <stdbool.h>

@@ -1,0 +1,20 @@
+/* The request loop: one thread waits for the kernel at a time and answers what it gets
+ * itself, handing the waiting to another thread only before something long (a READ that
+ * runs a decoder). Why, and the measurements: loop.c. */
+#ifndef NM_FUSE_LOOP_H
+#define NM_FUSE_LOOP_H
+
+struct fuse_session;
+
+/* Serve se until it is unmounted or told to exit (a signal, fuse_session_exit), with at
+ * most max_threads threads answering requests (1: every request in turn) and at most
+ * max_idle of them kept waiting once a burst is over (UINT_MAX: all). 0, or -1 when the
+ * loop cannot start or reading the device fails. */
+int nm_fuse_loop(struct fuse_session *se, unsigned max_threads, unsigned max_idle);
+
+/* Called while answering a request that may take long (a decoder about to run): another
+ * thread waits for the kernel meanwhile. Does nothing on a thread that is not the loop's
+ * or is not the one waiting for the kernel. */
+void nm_fuse_loop_step_aside(void);
+
+#endif
