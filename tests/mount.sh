@@ -144,6 +144,17 @@ cat "$WORK/tl/model.ascii.cmod" >/dev/null
 check "more produced files reuse the idle one ($(nthreads) threads in all)" \
 	test "$(nthreads)" = 4
 unmount_model "$WORK/tl"
+# So does an archive member's parse, which listing its directory runs.
+"$top_builddir/tests/mkfixture" archive rarc "$WORK/tl.arc"
+mount_model "$WORK/tl.arc" "$WORK/tl"
+pid=$(pgrep -n -f "mount.nmodel $WORK/tl.arc $WORK/tl")
+ls -ln "$WORK/tl" >/dev/null
+check "an archive's root is listed by one request thread ($(nthreads) threads in all)" \
+	test "$(nthreads)" = 3
+ls -lnR "$WORK/tl" >/dev/null
+check "listing a member, which parses it, starts a second ($(nthreads) threads in all)" \
+	test "$(nthreads)" = 4
+unmount_model "$WORK/tl"
 
 # The prefill thread may wait on a page that a READ is filling; with -s the one request
 # thread must still answer that READ. Six readers in random orders, on a fresh mount.

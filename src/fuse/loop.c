@@ -10,11 +10,13 @@
  * models): ls -lR took ~15 % longer with libfuse's loop than with one thread; a cold
  * read of each model ~7 % longer.
  *
- * A READ may run a decoder for milliseconds (a texture, mesh.obj, model.glb): before
- * it does (fs_read calls nm_fuse_loop_step_aside), the leader hands the waiting to an
- * idle follower, starting one if none is idle and fewer than max_threads run, so other
- * clients' requests are not held behind it. Every other request is answered from the
- * tree in place, and so is a READ of bytes at hand (nm_node_at_hand), which is as quick.
+ * A request may run a producer or a lazy directory's populate for milliseconds (the
+ * PNG of a texture, mesh.obj, an archive member's parse), or wait for another thread's:
+ * before it does (the tree calls nm_fuse_loop_step_aside, its before_long_work hook),
+ * the leader hands the waiting to an idle follower, starting one if none is idle and
+ * fewer than max_threads run, so other clients' requests are not held behind it. All
+ * else is answered in place: a listing, a lookup, a READ of text, of the model's bytes
+ * or of a file already produced and cached.
  * Once all max_threads are busy nobody waits for the kernel, which holds the next
  * requests until a thread is free, as with libfuse's loop.
  *

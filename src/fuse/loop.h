@@ -1,6 +1,6 @@
 /* The request loop: one thread waits for the kernel at a time and answers what it gets
- * itself, handing the waiting to another thread only before something long (a READ that
- * runs a decoder). Why, and the measurements: loop.c. */
+ * itself, handing the waiting to another thread only before something long (a decoder
+ * or a parse about to run). Why, and the measurements: loop.c. */
 #ifndef NM_FUSE_LOOP_H
 #define NM_FUSE_LOOP_H
 
@@ -12,9 +12,10 @@ struct fuse_session;
  * loop cannot start or reading the device fails. */
 int nm_fuse_loop(struct fuse_session *se, unsigned max_threads, unsigned max_idle);
 
-/* Called while answering a request that may take long (a decoder about to run): another
+/* Called while answering a request, before work that may take long (nm_options'
+ * before_long_work: a producer or a populate about to run, or waited for): another
  * thread waits for the kernel meanwhile. Does nothing on a thread that is not the loop's
- * or is not the one waiting for the kernel. */
+ * (the prefill's) or that is not the one waiting for the kernel. */
 void nm_fuse_loop_step_aside(void);
 
 #endif

@@ -79,6 +79,9 @@ int main(int argc, char *argv[])
 	if (!mountpoint)
 		goto out;
 	fs.path = opts.source;
+	/* A request about to run a decoder or a parse lets another thread take the next
+	 * ones meanwhile (fuse/loop.c). */
+	opts.model.before_long_work = nm_fuse_loop_step_aside;
 	if (nm_open_model(opts.source, &opts.model, &fs.tree, &err) != NM_OK) {
 		nm_fuse_say_error(&fs, &err);
 		goto out;

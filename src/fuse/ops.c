@@ -4,7 +4,6 @@
 #include <stdlib.h>
 #include <string.h>
 #include "fuse/log.h"
-#include "fuse/loop.h"
 #include "fuse/ops.h"
 #include "fuse/prefill.h"
 
@@ -267,10 +266,6 @@ static void fs_read(fuse_req_t req, fuse_ino_t ino, size_t size, off_t off,
 	 * the thread wakes while this READ is answered and its pushes start sooner (the
 	 * reader's next file may still come first: it is READ as usual). */
 	nm_fuse_prefill_ask(fs, n);
-	/* Bytes not at hand may be decoded or decompressed first: meanwhile another thread
-	 * answers the other requests (fuse/loop.c). */
-	if (!nm_node_at_hand(n))
-		nm_fuse_loop_step_aside();
 	nm_status s = nm_read_pin(fs->tree, n, (uint64_t)off, size, &h, &err);
 	if (s != NM_OK) {
 		nm_fuse_say_error(fs, &err);

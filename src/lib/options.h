@@ -22,6 +22,11 @@ typedef struct nm_options {
 				    largest buffer the model's data may size (nm_alloc) */
 	uint64_t max_dimension;  /* texture width or height beyond which nothing is decoded */
 	uint64_t max_depth;      /* nesting beyond which a tree is not shown (forms in forms) */
+	/* Not an option but a front end's hook, NULL in the defaults: called on a thread
+	 * about to run or wait for work that may take milliseconds (a producer, a lazy
+	 * directory's populate), before it starts. mount.nmodel's loop hands the waiting
+	 * for requests to another thread (fuse/loop.c). */
+	void (*before_long_work)(void);
 } nm_options;
 
 /* The defaults of the table. */
