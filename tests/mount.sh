@@ -144,7 +144,9 @@ cat "$WORK/tl/model.ascii.cmod" >/dev/null
 check "more produced files reuse the idle one ($(nthreads) threads in all)" \
 	test "$(nthreads)" = 4
 unmount_model "$WORK/tl"
-# So does an archive member's parse, which listing its directory runs.
+# So does an archive member's parse, which listing its directory runs. (ls sends its next
+# request as soon as it has the reply, which may come before the thread that sent it is
+# idle again: then a third starts, hence "at least".)
 "$top_builddir/tests/mkfixture" archive rarc "$WORK/tl.arc"
 mount_model "$WORK/tl.arc" "$WORK/tl"
 pid=$(pgrep -n -f "mount.nmodel $WORK/tl.arc $WORK/tl")
@@ -153,7 +155,7 @@ check "an archive's root is listed by one request thread ($(nthreads) threads in
 	test "$(nthreads)" = 3
 ls -lnR "$WORK/tl" >/dev/null
 check "listing a member, which parses it, starts a second ($(nthreads) threads in all)" \
-	test "$(nthreads)" = 4
+	test "$(nthreads)" -ge 4
 unmount_model "$WORK/tl"
 
 # The prefill thread may wait on a page that a READ is filling; with -s the one request
