@@ -158,6 +158,26 @@ check "listing a member, which parses it, starts a second ($(nthreads) threads i
 	test "$(nthreads)" -ge 4
 unmount_model "$WORK/tl"
 
+# What the hand-over is for: while one thread makes a 4096^2 texture's PNG (hundreds of
+# ms), another answers a listing. The reader notes its first byte, which comes only once
+# the PNG is made; ls -lR must be done before that. (With one thread the listing waits.)
+"$top_builddir/tests/mkfixture" bigtex 4096 "$WORK/slow.cmb" || exit 1
+mount_model "$WORK/slow.cmb" "$WORK/tl"
+pid=$(pgrep -n -f "mount.nmodel $WORK/slow.cmb $WORK/tl")
+(cat "$WORK/tl/tex/big.png" | { LC_ALL=C IFS= read -r -N 1 _; : > "$WORK/first"; cat >/dev/null; }) &
+reader=$!
+# The decode has begun once its READ has made the loop start a second thread.
+for _ in $(seq 1000); do [ "$(nthreads)" -ge 4 ] && break; sleep 0.01; done
+check "the texture's READ starts a second request thread" test "$(nthreads)" -ge 4
+if [ -e "$WORK/first" ]; then
+	echo "note: the PNG was made before the listing could start; the hand-over is not tested"
+else
+	ls -lnR "$WORK/tl" >/dev/null
+	check "a listing is answered while another thread decodes a texture" test ! -e "$WORK/first"
+fi
+wait $reader
+unmount_model "$WORK/tl"
+
 # The prefill thread may wait on a page that a READ is filling; with -s the one request
 # thread must still answer that READ. Six readers in random orders, on a fresh mount.
 mount_model "$big" "$WORK/ts" -s
