@@ -84,16 +84,16 @@ static bool start_worker(struct loop *l)
 		return false;
 	w->loop = l;
 	pthread_cond_init(&w->wake, NULL);
-	w->lead = true;
+	lead(l, w); /* before it runs: it checks under the lock we hold */
 	if (pthread_create(&w->thread, NULL, work, w) != 0) {
 		pthread_cond_destroy(&w->wake);
 		free(w);
+		l->leader = NULL;
 		return false;
 	}
 	w->next = l->all;
 	l->all = w;
 	l->threads++;
-	l->leader = w;
 	return true;
 }
 
