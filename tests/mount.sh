@@ -143,7 +143,7 @@ unmount_model "$WORK/tl"
 # models of a folder parsed and 10 mesh.obj made, one after the other. Two threads would
 # do; a hand-over that comes before the last thread is idle again starts another (a
 # model's parse on LOOKUP is followed at once by mesh.obj's READ), which happens more
-# the slower the build: 2 request threads here, 5 under the sanitizers. Starting
+# the slower the build: 2 request threads here, 4 or 5 under the sanitizers. Starting
 # a thread for every hand-over would take all 20 allowed.
 "$top_builddir/tests/mkfixture" folder "$WORK/tl.dir" 0 10 || exit 1
 mount_model "$WORK/tl.dir" "$WORK/tl" -o max_threads=20
