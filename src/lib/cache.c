@@ -189,8 +189,7 @@ nm_status nm_cache_get(nm_cache *c, const void *key, nm_fill_fn fill, void *ctx,
 			return NM_OK;
 		}
 		if (e) { /* another thread is filling it */
-			if (c->opt->before_long_work)
-				c->opt->before_long_work();
+			nm_before_long_work(c->opt);
 			pthread_cond_wait(&c->filled, &c->lock);
 			continue;
 		}
@@ -212,8 +211,7 @@ nm_status nm_cache_get(nm_cache *c, const void *key, nm_fill_fn fill, void *ctx,
 	nm_out out;
 	nm_out_init(&out);
 	out.opt = c->opt;
-	if (c->opt->before_long_work)
-		c->opt->before_long_work();
+	nm_before_long_work(c->opt);
 	nm_status s = fill(ctx, arg, &out, err);
 	if ((s == NM_OK || s == NM_E_LIMIT) && nm_out_status(&out) == NM_E_LIMIT)
 		s = nm_fail_limit(err, c->opt, 0, "cache", NULL, NM_NO_OFFSET);

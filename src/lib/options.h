@@ -29,6 +29,13 @@ typedef struct nm_options {
 	void (*before_long_work)(void);
 } nm_options;
 
+/* Call o's before_long_work hook, if any. */
+static inline void nm_before_long_work(const nm_options *o)
+{
+	if (o->before_long_work)
+		o->before_long_work();
+}
+
 /* The defaults of the table. */
 void nm_options_init(nm_options *o);
 const nm_options *nm_options_defaults(void);

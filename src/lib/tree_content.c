@@ -200,8 +200,7 @@ static nm_status run_populate(nm_tree *t, nm_node *dir, nm_error *err)
 	building_tree = t;
 	pthread_mutex_unlock(&t->lock);
 
-	if (t->opt.before_long_work)
-		t->opt.before_long_work();
+	nm_before_long_work(&t->opt);
 	nm_error_clear(&e);
 	uint64_t outer = nm_reader_batch_begin(); /* a member's parse: one check of the source */
 	nm_status s = c->fn(t, dir, c->ctx, c->arg, &e);
@@ -243,8 +242,7 @@ nm_status nm_content_populate(nm_tree *t, nm_node *dir, nm_error *err)
 		if (pthread_equal(c->res->runner, pthread_self()))
 			return nm_fail(err, NM_E_INVAL, dir->name, NULL, NM_NO_OFFSET,
 				       "looked up while it is being populated");
-		if (t->opt.before_long_work)
-			t->opt.before_long_work();
+		nm_before_long_work(&t->opt);
 		while (c->phase == CONTENT_RUNNING)
 			pthread_cond_wait(&t->populated, &t->lock);
 	}
