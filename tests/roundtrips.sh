@@ -89,6 +89,27 @@ if [ -n "$shape" ]; then
 else
 	not_ok "$model has no shape with a triangles.csv of at most 64 KiB"
 fi
+# A reader entering a second subdirectory of the same directory is walking it: the rest
+# of its subdirectories are pushed then (each with one level below it), not before.
+# The shapes with a triangles.csv of at most 64 KiB (all of it at hand), but $shape.
+mapfile -t small < <(for d in "$mnt"/shp1/*/; do
+	[ "$d" != "$shape" ] && [ "$(stat -c %s "$d/triangles.csv" 2>/dev/null || echo 99999)" -le 65536 ] &&
+		echo "$d"
+done)
+if [ "${#small[@]}" -ge 2 ]; then
+	second=${small[0]} later=${small[-1]}
+	start=$(mark)
+	cat "$second/header.txt" > /dev/null
+	check "entering one shape pushed no other: ${second#"$mnt"/}header.txt was READ" \
+		test "$(requests READ "$start")" -ge 1
+	settle "$log"
+	start=$(mark)
+	cat "$later/header.txt" "$later/triangles.csv" "$later"/packets/* > /dev/null
+	check "entering a second one pushed the rest: ${later#"$mnt"/} sent no READ" \
+		test "$(requests READ "$start")" -eq 0
+else
+	not_ok "$model has fewer than 3 shapes with a triangles.csv of at most 64 KiB"
+fi
 cold=$(mark)
 (cd "$mnt" && find . -type f | sort | xargs -d '\n' sha1sum) > "$WORK/cold" 2>&1
 warm=$(mark)

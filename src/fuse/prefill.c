@@ -8,12 +8,18 @@
 /* Directories waiting for the thread; when it falls this far behind, a directory asked
  * for is dropped (its files are then READ as usual). */
 #define QUEUE 1024u
+/* Marks on directories (nm_node_mark): */
+#define PUSHED  0x01 /* its files are pushed, or queued to be */
+#define ENTERED 0x02 /* a reader has entered one of its subdirectories */
+#define WALKED  0x04 /* ... and then another: the rest of them are pushed */
 
 struct nm_fuse_prefill {
 	pthread_t thread;
 	pthread_mutex_t lock;
 	pthread_cond_t wake;
-	struct ask { uint64_t dir, file; } queue[QUEUE]; /* ids: a node may be evicted meanwhile */
+	/* ids: a node may be evicted meanwhile; walk: 0, or the parent whose other
+	 * subdirectories are pushed after dir */
+	struct ask { uint64_t dir, file, walk; } queue[QUEUE];
 	size_t head, count;
 	bool stop;
 	uint64_t left;            /* the budget (only the thread spends it) */
@@ -66,11 +72,43 @@ static void push_dir(nm_fuse_fs *fs, struct nm_fuse_prefill *p, nm_node *dir, ui
 	bool more = push_files(fs, p, kids, count, read);
 	for (size_t i = 0; more && i < count; i++) {
 		nm_node *k = kids[i];
-		if (nm_node_type(k) == NM_NODE_DIR && !nm_node_lazy_dir(k) && nm_node_mark(k) &&
+		if (nm_node_type(k) == NM_NODE_DIR && !nm_node_lazy_dir(k) && nm_node_mark(k, PUSHED) &&
 		    nm_children(fs->tree, k, &sub, &nsub, &err) == NM_OK)
 			more = push_files(fs, p, sub, nsub, 0);
 	}
 	nm_reader_batch_end(batch);
+}
+
+/* A reader walking up's tree (find, cp -r, grep -r) enters its subdirectories one after
+ * the other, each costing a READ before its push: push those not pushed yet, each with
+ * one level below it, while the reader is still in the first ones. */
+static void push_walk(nm_fuse_fs *fs, struct nm_fuse_prefill *p, nm_node *up)
+{
+	nm_node **kids;
+	size_t count;
+	nm_error err;
+	if (nm_children(fs->tree, up, &kids, &count, &err) != NM_OK)
+		return;
+	for (size_t i = 0; i < count && p->left >= PAGE; i++) {
+		nm_node *k = kids[i];
+		if (nm_node_type(k) == NM_NODE_DIR && !nm_node_lazy_dir(k) && nm_node_mark(k, PUSHED))
+			push_dir(fs, p, k, 0);
+	}
+}
+
+/* Push what a is for, if its nodes are still there. */
+static void serve(nm_fuse_fs *fs, struct nm_fuse_prefill *p, const struct ask *a)
+{
+	nm_node *n;
+	nm_error err;
+	if (p->left >= PAGE && nm_node_get(fs->tree, a->dir, &n, &err) == NM_OK) {
+		push_dir(fs, p, n, a->file);
+		nm_node_put(fs->tree, n);
+	}
+	if (a->walk && p->left >= PAGE && nm_node_get(fs->tree, a->walk, &n, &err) == NM_OK) {
+		push_walk(fs, p, n);
+		nm_node_put(fs->tree, n);
+	}
 }
 
 static void *run(void *arg)
@@ -87,12 +125,7 @@ static void *run(void *arg)
 		p->head = (p->head + 1) % QUEUE;
 		p->count--;
 		pthread_mutex_unlock(&p->lock);
-		nm_node *dir;
-		nm_error err;
-		if (p->left >= PAGE && nm_node_get(fs->tree, a.dir, &dir, &err) == NM_OK) {
-			push_dir(fs, p, dir, a.file);
-			nm_node_put(fs->tree, dir);
-		}
+		serve(fs, p, &a);
 		pthread_mutex_lock(&p->lock);
 	}
 	pthread_mutex_unlock(&p->lock);
@@ -140,11 +173,15 @@ void nm_fuse_prefill_ask(nm_fuse_fs *fs, nm_node *file)
 {
 	struct nm_fuse_prefill *p = fs->prefill;
 	nm_node *dir = nm_node_parent(file);
-	if (!p || !nm_node_mark(dir))
+	if (!p || !nm_node_mark(dir, PUSHED))
 		return;
+	/* The second subdirectory of up that a reader enters: it walks up's tree. */
+	nm_node *up = nm_node_parent(dir);
+	bool walk = up != dir && !nm_node_mark(up, ENTERED) && nm_node_mark(up, WALKED);
 	pthread_mutex_lock(&p->lock);
 	if (p->count < QUEUE) {
-		p->queue[(p->head + p->count) % QUEUE] = (struct ask){ nm_node_id(dir), nm_node_id(file) };
+		p->queue[(p->head + p->count) % QUEUE] =
+			(struct ask){ nm_node_id(dir), nm_node_id(file), walk ? nm_node_id(up) : 0 };
 		p->count++;
 		pthread_cond_signal(&p->wake);
 	}

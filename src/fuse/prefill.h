@@ -4,8 +4,10 @@
  * one pread of the model file, an index list or a vertex CSV formats a few bytes of it.
  * So when a directory's first file is READ, the small files at hand beside it and in its
  * subdirectories (one level down) are stored in the kernel's page cache
- * (FUSE_NOTIFY_STORE): reading them then sends no request. A listing alone pushes
- * nothing (ls -lR costs what it did).
+ * (FUSE_NOTIFY_STORE): reading them then sends no request. When a reader then enters a
+ * second subdirectory of the same directory, it is walking it (find, cp -r, grep -r), and
+ * the rest of that directory's subdirectories are pushed too, each one level down. A
+ * listing alone pushes nothing (ls -lR costs what it did).
  *
  * The pushes run on a thread of their own, never on a request's: storing into a page
  * waits for a READ of that page already in flight, which only a request thread can

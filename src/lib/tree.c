@@ -462,9 +462,10 @@ nm_node *nm_node_parent(const nm_node *n) { return n->parent ? n->parent : (nm_n
 uint64_t nm_node_id(const nm_node *n) { return n->id; }
 
 /* Called on every READ: a load first, so a marked node's line is not written again. */
-bool nm_node_mark(nm_node *n)
+bool nm_node_mark(nm_node *n, uint8_t bit)
 {
-	return !atomic_load_explicit(&n->mark, memory_order_relaxed) && atomic_exchange(&n->mark, 1) == 0;
+	return !(atomic_load_explicit(&n->mark, memory_order_relaxed) & bit) &&
+	       !(atomic_fetch_or(&n->mark, bit) & bit);
 }
 
 bool nm_node_at_hand(const nm_node *n)

@@ -118,10 +118,11 @@ uint64_t nm_node_id(const nm_node *n);
 bool nm_node_at_hand(const nm_node *n);
 /* Whether n is a lazy directory (nm_lazy_dir): its children cost a populate. */
 bool nm_node_lazy_dir(const nm_node *n);
-/* One bit a front end may set on a node, once: true for the call that set it. A node
- * made again after eviction starts unmarked. (The FUSE layer marks a directory whose
- * small files it has handed to the kernel.) */
-bool nm_node_mark(nm_node *n);
+/* Bits a front end may set on a node, each once: nm_node_mark is true for the call that
+ * set bit (one of 0x01, 0x02, ... 0x80). A node made again after eviction starts
+ * unmarked. (The FUSE layer marks a directory whose small files it has handed to the
+ * kernel, and one a reader has entered two subdirectories of.) */
+bool nm_node_mark(nm_node *n, uint8_t bit);
 /* A lazy directory whose populate failed keeps what it added plus an error.txt saying
  * why; its existing names are found, a missing one gives the populate's status and
  * message rather than NM_E_NOENT. */
