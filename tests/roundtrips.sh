@@ -89,27 +89,11 @@ if [ -n "$shape" ]; then
 else
 	not_ok "$model has no shape with a triangles.csv of at most 64 KiB"
 fi
-# A reader entering a second subdirectory of the same directory is walking it: the rest
-# of its subdirectories are pushed then (each with one level below it), not before.
-# The shapes with a triangles.csv of at most 64 KiB (all of it at hand), but $shape.
+# The shapes whose files are all at hand (a triangles.csv of at most 64 KiB), for the walk
+# below.
 mapfile -t small < <(for d in "$mnt"/shp1/*/; do
-	[ "$d" != "$shape" ] && [ "$(stat -c %s "$d/triangles.csv" 2>/dev/null || echo 99999)" -le 65536 ] &&
-		echo "$d"
+	[ "$(stat -c %s "$d/triangles.csv" 2>/dev/null || echo 99999)" -le 65536 ] && echo "${d#"$mnt"/}"
 done)
-if [ "${#small[@]}" -ge 2 ]; then
-	second=${small[0]} later=${small[-1]}
-	start=$(mark)
-	cat "$second/header.txt" > /dev/null
-	check "entering one shape pushed no other: ${second#"$mnt"/}header.txt was READ" \
-		test "$(requests READ "$start")" -ge 1
-	settle "$log"
-	start=$(mark)
-	cat "$later/header.txt" "$later/triangles.csv" "$later"/packets/* > /dev/null
-	check "entering a second one pushed the rest: ${later#"$mnt"/} sent no READ" \
-		test "$(requests READ "$start")" -eq 0
-else
-	not_ok "$model has fewer than 3 shapes with a triangles.csv of at most 64 KiB"
-fi
 cold=$(mark)
 (cd "$mnt" && find . -type f | sort | xargs -d '\n' sha1sum) > "$WORK/cold" 2>&1
 warm=$(mark)
@@ -119,10 +103,13 @@ reads=$(sed -n "$cold,${warm}p" "$log" | sed -n 's/.*opcode: READ ([0-9]*), node
 check "a cold read of the rest READs fewer files than there are ($reads of $files)" \
 	test "$reads" -lt "$files"
 (cd "$mnt" && find . -type f | sort | xargs -d '\n' sha1sum) > "$WORK/warm" 2>&1
-# The kernel may drop a page under memory pressure (a sanitizer build beside other tests):
-# then the pass after it is the warm one, and says so.
-if [ "$(requests READ "$warm")" -ne 0 ]; then
-	echo "note: the first warm pass read $(requests READ "$warm") page run(s) again; the next pass is checked"
+# The kernel may drop pages, a file's or a cached listing's, under memory pressure (a
+# sanitizer build beside other tests) or by proactive reclaim (a VM's DAMON pageout of
+# pages it sampled as cold, seen on CI-like machines): then the pass after it is the warm
+# one, and says so.
+dropped=$(( $(requests READ "$warm") + $(requests READDIR "$warm") + $(requests READDIRPLUS "$warm") ))
+if [ "$dropped" -ne 0 ]; then
+	echo "note: the first warm pass read $dropped page run(s) or listing(s) again; the next pass is checked"
 	warm=$(mark)
 	(cd "$mnt" && find . -type f | sort | xargs -d '\n' sha1sum) > "$WORK/warm" 2>&1
 fi
@@ -158,6 +145,43 @@ check "the prefill saved READs in $dir/ ($reads_on against $reads_off)" \
 check "... and every file has the same bytes either way" cmp -s "$WORK/cold" "$WORK/off"
 unmount_model "$mnt"
 wait
+
+# A reader entering a second subdirectory of the same directory is walking it: the rest
+# of its subdirectories are pushed then (each with one level below it), not before. On a
+# fresh mount: after one shape's header.txt and a second one's, a third shape's files
+# (all at hand: a triangles.csv of at most 64 KiB) send no READ. The kernel may drop a
+# pushed page nobody has read yet (seen: a VM's DAMON pageout drops most of them within
+# seconds), so a try with READs is made once more on a fresh mount, and says so.
+# walk_try: prints "READs of the second shape, READs of the last one" on a fresh mount
+walk_try() {
+	local start second
+	log=$WORK/d4.log
+	"$MOUNT" "$model" "$mnt" -d 2> "$log" &
+	for _ in $(seq 50); do mountpoint -q "$mnt" && break; sleep 0.1; done
+	ls -lnR "$mnt" > /dev/null
+	cat "$mnt/${small[0]}header.txt" > /dev/null
+	settle "$log"
+	start=$(mark)
+	cat "$mnt/${small[1]}header.txt" > /dev/null
+	second=$(requests READ "$start")
+	settle "$log"
+	start=$(mark)
+	cat "$mnt/${small[-1]}header.txt" "$mnt/${small[-1]}triangles.csv" "$mnt/${small[-1]}"packets/* > /dev/null
+	echo "$second $(requests READ "$start")"
+	unmount_model "$mnt"
+	wait
+}
+if [ "${#small[@]}" -ge 3 ]; then
+	read -r second later < <(walk_try)
+	if [ "$later" -ne 0 ]; then
+		echo "note: ${small[-1]} sent $later READ(s) on the first try; trying once more on a fresh mount"
+		read -r second later < <(walk_try)
+	fi
+	check "entering one shape pushed no other: ${small[1]}header.txt was READ" test "$second" -ge 1
+	check "entering a second one pushed the rest: ${small[-1]} sent no READ" test "$later" -eq 0
+else
+	not_ok "$model has fewer than 3 shapes with a triangles.csv of at most 64 KiB"
+fi
 
 # The prefill spends at most cache_size of page cache over a mount's life, in whole pages:
 # with cache_size=1 (256 pages), reading into 300 directories of a PAK (each with small
