@@ -13,10 +13,14 @@ model=$CORPUS/bmd/fin_mkdd_babyluigi_course.bmd
 mnt=$WORK/mnt
 log=$WORK/d.log
 mkdir -p "$mnt"
-# -d keeps the daemon in the foreground: it runs in the background of this shell.
-"$MOUNT" "$model" "$mnt" -d 2> "$log" &
 MOUNTS="$mnt"
-for _ in $(seq 50); do mountpoint -q "$mnt" && break; sleep 0.1; done
+# mount_debug FILE [OPTION...]: mount FILE on $mnt with -d, its output in $log. -d keeps
+# the daemon in the foreground: it runs in the background of this shell.
+mount_debug() {
+	"$MOUNT" "$1" "$mnt" -d "${@:2}" 2> "$log" &
+	for _ in $(seq 50); do mountpoint -q "$mnt" && break; sleep 0.1; done
+}
+mount_debug "$model"
 check "mounted with -d" mountpoint -q "$mnt"
 
 # The kernel's half of INIT: "flags=0x..." (the first one; ours is indented).
@@ -133,8 +137,7 @@ wait
 
 # -o noprefill: nothing is pushed, and the same directory sends more READs.
 log=$WORK/d2.log
-"$MOUNT" "$model" "$mnt" -d -o noprefill 2> "$log" &
-for _ in $(seq 50); do mountpoint -q "$mnt" && break; sleep 0.1; done
+mount_debug "$model" -o noprefill
 check "mounted with -o noprefill" mountpoint -q "$mnt"
 ls -lnR "$mnt" > /dev/null
 reads_off=$(read_dir "$log")
@@ -156,8 +159,7 @@ wait
 walk_try() {
 	local start second
 	log=$WORK/d4.log
-	"$MOUNT" "$model" "$mnt" -d 2> "$log" &
-	for _ in $(seq 50); do mountpoint -q "$mnt" && break; sleep 0.1; done
+	mount_debug "$model"
 	ls -lnR "$mnt" > /dev/null
 	cat "$mnt/${small[0]}header.txt" > /dev/null
 	settle "$log"
@@ -188,8 +190,7 @@ fi
 # text files beside the one read) pushes at most 256 files, and then nothing more.
 "$top_builddir/tests/mkpak" "$WORK/big.pak" 1500 > /dev/null
 log=$WORK/d3.log
-"$MOUNT" "$WORK/big.pak" "$mnt" -d -o cache_size=1 2> "$log" &
-for _ in $(seq 50); do mountpoint -q "$mnt" && break; sleep 0.1; done
+mount_debug "$WORK/big.pak" -o cache_size=1
 check "mounted a 1,500-asset PAK with cache_size=1" mountpoint -q "$mnt"
 ls -lnR "$mnt" > /dev/null
 find "$mnt" -name info.txt | sort | head -300 | xargs -d '\n' cat > /dev/null
