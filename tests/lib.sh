@@ -99,6 +99,9 @@ mount_model() {
 	return 1
 }
 
+# daemon_pid FILE DIR: the pid of the mount.nmodel serving FILE on DIR.
+daemon_pid() { pgrep -n -f "mount.nmodel $1 $2"; }
+
 unmount_model() {
 	fusermount3 -u "$1"
 }

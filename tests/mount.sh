@@ -103,13 +103,15 @@ done
 # (the main thread, the prefill thread and the workers) while 8 readers read every file.
 big=$(ls -S "$CORPUS"/cmod/*.cmod 2>/dev/null | head -1)
 big=${big:-$S}
+# The daemon $pid's threads now.
+nthreads() { awk '/^Threads:/ { print $2 }' "/proc/$pid/status" 2>/dev/null; }
 peak_threads() { # peak_threads MOUNTPOINT
 	local pid peak=0 t load
-	pid=$(pgrep -n -f "mount.nmodel $big $1") || { echo 0; return; }
+	pid=$(daemon_pid "$big" "$1") || { echo 0; return; }
 	(for _ in 1 2 3 4 5 6 7 8; do (find "$1" -type f -exec cat {} + >/dev/null) & done; wait) &
 	load=$!
 	while kill -0 $load 2>/dev/null; do
-		t=$(awk '/^Threads:/ { print $2 }' "/proc/$pid/status" 2>/dev/null)
+		t=$(nthreads)
 		[ "${t:-0}" -gt $peak ] && peak=$t
 		sleep 0.01
 	done
@@ -130,8 +132,7 @@ unmount_model "$WORK/t8"
 # one request thread. (libfuse's loop starts a second as soon as the first is busy.)
 mount_model "$S" "$WORK/tl"
 ls -lnR "$WORK/tl" >/dev/null
-pid=$(pgrep -n -f "mount.nmodel $S $WORK/tl")
-nthreads() { awk '/^Threads:/ { print $2 }' "/proc/$pid/status"; }
+pid=$(daemon_pid "$S" "$WORK/tl")
 check "a listing is answered by one request thread ($(nthreads) threads in all)" \
 	test "$(nthreads)" = 3
 # A READ that runs a producer first hands the waiting to a second thread.
@@ -147,7 +148,7 @@ unmount_model "$WORK/tl"
 # a thread for every hand-over would take all 20 allowed.
 "$top_builddir/tests/mkfixture" folder "$WORK/tl.dir" 0 10 || exit 1
 mount_model "$WORK/tl.dir" "$WORK/tl" -o max_threads=20
-pid=$(pgrep -n -f "mount.nmodel $WORK/tl.dir $WORK/tl")
+pid=$(daemon_pid "$WORK/tl.dir" "$WORK/tl")
 for obj in "$WORK"/tl/*/*/mesh.obj; do cat "$obj" >/dev/null; done
 check "20 long jobs in a row reuse idle threads: at most 8 request threads of 20 ($(nthreads) threads in all)" \
 	test "$(nthreads)" -le 10
@@ -157,7 +158,7 @@ unmount_model "$WORK/tl"
 # idle again: then a third starts, hence "at least".)
 "$top_builddir/tests/mkfixture" archive rarc "$WORK/tl.arc"
 mount_model "$WORK/tl.arc" "$WORK/tl"
-pid=$(pgrep -n -f "mount.nmodel $WORK/tl.arc $WORK/tl")
+pid=$(daemon_pid "$WORK/tl.arc" "$WORK/tl")
 ls -ln "$WORK/tl" >/dev/null
 check "an archive's root is listed by one request thread ($(nthreads) threads in all)" \
 	test "$(nthreads)" = 3
@@ -171,7 +172,7 @@ unmount_model "$WORK/tl"
 # the PNG is made; ls -lR must be done before that. (With one thread the listing waits.)
 "$top_builddir/tests/mkfixture" bigtex 4096 "$WORK/slow.cmb" || exit 1
 mount_model "$WORK/slow.cmb" "$WORK/tl"
-pid=$(pgrep -n -f "mount.nmodel $WORK/slow.cmb $WORK/tl")
+pid=$(daemon_pid "$WORK/slow.cmb" "$WORK/tl")
 (cat "$WORK/tl/tex/big.png" | { LC_ALL=C IFS= read -r -N 1 _; : > "$WORK/first"; cat >/dev/null; }) &
 reader=$!
 # The decode has begun once its READ has made the loop start a second thread.
