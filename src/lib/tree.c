@@ -238,11 +238,9 @@ nm_node *nm_lazy_dir(nm_tree *t, nm_node *parent, const char *name, nm_populate_
 		     void *ctx, void *arg)
 {
 	pthread_mutex_lock(&t->lock);
-	nm_content *c = nm_content_for_lazy_dir(t);
+	nm_content *c = nm_content_for_lazy_dir(t, fn, ctx);
 	nm_node *n = c ? nm_tree_add_node_locked(t, parent, name, NM_NODE_DIR) : NULL;
 	if (n) { /* under the lock: a lookup may see the node at once */
-		c->fn = fn;
-		c->ctx = ctx;
 		c->arg = arg;
 		c->dir = n;
 		n->pop = c;

@@ -70,6 +70,9 @@ char *nm_tree_printf(nm_tree *t, const char *fmt, ...) __attribute__((format(pri
 /* Builders. name is used as given: make it safe with nm_safe_name first if it comes
  * from the file. They return NULL when the name is taken or memory runs out. */
 nm_node *nm_dir(nm_tree *t, nm_node *parent, const char *name);
+/* A directory populated by fn(ctx, arg) on first use. ctx is what many such directories
+ * share (a driver's context), arg this directory's own (its entry): a directory costs
+ * only its arg, the pairs (fn, ctx) are kept once per run of them. */
 nm_node *nm_lazy_dir(nm_tree *t, nm_node *parent, const char *name, nm_populate_fn fn,
 		     void *ctx, void *arg);
 /* Takes the buffer of out (it becomes empty). */

@@ -45,23 +45,51 @@ nm_content *nm_content_new(nm_tree *t)
 	return c;
 }
 
-nm_content *nm_content_for_lazy_dir(nm_tree *t)
+/* The index of (fn, ctx) in m's kinds, added if new; NM_CONTENT_KINDS_MAX when memory
+ * runs out. Only the last few are searched: a driver makes its lazy directories in
+ * runs of one kind, and a pair listed twice costs only its 16 bytes. */
+static uint32_t kind_index(nm_made *m, nm_populate_fn fn, void *ctx)
 {
-	nm_content *owner = nm_content_current(t);
-	if (owner->reuse < owner->nmade)
-		return owner->made[owner->reuse++];
-	if (owner->nmade == owner->capmade) {
-		nm_content **a = nm_tree_grow(owner->made, &owner->capmade, sizeof *a, 4);
+	for (uint32_t i = m->nkinds; i-- > 0 && m->nkinds - i <= 4;)
+		if (m->kinds[i].fn == fn && m->kinds[i].ctx == ctx)
+			return i;
+	if (m->nkinds == NM_CONTENT_KINDS_MAX - 1)
+		return NM_CONTENT_KINDS_MAX;
+	if (m->nkinds == m->capkinds) {
+		struct nm_populate_kind *a = nm_tree_grow(m->kinds, &m->capkinds, sizeof *a, 2);
 		if (!a)
-			return NULL;
-		owner->made = a;
+			return NM_CONTENT_KINDS_MAX;
+		m->kinds = a;
 	}
-	nm_content *c = nm_content_new(t);
-	if (!c)
+	m->kinds[m->nkinds] = (struct nm_populate_kind){ fn, ctx };
+	return m->nkinds++;
+}
+
+nm_content *nm_content_for_lazy_dir(nm_tree *t, nm_populate_fn fn, void *ctx)
+{
+	nm_content *owner = nm_content_current(t), *c;
+	nm_made *m = owner->made;
+	if (!m && !(m = owner->made = calloc(1, sizeof *m)))
 		return NULL;
-	c->owner = owner;
-	owner->made[owner->nmade++] = c;
-	owner->reuse = owner->nmade;
+	uint32_t kind = kind_index(m, fn, ctx);
+	if (kind == NM_CONTENT_KINDS_MAX)
+		return NULL;
+	if (m->reuse < m->n) {
+		c = m->list[m->reuse++];
+	} else {
+		if (m->n == m->cap) {
+			nm_content **a = nm_tree_grow(m->list, &m->cap, sizeof *a, 4);
+			if (!a)
+				return NULL;
+			m->list = a;
+		}
+		if (!(c = nm_content_new(t)))
+			return NULL;
+		c->owner = owner->serial;
+		m->list[m->n++] = c;
+		m->reuse = m->n;
+	}
+	c->kind = kind;
 	return c;
 }
 
@@ -121,7 +149,11 @@ void nm_content_free_all(nm_tree *t)
 			free(c->res->msg);
 			free(c->res);
 		}
-		free(c->made);
+		if (c->made) {
+			free(c->made->list);
+			free(c->made->kinds);
+			free(c->made);
+		}
 	}
 	for (uint32_t b = 0; b * NM_CONTENT_BLOCK < t->ncontents; b++)
 		free(t->content_blocks[b]);
@@ -191,9 +223,13 @@ static nm_status run_populate(nm_tree *t, nm_node *dir, nm_error *err)
 	t->populations++;
 	c->phase = CONTENT_RUNNING;
 	c->res->runner = pthread_self();
-	c->reuse = 0;
+	if (c->made) /* made again, in order, and their kinds with them */
+		c->made->reuse = c->made->nkinds = 0;
 	c->pins++; /* its own nodes are being made: not evicted meanwhile */
-	c->owner->res->resident_made++;
+	NM_CONTENT(t, c->owner)->res->resident_made++;
+	/* Its owner's kinds may move once unlocked (not while c is populated: the owner is
+	 * held and made again only after its eviction). */
+	struct nm_populate_kind k = NM_CONTENT(t, c->owner)->made->kinds[c->kind];
 	nm_content *outer_content = building;
 	nm_tree *outer_tree = building_tree;
 	building = c;
@@ -203,7 +239,7 @@ static nm_status run_populate(nm_tree *t, nm_node *dir, nm_error *err)
 	nm_before_long_work(&t->opt);
 	nm_error_clear(&e);
 	uint64_t outer = nm_reader_batch_begin(); /* a member's parse: one check of the source */
-	nm_status s = c->fn(t, dir, c->ctx, c->arg, &e);
+	nm_status s = k.fn(t, dir, k.ctx, c->arg, &e);
 	nm_reader_batch_end(outer);
 	char *msg = NULL;
 	if (s != NM_OK) {
@@ -258,11 +294,12 @@ static nm_status hold(nm_tree *t, nm_content *c, nm_error *err)
 		c->pins++;
 		return NM_OK;
 	}
-	nm_status s = hold(t, c->owner, err);
+	nm_content *owner = NM_CONTENT(t, c->owner);
+	nm_status s = hold(t, owner, err);
 	if (s != NM_OK)
 		return s;
 	if (!c->dir) { /* the owner, populated again, no longer makes it */
-		c->owner->pins--;
+		owner->pins--;
 		return nm_fail(err, NM_E_NOENT, "tree", NULL, NM_NO_OFFSET,
 			       "a directory that is gone");
 	}
@@ -270,7 +307,7 @@ static nm_status hold(nm_tree *t, nm_content *c, nm_error *err)
 	 * the lock, and a content nothing pins could be evicted as soon as it is done. */
 	c->pins++;
 	nm_content_populate(t, c->dir, NULL); /* a failure is its content: error.txt */
-	c->owner->pins--;
+	owner->pins--;
 	return NM_OK;
 }
 
@@ -331,7 +368,7 @@ static struct cleanup *evict(nm_tree *t, nm_content *c, size_t *ncleanups)
 	c->dir->kids = NULL;
 	c->dir->nkids = c->dir->capkids = 0;
 	t->resident_bytes -= r->bytes;
-	c->owner->res->resident_made--;
+	NM_CONTENT(t, c->owner)->res->resident_made--;
 	lru_unlink(t, c);
 	struct cleanup *a = r->cleanups;
 	*ncleanups = r->ncleanups;

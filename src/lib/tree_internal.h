@@ -29,26 +29,47 @@ typedef struct nm_residence {
 	struct nm_content *older, *newer; /* LRU of resident contents, for eviction */
 } nm_residence;
 
+/* A populate callback and its context: a driver has one or two, shared by all the lazy
+ * directories one populate makes (a PAK's 50,000 assets). */
+struct nm_populate_kind {
+	nm_populate_fn fn;
+	void *ctx;
+};
+
+/* The lazy directories a content's populate made, in order: populating it again reuses
+ * them (their serials, and whether they are resident) one by one. Their populates are
+ * in kinds, which is made anew by each populate (a context may be a record of this
+ * populate, at another address the next time). */
+typedef struct nm_made {
+	struct nm_content **list;
+	struct nm_populate_kind *kinds;
+	uint32_t n, cap, reuse, nkinds, capkinds;
+} nm_made;
+
 /* The content of the build (serial 0) or of one lazy directory: the nodes, allocations
  * and cleanups its populate made. Made once per lazy directory and kept until the tree
  * is freed, also while the content is evicted, so that populating it again gives every
- * node the id it had (ids are serial << 32 | the node's rank in its content). Small:
- * a PAK has one per asset; what only a populated one needs is in res. */
+ * node the id it had (ids are serial << 32 | the node's rank in its content). Small,
+ * 48 bytes: a PAK has one per asset for good; what only a populated one needs is in
+ * res, and what only one that made lazy directories needs is in made. */
 typedef struct nm_content {
-	nm_populate_fn fn;
-	void *ctx, *arg;
+	void *arg;                    /* its populate's */
 	nm_node *dir;                 /* its lazy directory; NULL while the owner is evicted */
-	struct nm_content *owner;     /* the content dir belongs to */
-	/* The lazy directories its populate made, in order: populating it again reuses
-	 * them (their serials, and whether they are resident) one by one. */
-	struct nm_content **made;
 	nm_residence *res;            /* NULL while not resident */
-	uint32_t serial, nmade, capmade, reuse;
+	nm_made *made;                /* NULL until its populate makes a lazy directory */
+	uint32_t serial;
+	uint32_t owner;               /* serial of the content dir belongs to */
 	unsigned pins;                /* requests using its nodes now (nm_node_get) */
-	enum { CONTENT_NEEDED, CONTENT_RUNNING, CONTENT_DONE } phase;
+	unsigned kind : 30;           /* its populate: its owner's made->kinds[kind] */
+	unsigned phase : 2;           /* CONTENT_NEEDED, _RUNNING or _DONE */
 } nm_content;
 
+enum { CONTENT_NEEDED, CONTENT_RUNNING, CONTENT_DONE };
+_Static_assert(sizeof(void *) != 8 || sizeof(nm_content) == 48,
+	       "a PAK keeps one per asset for good: keep it small");
+
 #define NM_CONTENT_BLOCK 256u
+#define NM_CONTENT_KINDS_MAX (1u << 30)
 #define NM_CONTENT(t, serial) \
 	(&(t)->content_blocks[(serial) / NM_CONTENT_BLOCK][(serial) % NM_CONTENT_BLOCK])
 
@@ -131,8 +152,9 @@ nm_content *nm_content_current(nm_tree *t);
 nm_content *nm_content_new(nm_tree *t);
 /* Populate dir once (the first caller runs it, others wait). */
 nm_status nm_content_populate(nm_tree *t, nm_node *dir, nm_error *err);
-/* The lazy directory content a new nm_lazy_dir under the current content gets. */
-nm_content *nm_content_for_lazy_dir(nm_tree *t);
+/* The lazy directory content a new nm_lazy_dir under the current content gets, with
+ * its populate (fn, ctx). */
+nm_content *nm_content_for_lazy_dir(nm_tree *t, nm_populate_fn fn, void *ctx);
 /* Count bytes to the content being made (nodes, text). */
 void nm_content_charge(nm_tree *t, size_t bytes);
 /* nm_tree_on_free for an object of known cost (nm_tree_alloc's); takes t->lock. */

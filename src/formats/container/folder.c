@@ -107,7 +107,7 @@ static nm_node *add_folder(nm_tree *t, nm_node *dir, const char *name, const fol
 	f->dev = st->st_dev;
 	f->ino = st->st_ino;
 	f->up = up;
-	return f->rel ? nm_lazy_dir(t, dir, name, populate_folder, f, NULL) : NULL;
+	return f->rel ? nm_lazy_dir(t, dir, name, populate_folder, NULL, f) : NULL;
 }
 
 /* A regular file: a member of the folder, probed now through a reader that opens the
@@ -127,8 +127,8 @@ static nm_node *add_file(nm_tree *t, nm_node *dir, const char *name, const char 
 static nm_status populate_folder(nm_tree *t, nm_node *dir, void *ctx, void *arg,
 				 nm_error *err)
 {
-	const folder *f = ctx;
-	(void)arg;
+	const folder *f = arg;
+	(void)ctx;
 	char **names = NULL;
 	size_t n = 0;
 	nm_status s = list(f->path, f->rel, &names, &n, err);
@@ -187,5 +187,5 @@ nm_status nm_folder_build(const char *path, nm_tree *t, nm_error *err)
 	f->dev = st.st_dev;
 	f->ino = st.st_ino;
 	/* The top level is listed now: a folder that cannot be listed fails the mount. */
-	return populate_folder(t, nm_tree_root(t), f, NULL, err);
+	return populate_folder(t, nm_tree_root(t), NULL, f, err);
 }

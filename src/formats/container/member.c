@@ -72,8 +72,8 @@ nomem:
 
 static nm_status populate_member(nm_tree *t, nm_node *dir, void *ctx, void *arg, nm_error *err)
 {
-	struct member *m = ctx;
-	(void)arg;
+	struct member *m = arg;
+	(void)ctx;
 	return member_contents(t, dir, m->r, NULL, NULL, err);
 }
 
@@ -122,7 +122,7 @@ nm_node *nm_member_node(nm_tree *t, nm_node *dir, const char *name, nm_reader *r
 	nm_node *n;
 	if (s == NM_OK) {
 		m->recognised = true;
-		n = nm_lazy_dir(t, dir, name, populate_member, m, NULL);
+		n = nm_lazy_dir(t, dir, name, populate_member, NULL, m);
 	} else if (s == NM_E_UNSUPPORTED) {
 		n = nm_slice(t, dir, name, r, 0, nm_reader_size(r));
 	} else {
