@@ -89,7 +89,9 @@ nm_node *nm_tree_add_node_locked(nm_tree *t, nm_node *parent, const char *name,
 		size_t b = hash_name(parent, name, t->nbuckets);
 		n->hnext = t->buckets[b];
 		t->buckets[b] = n;
-		if (t->nnodes > t->nbuckets)
+		/* Two nodes a bucket on average: a PAK's 50,000 assets are nodes for good,
+		 * and a chain of two costs a look-up nothing measurable. */
+		if (t->nnodes > 2 * t->nbuckets)
 			rehash(t);
 	}
 	return n;

@@ -189,8 +189,9 @@ static nm_status parse_strg(nm_tree *t, rfrm_pak *p, const uint32_t *order,
 	}
 	p->strg_sized = strg_is_sized(d, len, n);
 	/* Names are kept NUL-terminated: a sized name may lack its NUL, so the sized
-	 * layout is copied with one byte more per name. */
-	char *names = nm_tree_alloc(t, len + (p->strg_sized ? n : 0) + 1);
+	 * layout is copied with one byte more per name. Only until the tree is built
+	 * (rfrm_build_pak frees them). */
+	char *names = p->strg_names = malloc(len + (p->strg_sized ? n : 0) + 1);
 	if (!names) {
 		nm_view_free(&v);
 		return nm_fail(err, NM_E_NOMEM, v.file, "STRG", NM_NO_OFFSET, "out of memory");
@@ -305,6 +306,7 @@ void rfrm_pak_free(void *pak)
 		free(p->png[i].why);
 	}
 	free(p->png);
+	free(p->strg_names);
 	nm_view_free(&p->meta_view);
 }
 

@@ -376,14 +376,18 @@ nm_status rfrm_add_gltf(rfrm_model *m, nm_node *root);
 
 /* --- PAK (parse_pak.c, tree_pak.c) ------------------------------------------------ */
 
-/* 64 bytes: a PAK may list 50,000 assets. */
+/* 56 bytes: a PAK may list 50,000 assets, and they are kept for the mount's life. */
 typedef struct rfrm_pak_entry {
 	char type[5];
 	bool has_meta;           /* listed in META (its blob may still be empty) */
 	uint8_t guid[16];
 	uint64_t off, size;
-	const char *name;        /* STRG name (raw, NUL-terminated), or NULL */
-	const char *dir;         /* its directory in the PAK's tree: NAME.type */
+	union {
+		/* Until its directory is made: the STRG name (raw, NUL-terminated) or
+		 * NULL. The names are only needed for that, and freed after. */
+		const char *name;
+		const char *dir; /* then: its directory in the PAK's tree, NAME.type */
+	};
 	uint32_t meta, meta_len; /* its META blob in meta_data (the chunk is < 4 GiB) */
 } rfrm_pak_entry;
 
@@ -407,6 +411,7 @@ typedef struct rfrm_pak {
 	const uint8_t *meta_data; /* its data */
 	size_t meta_size;
 	bool strg_sized, meta_sized; /* the Switch layout: u32 name lengths, u32 blob sizes */
+	char *strg_names;        /* the entries' names (malloc'd), until the tree is built */
 	size_t named, with_meta;
 	nm_error meta_err, strg_err;  /* a broken META/STRG: shown, the rest mounts */
 	bool meta_bad, strg_bad;

@@ -152,11 +152,14 @@ nm_status rfrm_build_pak(nm_reader *r, nm_tree *t, nm_node *root, nm_error *err)
 		if (!n)
 			goto nomem;
 		/* A model's materials find their textures' directories by it: the node's own
-		 * name (the PAK's directories are made at mount and never evicted). */
+		 * name (the PAK's directories are made at mount and never evicted). It
+		 * takes the place of the STRG name, which is not needed again. */
 		e->dir = nm_node_name(n);
 		char fields[TOC_FIELDS_MAX];
 		toc_size += toc_fields(fields, e) + strlen(e->dir) + 1;
 	}
+	free(p->strg_names);
+	p->strg_names = NULL;
 	static const char *const txt[] = { ".txt", NULL };
 	char *toc = nm_unique_stem(t, root, "toc", txt);
 	char tocname[64];
