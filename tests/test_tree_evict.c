@@ -31,7 +31,11 @@ static nm_status produce_number(void *ctx, void *arg, nm_out *o, nm_error *err)
 static nm_status populate_inner(nm_tree *t, nm_node *dir, void *ctx, void *arg,
 				nm_error *err)
 {
-	(void)ctx; (void)err;
+	(void)err;
+	/* Its owner gave both as its own record, made anew by each of its populates: the
+	 * tree keeps a directory's (populate, ctx) once per owner's populate, and must
+	 * hand over the latest, not the one of the owner's first populate (freed). */
+	ck_assert_ptr_eq(ctx, arg);
 	int *k = nm_tree_alloc(t, sizeof *k);
 	if (!k)
 		return NM_E_NOMEM;
@@ -55,7 +59,7 @@ static nm_status populate_member(nm_tree *t, nm_node *dir, void *ctx, void *arg,
 	snprintf(text, sizeof text, "member %d\n", i);
 	nm_text_str(t, dir, "a.txt", text);
 	nm_lazy(t, dir, "n.txt", 9, produce_number, NULL, k);
-	nm_lazy_dir(t, dir, "inner", populate_inner, NULL, k);
+	nm_lazy_dir(t, dir, "inner", populate_inner, k, k);
 	return NM_OK;
 }
 
