@@ -56,6 +56,13 @@ static bool push_files(nm_fuse_fs *fs, struct nm_fuse_prefill *p, nm_node **kids
 	return true;
 }
 
+/* Whether k is a subdirectory to push now: one whose children cost no populate (a lazy
+ * directory's are never made for the prefill), not pushed before; marks it pushed. */
+static bool claim_subdir(nm_node *k)
+{
+	return nm_node_type(k) == NM_NODE_DIR && !nm_node_lazy_dir(k) && nm_node_mark(k, PUSHED);
+}
+
 /* Push dir's files, then those of its subdirectories built with it (a mesh's
  * primitives/, a shape's packets/), which a reader of dir enters next: one level, so
  * reading one file near the root does not push the whole tree. A lazy subdirectory (an
@@ -72,8 +79,7 @@ static void push_dir(nm_fuse_fs *fs, struct nm_fuse_prefill *p, nm_node *dir, ui
 	bool more = push_files(fs, p, kids, count, read);
 	for (size_t i = 0; more && i < count; i++) {
 		nm_node *k = kids[i];
-		if (nm_node_type(k) == NM_NODE_DIR && !nm_node_lazy_dir(k) && nm_node_mark(k, PUSHED) &&
-		    nm_children(fs->tree, k, &sub, &nsub, &err) == NM_OK)
+		if (claim_subdir(k) && nm_children(fs->tree, k, &sub, &nsub, &err) == NM_OK)
 			more = push_files(fs, p, sub, nsub, 0);
 	}
 	nm_reader_batch_end(batch);
@@ -91,7 +97,7 @@ static void push_walk(nm_fuse_fs *fs, struct nm_fuse_prefill *p, nm_node *up)
 		return;
 	for (size_t i = 0; i < count && p->left >= PAGE; i++) {
 		nm_node *k = kids[i];
-		if (nm_node_type(k) == NM_NODE_DIR && !nm_node_lazy_dir(k) && nm_node_mark(k, PUSHED))
+		if (claim_subdir(k))
 			push_dir(fs, p, k, 0);
 	}
 }
