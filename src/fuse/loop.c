@@ -13,10 +13,11 @@
  * A request may run a producer or a lazy directory's populate for milliseconds (the
  * PNG of a texture, mesh.obj, an archive member's parse), or wait for another thread's:
  * before it does (the tree calls nm_fuse_loop_step_aside, its before_long_work hook),
- * the leader hands the waiting to an idle follower, starting one if none is idle and
- * fewer than max_threads run, so other clients' requests are not held behind it. All
- * else is answered in place: a listing, a lookup, a READ of text, of the model's bytes
- * or of a file already produced and cached.
+ * the leader hands the waiting to an idle follower, or to one about to be done
+ * (nm_fuse_loop_replying), starting one if there is neither and fewer than max_threads
+ * run, so other clients' requests are not held behind it. All else is answered in
+ * place: a listing, a lookup, a READ of text, of the model's bytes or of a file already
+ * produced and cached.
  * Once all max_threads are busy nobody waits for the kernel, which holds the next
  * requests until a thread is free, as with libfuse's loop.
  *
@@ -44,6 +45,8 @@ struct worker {
 	pthread_t thread;
 	pthread_cond_t wake;
 	bool lead;              /* this one waits for the kernel */
+	bool aside;             /* it stepped aside for long work in this request */
+	bool replying;          /* ... which is over: it is about to reply (counted) */
 	struct worker *next_idle;
 	struct worker *next;    /* every worker started, for the join */
 	struct loop *loop;
@@ -58,6 +61,7 @@ struct loop {
 	struct worker *idle;    /* idle followers, the latest first */
 	struct worker *all;
 	unsigned threads, idle_count, max_threads, max_idle;
+	unsigned replying;      /* workers done with long work, not yet back here */
 	bool stopping;
 	int error;              /* -1 once reading the device failed */
 	sem_t ended;            /* posted by the thread that saw the end */
@@ -98,17 +102,25 @@ static bool start_worker(struct loop *l)
 }
 
 /* The leader is about to do something long: someone else waits for the kernel meanwhile, the
- * idle follower that ran last, or a new thread. Under the lock. */
+ * idle follower that ran last, a thread about to be free, or a new thread. Under the lock.
+ *
+ * "About to be free": a thread whose long work is over replies, and the client's next
+ * request (mesh.obj's READ after the LOOKUP that parsed its model) may reach the leader,
+ * and need a hand-over, before that thread is back and idle, above all when the client
+ * runs on its CPU. Starting a thread then would make a new one for almost every long job
+ * of a busy machine (10 of 20 were seen); instead nobody leads for the microseconds until
+ * it is back. */
 static void hand_over(struct loop *l, struct worker *self)
 {
 	self->lead = false;
+	self->aside = true;
 	struct worker *w = l->idle;
 	if (w) {
 		l->idle = w->next_idle;
 		l->idle_count--;
 		lead(l, w);
 		pthread_cond_signal(&w->wake);
-	} else if (l->threads >= l->max_threads || !start_worker(l)) {
+	} else if (l->replying || l->threads >= l->max_threads || !start_worker(l)) {
 		lead(l, NULL); /* taken back by the first thread done (work) */
 	}
 }
@@ -121,6 +133,17 @@ void nm_fuse_loop_step_aside(void)
 	pthread_mutex_lock(&self->loop->lock);
 	if (self->lead)
 		hand_over(self->loop, self);
+	pthread_mutex_unlock(&self->loop->lock);
+}
+
+void nm_fuse_loop_replying(void)
+{
+	struct worker *self = current;
+	if (!self || !self->aside || self->replying)
+		return;
+	pthread_mutex_lock(&self->loop->lock);
+	self->replying = true;
+	self->loop->replying++;
 	pthread_mutex_unlock(&self->loop->lock);
 }
 
@@ -181,6 +204,9 @@ static void *work(void *arg)
 		fuse_session_process_buf(l->se, &buf);
 		current = NULL;
 		pthread_mutex_lock(&l->lock);
+		if (self->replying)
+			l->replying--;
+		self->aside = self->replying = false;
 		if (!l->leader)
 			lead(l, self);
 	}

@@ -18,4 +18,10 @@ int nm_fuse_loop(struct fuse_session *se, unsigned max_threads, unsigned max_idl
  * (the prefill's) or that is not the one waiting for the kernel. */
 void nm_fuse_loop_step_aside(void);
 
+/* Called by a request that stepped aside, once its long work is over and just before it
+ * replies: until this thread is back in the loop, a leader that must step aside waits
+ * for it rather than start another thread. Does nothing on a thread that did not step
+ * aside. */
+void nm_fuse_loop_replying(void);
+
 #endif

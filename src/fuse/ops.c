@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "fuse/log.h"
+#include "fuse/loop.h"
 #include "fuse/ops.h"
 #include "fuse/prefill.h"
 
@@ -108,6 +109,7 @@ static void fs_lookup(fuse_req_t req, fuse_ino_t parent, const char *name)
 		return;
 	/* The child belongs to the directory's listing, held with it. */
 	nm_status s = nm_lookup(fs->tree, dir, name, &n, &err);
+	nm_fuse_loop_replying(); /* the parse a lookup may run is over */
 	struct fuse_entry_param e;
 	int rc = s != NM_OK ? nm_status_errno(s) : entry_of(fs, n, &e);
 	if (rc)
@@ -147,6 +149,7 @@ static void list_dir(fuse_req_t req, fuse_ino_t ino, size_t size, off_t off, boo
 		return;
 	/* A lazy directory whose populate failed is still listed: its error.txt says why. */
 	nm_status s = nm_children(fs->tree, dir, &kids, &count, &err);
+	nm_fuse_loop_replying(); /* the populate a listing may run is over */
 	char *buf = s != NM_OK && nm_node_type(dir) != NM_NODE_DIR ? NULL : malloc(size);
 	if (!buf) {
 		fuse_reply_err(req, s != NM_OK && nm_node_type(dir) != NM_NODE_DIR
@@ -267,6 +270,7 @@ static void fs_read(fuse_req_t req, fuse_ino_t ino, size_t size, off_t off,
 	 * reader's next file may still come first: it is READ as usual). */
 	nm_fuse_prefill_ask(fs, n);
 	nm_status s = nm_read_pin(fs->tree, n, (uint64_t)off, size, &h, &err);
+	nm_fuse_loop_replying(); /* the producer a read may run is over */
 	if (s != NM_OK) {
 		nm_fuse_say_error(fs, &err);
 		fuse_reply_err(req, nm_status_errno(s));
