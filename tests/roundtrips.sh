@@ -77,27 +77,30 @@ pngs=$(wc -l < "$WORK/pngs")
 unread=$(xargs -r -d '\n' stat -c %i < "$WORK/pngs" | sort | comm -23 - <(ids_read) | wc -l)
 check "... and no texture: its $pngs PNGs but the first file were each READ" \
 	test "$pngs" -gt 0 -a "$unread" -eq 0
-# Lists formatted from the model's bytes are at hand too, and so are the files of a
-# subdirectory built with the directory read: reading a shape's header.txt pushes its
-# triangles.csv and packets/, and reading them then sends no READ.
-shape=$(for d in "$mnt"/shp1/*/; do
-	[ "$(stat -c %s "$d/triangles.csv" 2>/dev/null || echo 99999)" -le 65536 ] && { echo "$d"; break; }
-done)
-if [ -n "$shape" ]; then
-	cat "$shape/header.txt" > /dev/null
-	settle "$log"
-	start=$(mark)
-	cat "$shape/triangles.csv" "$shape"/packets/* > /dev/null
-	check "reading ${shape#"$mnt"/}header.txt pushed triangles.csv and packets/ (no READ after)" \
-		test "$(requests READ "$start")" -eq 0
-else
-	not_ok "$model has no shape with a triangles.csv of at most 64 KiB"
-fi
-# The shapes whose files are all at hand (a triangles.csv of at most 64 KiB), for the walk
-# below.
+# The shapes whose files are all at hand (a triangles.csv of at most 64 KiB).
 mapfile -t small < <(for d in "$mnt"/shp1/*/; do
 	[ "$(stat -c %s "$d/triangles.csv" 2>/dev/null || echo 99999)" -le 65536 ] && echo "${d#"$mnt"/}"
 done)
+# Lists formatted from the model's bytes are at hand too, and so are the files of a
+# subdirectory built with the directory read: reading a shape's header.txt pushes its
+# triangles.csv and packets/, and reading them then sends no READ. The kernel may drop a
+# pushed page before it is read (see walk_try below): then a second shape is tried, and
+# the output says so.
+if [ "${#small[@]}" -gt 0 ]; then
+	for shape in "${small[@]:0:2}"; do
+		cat "$mnt/${shape}header.txt" > /dev/null
+		settle "$log"
+		start=$(mark)
+		cat "$mnt/${shape}triangles.csv" "$mnt/$shape"packets/* > /dev/null
+		reread=$(requests READ "$start")
+		[ "$reread" -eq 0 ] && break
+		echo "note: ${shape}'s pushed files were READ $reread time(s) again (pages dropped?)"
+	done
+	check "reading ${shape}header.txt pushed triangles.csv and packets/ (no READ after)" \
+		test "$reread" -eq 0
+else
+	not_ok "$model has no shape with a triangles.csv of at most 64 KiB"
+fi
 cold=$(mark)
 (cd "$mnt" && find . -type f | sort | xargs -d '\n' sha1sum) > "$WORK/cold" 2>&1
 warm=$(mark)
