@@ -571,6 +571,94 @@ START_TEST(gar_hostile)
 }
 END_TEST
 
+static void put_le32(uint8_t *p, uint32_t v)
+{
+	p[0] = (uint8_t)v;
+	p[1] = (uint8_t)(v >> 8);
+	p[2] = (uint8_t)(v >> 16);
+	p[3] = (uint8_t)(v >> 24);
+}
+
+static uint32_t get_le32(const uint8_t *p)
+{
+	return p[0] | p[1] << 8 | p[2] << 16 | (uint32_t)p[3] << 24;
+}
+
+/* A ZAR of files[0..n) whose other members are then made to list the bytes of the
+ * first (their sizes and data offsets), into out. */
+static void zar_all_on_first(const arcw_file *files, size_t n, nm_out *out)
+{
+	arcw_layout lay;
+	nm_out_init(out);
+	ck_assert_int_eq(arcw_zar(files, n, out, &lay), 0);
+	uint8_t *b = out->data;
+	for (size_t i = 1; i < n; i++) {
+		memcpy(b + lay.file_table + 8 * i, b + lay.file_table, 4);
+		memcpy(b + lay.data_table + 4 * i, b + lay.data_table, 4);
+	}
+}
+
+/* The archive bomb: a ZAR whose four members all list the bytes of the first, an inner
+ * ZAR of the same kind, and so on `levels` deep around a model. Opening every archive
+ * listed would be 4^levels models; only the first of each is opened, the three others
+ * show why, with their bytes. A model (or any other file) listed twice is shown twice,
+ * and an archive partly overlapping another member is not opened either. */
+START_TEST(overlapping_members)
+{
+	enum { LEVELS = 6 };
+	size_t mlen;
+	uint8_t *model = cmodw_sample(&mlen);
+	nm_out level[LEVELS + 1];
+	nm_out_init(&level[0]);
+	nm_out_write(&level[0], model, mlen);
+	for (unsigned k = 1; k <= LEVELS; k++) {
+		arcw_file f[] = {
+			{ "a.zar", level[k - 1].data, level[k - 1].len, ARCW_STORED },
+			{ "b.zar", NULL, 0, ARCW_STORED },
+			{ "c.zar", NULL, 0, ARCW_STORED },
+			{ "d.zar", NULL, 0, ARCW_STORED },
+		};
+		if (k == 1)
+			f[0].path = "m.cmod";
+		zar_all_on_first(f, 4, &level[k]);
+	}
+	nm_tree *t = build(&level[LEVELS], "bomb.zar");
+	ck_assert(is_dir(t, "/a.zar/a.zar"));
+	expect(t, "/b.zar/error.txt", "overlap those of a.zar");
+	expect(t, "/d.zar/error.txt", "is not opened");
+	expect_bytes(t, "/c.zar/raw.bin", level[LEVELS - 1].data, level[LEVELS - 1].len);
+	expect(t, "/a.zar/a.zar/a.zar/a.zar/a.zar/m.cmod/info.txt", "format: Celestia binary CMOD");
+	expect(t, "/a.zar/a.zar/a.zar/a.zar/a.zar/b.zar/info.txt", "format: Celestia binary CMOD");
+	walk_stats st;
+	walk_tree(t, &st);
+	ck_assert_uint_eq(st.size_mismatches, 0);
+	/* 4^6 = 4096 models if every listing were opened; here each level has a.zar and
+	 * three directories of error.txt and raw.bin, and the last four models. */
+	ck_assert_msg(st.dirs < 64, "%zu directories", st.dirs);
+	nm_tree_free(t);
+
+	/* a.bin's entry grown over the inner archive that follows it. */
+	arcw_file f[] = {
+		{ "a.bin", pattern, 100, ARCW_STORED },
+		{ "in.zar", level[1].data, level[1].len, ARCW_STORED },
+	};
+	nm_out o;
+	arcw_layout lay;
+	nm_out_init(&o);
+	ck_assert_int_eq(arcw_zar(f, 2, &o, &lay), 0);
+	uint32_t in_end = get_le32(o.data + lay.data_table + 4) + (uint32_t)level[1].len;
+	put_le32(o.data + lay.file_table, in_end - get_le32(o.data + lay.data_table));
+	t = build(&o, "grown.zar");
+	expect(t, "/in.zar/error.txt", "overlap those of a.bin");
+	expect_bytes(t, "/in.zar/raw.bin", level[1].data, level[1].len);
+	nm_tree_free(t);
+	nm_out_free(&o);
+	for (unsigned k = 0; k <= LEVELS; k++)
+		nm_out_free(&level[k]);
+	free(model);
+}
+END_TEST
+
 /* nm_member_sibling finds a recognised member of the same folder, without case. */
 START_TEST(member_sibling)
 {
@@ -586,7 +674,7 @@ START_TEST(member_sibling)
 		ck_assert_int_eq(nm_reader_new_memory(names[i], copy, mlen, &r[i], NULL), NM_OK);
 		ck_assert_int_eq(nm_tree_adopt_reader(t, r[i]), NM_OK);
 		nm_reader_set_depth(r[i], 1);
-		ck_assert_ptr_nonnull(nm_member_node(t, nm_tree_root(t), names[i], r[i], g));
+		ck_assert_ptr_nonnull(nm_member_node(t, nm_tree_root(t), names[i], r[i], g, NULL));
 	}
 	nm_reader *sib;
 	const char *dir;
@@ -816,6 +904,7 @@ static Suite *suite(void)
 	tcase_add_test(tc, rarc_hostile);
 	tcase_add_test(tc, hostile_streams);
 	tcase_add_test(tc, gar_hostile);
+	tcase_add_test(tc, overlapping_members);
 	tcase_add_test(tc, member_sibling);
 	tcase_add_test(tc, folder_mount);
 	suite_add_tcase(s, tc);

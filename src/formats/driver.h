@@ -20,6 +20,10 @@ typedef struct nm_driver {
 	/* Build the tree of r under dir. Fail only when nothing useful can be shown (broken
 	 * header); a chunk that fails alone gets an error.txt in its directory instead. */
 	nm_status (*build)(nm_reader *r, nm_tree *t, nm_node *dir, nm_error *err);
+	/* Its files hold files of their own (an archive's members, a compressed stream's
+	 * content): one inside an archive whose bytes overlap another member's is not
+	 * opened (container/archive.c says why). */
+	bool archive;
 } nm_driver;
 
 /* Every driver, in probe order, NULL-terminated. */

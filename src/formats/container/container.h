@@ -60,9 +60,12 @@ nm_member_group *nm_member_group_new(nm_tree *t);
  * dir, in group g: a lazy directory (its format's tree and raw.bin, built on its first
  * lookup) if r's first bytes are a format nm_drivers recognise, else a file of r's
  * bytes. r must live as long as the tree and have its depth set; a member deeper than
- * max_depth shows error.txt instead of a tree. NULL when out of memory. */
+ * max_depth shows error.txt instead of a tree. no_archive, when set, is why the member
+ * may not be an archive (nm_driver.archive): if it is one, it is not opened, and its
+ * directory holds no_archive's message as error.txt and raw.bin. NULL when out of
+ * memory. */
 nm_node *nm_member_node(nm_tree *t, nm_node *dir, const char *name, nm_reader *r,
-			nm_member_group *g);
+			nm_member_group *g, const nm_error *no_archive);
 
 /* A member its archive has already identified (every asset of a Tropical Freeze PAK is
  * an RFRM form): a lazy directory made without reading a byte or making a reader, so a

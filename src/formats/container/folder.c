@@ -121,7 +121,7 @@ static nm_node *add_file(nm_tree *t, nm_node *dir, const char *name, const char 
 	    nm_tree_adopt_reader(t, r) != NM_OK)
 		return NULL;
 	nm_reader_set_depth(r, 1);
-	return nm_member_node(t, dir, name, r, g);
+	return nm_member_node(t, dir, name, r, g, NULL);
 }
 
 static nm_status populate_folder(nm_tree *t, nm_node *dir, void *ctx, void *arg,

@@ -106,8 +106,16 @@ nm_node *nm_member_error(nm_tree *t, nm_node *dir, const char *name, const nm_er
 	return d && nm_error_file(t, d, e) ? d : NULL;
 }
 
+/* A directory saying why the member is not opened, with its bytes as raw.bin. */
+static nm_node *unopened(nm_tree *t, nm_node *dir, const char *name, nm_reader *r,
+			 const nm_error *why)
+{
+	nm_node *n = nm_member_error(t, dir, name, why);
+	return n && raw_file(t, n, r) ? n : NULL;
+}
+
 nm_node *nm_member_node(nm_tree *t, nm_node *dir, const char *name, nm_reader *r,
-			nm_member_group *g)
+			nm_member_group *g, const nm_error *no_archive)
 {
 	struct member *m = nm_tree_alloc(t, sizeof *m);
 	if (!m)
@@ -120,7 +128,9 @@ nm_node *nm_member_node(nm_tree *t, nm_node *dir, const char *name, nm_reader *r
 	nm_error e;
 	nm_status s = nm_driver_find(r, &d, &e);
 	nm_node *n;
-	if (s == NM_OK) {
+	if (s == NM_OK && d->archive && no_archive) {
+		n = unopened(t, dir, name, r, no_archive);
+	} else if (s == NM_OK) {
 		m->recognised = true;
 		n = nm_lazy_dir(t, dir, name, populate_member, NULL, m);
 	} else if (s == NM_E_UNSUPPORTED) {
@@ -128,9 +138,7 @@ nm_node *nm_member_node(nm_tree *t, nm_node *dir, const char *name, nm_reader *r
 	} else {
 		/* Its first bytes cannot be read (a compressed member that does not decode):
 		 * say why, and keep what can be tried. */
-		n = nm_member_error(t, dir, name, &e);
-		if (n && !raw_file(t, n, r))
-			n = NULL;
+		n = unopened(t, dir, name, r, &e);
 	}
 	if (!n)
 		return NULL;

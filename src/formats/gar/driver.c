@@ -24,6 +24,7 @@ const nm_driver nm_driver_zar = {
 	.description = "ZAR archive (3DS)",
 	.probe = zar_probe,
 	.build = gar_build,
+	.archive = true,
 };
 
 const nm_driver nm_driver_gar = {
@@ -31,6 +32,7 @@ const nm_driver nm_driver_gar = {
 	.description = "GAR archive (3DS)",
 	.probe = gar_probe,
 	.build = gar_build,
+	.archive = true,
 };
 
 static void free_gar(void *p)

@@ -108,7 +108,7 @@ static bool lz_cx_plausible(const uint8_t *head, size_t len, uint64_t size)
 	}                                                                                  \
 	const nm_driver nm_driver_##NAME = {                                               \
 		.name = #NAME, .description = DESC, .probe = NAME##_probe,                 \
-		.build = NAME##_build,                                                     \
+		.build = NAME##_build, .archive = true,                                    \
 	};                                                                                 \
 	static nm_status NAME##_build(nm_reader *r, nm_tree *t, nm_node *root,            \
 				      nm_error *err)                                       \

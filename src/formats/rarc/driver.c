@@ -20,6 +20,7 @@ const nm_driver nm_driver_rarc = {
 	.description = "RARC archive (GameCube/Wii)",
 	.probe = rarc_probe,
 	.build = rarc_build,
+	.archive = true,
 };
 
 static void free_rarc(void *p)

@@ -31,4 +31,5 @@ const nm_driver nm_driver_rfrm_pak = {
 	.description = "Tropical Freeze PAK archive",
 	.probe = pak_probe,
 	.build = rfrm_build_pak,
+	.archive = true,
 };
