@@ -659,6 +659,34 @@ START_TEST(overlapping_members)
 }
 END_TEST
 
+/* A name longer than NAME_MAX, listed twice, is two members with names a filesystem
+ * takes (this looped forever when a 1024-byte buffer cut both to the same text). */
+START_TEST(long_names_twice)
+{
+	static char name[1500 + sizeof ".bin"];
+	memset(name, 'n', 1500);
+	memcpy(name + 1500, ".bin", sizeof ".bin");
+	name[150] = '\x01'; /* escaped as %01 */
+	arcw_file f[] = {
+		{ name, pattern, 10, ARCW_STORED },
+		{ name, pattern + 10, 20, ARCW_STORED },
+	};
+	nm_out o;
+	nm_out_init(&o);
+	ck_assert_int_eq(arcw_zar(f, 2, &o, NULL), 0);
+	nm_tree *t = build(&o, "long.zar");
+	/* 150 n, %01, then n up to 197 bytes, the ellipsis: 200 bytes */
+	char cut[256];
+	snprintf(cut, sizeof cut, "/%.150s%%01%.44s\xE2\x80\xA6", name, name);
+	ck_assert_uint_eq(strlen(cut), 1 + NM_SAFE_NAME_MAX);
+	expect_bytes(t, cut, pattern, 10);
+	strcat(cut, "~2");
+	expect_bytes(t, cut, pattern + 10, 20);
+	nm_tree_free(t);
+	nm_out_free(&o);
+}
+END_TEST
+
 /* nm_member_sibling finds a recognised member of the same folder, without case. */
 START_TEST(member_sibling)
 {
@@ -905,6 +933,7 @@ static Suite *suite(void)
 	tcase_add_test(tc, hostile_streams);
 	tcase_add_test(tc, gar_hostile);
 	tcase_add_test(tc, overlapping_members);
+	tcase_add_test(tc, long_names_twice);
 	tcase_add_test(tc, member_sibling);
 	tcase_add_test(tc, folder_mount);
 	suite_add_tcase(s, tc);

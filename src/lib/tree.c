@@ -1,3 +1,4 @@
+#include <limits.h>
 #include <pthread.h>
 #include <stdarg.h>
 #include <stdatomic.h>
@@ -399,6 +400,9 @@ static size_t utf8_len(const unsigned char *p, size_t n)
 	return len;
 }
 
+/* What ends a name cut at NM_SAFE_NAME_MAX: U+2026, three bytes. */
+#define ELLIPSIS "\xE2\x80\xA6"
+
 char *nm_safe_name(const char *raw, size_t len)
 {
 	const unsigned char *p = (const unsigned char *)raw;
@@ -412,7 +416,10 @@ char *nm_safe_name(const char *raw, size_t len)
 		s[o] = '\0';
 		return s;
 	}
+	size_t cut = 0; /* the last boundary of an escape or a character within the cut */
 	for (size_t i = 0; i < len;) {
+		if (o <= NM_SAFE_NAME_MAX - sizeof ELLIPSIS + 1)
+			cut = o;
 		size_t u = utf8_len(p + i, len - i);
 		if (u == 1 && (p[i] < 0x20 || p[i] == 0x7F || p[i] == '/' || p[i] == '%'))
 			u = 0;
@@ -425,35 +432,72 @@ char *nm_safe_name(const char *raw, size_t len)
 			i += u;
 		}
 	}
+	if (o > NM_SAFE_NAME_MAX) {
+		memcpy(s + cut, ELLIPSIS, sizeof ELLIPSIS - 1);
+		o = cut + sizeof ELLIPSIS - 1;
+	}
 	if (o == 0)
 		o += (size_t)sprintf(s, "%%00");
 	s[o] = '\0';
 	return s;
 }
 
-static bool stem_taken(nm_tree *t, nm_node *dir, const char *stem, const char *const *exts)
+/* Whether a child of dir is named stem (i = 1) or stem~i, followed by one of exts; buf
+ * has room for the longest such name. Under the lock. */
+static bool stem_taken(nm_tree *t, nm_node *dir, const char *stem, unsigned i,
+		       const char *const *exts, char *buf, size_t size)
 {
-	char buf[1024];
-	for (size_t i = 0; exts[i]; i++) {
-		snprintf(buf, sizeof buf, "%s%s", stem, exts[i]);
+	for (size_t k = 0; exts[k]; k++) {
+		if (i == 1)
+			snprintf(buf, size, "%s%s", stem, exts[k]);
+		else
+			snprintf(buf, size, "%s~%u%s", stem, i, exts[k]);
 		if (nm_tree_find_child(t, dir, buf))
 			return true;
 	}
 	return false;
 }
 
+/* The suffix is found by doubling, then halving between the last taken and the first
+ * free: a hostile archive may list one name thousands of times, and trying ~2, ~3...
+ * in turn for each would be quadratic. Where taken suffixes have gaps, the result is a
+ * free one after a taken one, not always the smallest; it depends only on the names
+ * already there, so a directory made again names its children the same. */
 char *nm_unique_stem(nm_tree *t, nm_node *dir, const char *stem, const char *const *exts)
 {
 	static const char *const none[] = { "", NULL };
-	char buf[1024];
 	if (!exts)
 		exts = none;
-	snprintf(buf, sizeof buf, "%s", stem);
+	size_t longest = 0;
+	for (size_t k = 0; exts[k]; k++)
+		longest = strlen(exts[k]) > longest ? strlen(exts[k]) : longest;
+	size_t size = strlen(stem) + sizeof "~4294967295" + longest;
+	char *buf = malloc(size);
+	if (!buf)
+		return NULL;
+	unsigned n = 1;
 	pthread_mutex_lock(&t->lock);
-	for (unsigned i = 2; stem_taken(t, dir, buf, exts); i++)
-		snprintf(buf, sizeof buf, "%s~%u", stem, i);
+	if (stem_taken(t, dir, stem, 1, exts, buf, size)) {
+		unsigned lo = 1, hi = 2;
+		while (hi < UINT_MAX && stem_taken(t, dir, stem, hi, exts, buf, size)) {
+			lo = hi;
+			hi = hi > UINT_MAX / 2 ? UINT_MAX : 2 * hi;
+		}
+		while (hi - lo > 1) {
+			unsigned mid = lo + (hi - lo) / 2;
+			if (stem_taken(t, dir, stem, mid, exts, buf, size))
+				lo = mid;
+			else
+				hi = mid;
+		}
+		n = hi;
+	}
 	pthread_mutex_unlock(&t->lock);
-	return strdup(buf);
+	if (n == 1)
+		snprintf(buf, size, "%s", stem);
+	else
+		snprintf(buf, size, "%s~%u", stem, n);
+	return buf;
 }
 
 nm_node_kind nm_node_type(const nm_node *n) { return n->kind; }

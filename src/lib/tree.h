@@ -101,10 +101,17 @@ nm_node *nm_child(nm_tree *t, nm_node *dir, const char *name);
 nm_status nm_text_append(nm_tree *t, nm_node *file, nm_out *more);
 
 /* A file name from bytes of the model: '/', NUL, control bytes, invalid UTF-8, '%'
- * and the names "." / ".." / "" are %XX-escaped. Returns malloc'd text. */
+ * and the names "." / ".." / "" are %XX-escaped, and a name longer than
+ * NM_SAFE_NAME_MAX bytes is cut to it, ending in "…". Returns malloc'd text. */
 char *nm_safe_name(const char *raw, size_t len);
+/* What is left of NAME_MAX (255, the longest name a Linux filesystem takes, so that
+ * nmodel extract can write every file) once nm_unique_stem's "~N" and the longest
+ * extension a producer adds are on it. */
+#define NM_SAFE_NAME_MAX 200u
 /* stem, or stem~2, stem~3... such that no child of dir is named stem~N + any of exts
- * (a NULL-terminated list of suffixes, e.g. {".png", ".txt", NULL}). malloc'd. */
+ * (a NULL-terminated list of suffixes, e.g. {".png", ".txt", NULL}): after ~2 to ~k,
+ * ~k+1, found in log k lookups (tree.c says how gaps go). malloc'd; NULL when out of
+ * memory. */
 char *nm_unique_stem(nm_tree *t, nm_node *dir, const char *stem, const char *const *exts);
 
 /* Queries. */
