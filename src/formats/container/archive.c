@@ -68,9 +68,9 @@ static int by_offset(const void *x, const void *y)
 	return a->i < b->i ? -1 : a->i > b->i;
 }
 
-/* Sets a->overlap: sweeping the members by offset (the first listed first, at the same
- * offset), one that starts before the end of the last member that did not overlap
- * overlaps that one. The members that overlap nothing are disjoint. */
+/* Sets a->overlap, sweeping the members by offset (at the same offset, the first listed
+ * first): a member that starts before the end of the last one kept overlaps it; any
+ * other is kept. So the members kept are disjoint. */
 static bool find_overlaps(nm_tree *t, archive *a)
 {
 	a->overlap = nm_tree_alloc_array(t, a->n ? a->n : 1, sizeof *a->overlap);
