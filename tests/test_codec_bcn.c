@@ -1,8 +1,10 @@
-/* Tests for BC1-BC5 (codec/bcn.h). BC4/BC5 are ours: every BC4 block with every
+/* Tests for BC1-BC5 and BC7 (codec/bcn.h). BC4/BC5 are ours: every BC4 block with every
  * endpoint pair is checked bit for bit against libsquish's decoding of the same bytes
  * as a BC3 alpha block (the one format both share). BC1-BC3 are libsquish's: a few
  * known answers worked out by hand (5/6-bit expansion by bit replication, thirds and
- * halves truncated) show that the wrapper hands it the right blocks. */
+ * halves truncated) show that the wrapper hands it the right blocks. BC7 is ours: a
+ * block worked out by hand here; every mode and partition against Pillow's decoder in
+ * tests/bc7.sh. */
 #include <check.h>
 #include <stdint.h>
 #include <stdlib.h>
@@ -170,6 +172,50 @@ START_TEST(encoded_round_trip)
 }
 END_TEST
 
+/* Appends the n low bits of v to a block, least significant first. */
+static void put_bits(uint8_t *blk, unsigned *pos, unsigned v, unsigned n)
+{
+	for (unsigned i = 0; i < n; i++, (*pos)++)
+		blk[*pos >> 3] |= (uint8_t)((v >> i & 1) << (*pos & 7));
+}
+
+START_TEST(bc7_known)
+{
+	/* Mode 6 (six 0 bits, a 1), worked by hand: one subset, RGBA 7-bit endpoints with a
+	 * p-bit each, 4-bit indices (texel 0's 3 bits: the anchor). Endpoint 0 is
+	 * (127, 0, 64, 127) with p-bit 1: (255, 1, 129, 255) in 8 bits; endpoint 1 is
+	 * (0, 127, 64, 127) with p-bit 0: (0, 254, 128, 254). */
+	uint8_t blk[16] = { 0 }, out[64], rgba[16 * 4];
+	unsigned pos = 0;
+	put_bits(blk, &pos, 0x40, 7);
+	const unsigned e[4][2] = { { 127, 0 }, { 0, 127 }, { 64, 64 }, { 127, 127 } };
+	for (int c = 0; c < 4; c++)
+		for (int i = 0; i < 2; i++)
+			put_bits(blk, &pos, e[c][i], 7);
+	put_bits(blk, &pos, 1, 1);
+	put_bits(blk, &pos, 0, 1);
+	put_bits(blk, &pos, 0, 3);   /* texel 0: weight 0 */
+	put_bits(blk, &pos, 15, 4);  /* texel 1: weight 64 */
+	put_bits(blk, &pos, 8, 4);   /* texel 2: weight 34 */
+	ck_assert_uint_eq(pos, 128 - 13 * 4);
+	nm_bc7_block(blk, out);
+	CK_PX(out + 0, 255, 1, 129, 255);
+	CK_PX(out + 4, 0, 254, 128, 254);
+	/* ((64 - 34) * e0 + 34 * e1 + 32) >> 6 */
+	CK_PX(out + 8, 120, 135, 128, 254);
+	CK_PX(out + 12, 255, 1, 129, 255); /* texel 3: index 0 */
+	/* A reserved block (no mode bit in its first byte) is all zero; the image
+	 * decoder gives the same texels. */
+	uint8_t reserved[16] = { 0x00, 0xff, 0xff, 0xff };
+	nm_bc7_block(reserved, out);
+	for (int i = 0; i < 64; i++)
+		ck_assert_uint_eq(out[i], 0);
+	ck_assert_int_eq(nm_bcn_decode(NM_BC7, blk, 16, 4, 4, rgba), NM_OK);
+	nm_bc7_block(blk, out);
+	ck_assert(memcmp(rgba, out, 64) == 0);
+}
+END_TEST
+
 START_TEST(rejects)
 {
 	uint8_t src[16] = { 0 }, rgba[5 * 4 * 4];
@@ -181,6 +227,9 @@ START_TEST(rejects)
 	ck_assert_uint_eq(nm_bcn_block_bytes(NM_BC1), 8);
 	ck_assert_uint_eq(nm_bcn_block_bytes(NM_BC5), 16);
 	ck_assert_int_eq(nm_squish_decode(NM_BC4, src, 16, 4, 4, rgba), NM_E_INVAL);
+	ck_assert_int_eq(nm_bcn_decode(NM_BC7, src, 15, 4, 4, rgba), NM_E_FORMAT);
+	ck_assert_uint_eq(nm_bcn_block_bytes(NM_BC7), 16);
+	ck_assert_int_eq(nm_squish_encode(NM_BC7, rgba, 4, 4, src, 16), NM_E_INVAL);
 }
 END_TEST
 
@@ -194,6 +243,7 @@ static Suite *suite(void)
 	tcase_add_test(tc, bc4_bc5_images);
 	tcase_add_test(tc, bc1_known);
 	tcase_add_test(tc, bc2_bc3_known);
+	tcase_add_test(tc, bc7_known);
 	tcase_add_test(tc, encoded_round_trip);
 	tcase_add_test(tc, rejects);
 	suite_add_tcase(s, tc);

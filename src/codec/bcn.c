@@ -1,4 +1,4 @@
-/* BC1-BC5 (see bcn.h): BC1-BC3 by libsquish, BC4 and BC5 here. */
+/* BC1-BC5 and BC7 (see bcn.h): BC1-BC3 by libsquish, BC4 and BC5 here, BC7 in bc7.c. */
 #include <string.h>
 #include "codec/bcn.h"
 
@@ -6,7 +6,7 @@ unsigned nm_bcn_block_bytes(nm_bcn_format f)
 {
 	switch (f) {
 	case NM_BC1: case NM_BC4: return 8;
-	case NM_BC2: case NM_BC3: case NM_BC5: return 16;
+	case NM_BC2: case NM_BC3: case NM_BC5: case NM_BC7: return 16;
 	}
 	return 0;
 }
@@ -33,26 +33,40 @@ void nm_bc4_block(const uint8_t block[8], uint8_t out[16])
 		out[t] = v[bits & 7];
 }
 
-static void rgtc(const uint8_t *src, unsigned w, unsigned h, int channels, uint8_t *rgba)
+/* One block of a format decoded here into its 16 texels, RGBA row by row. */
+static void block_rgba(nm_bcn_format f, const uint8_t *blk, uint8_t out[64])
+{
+	if (f == NM_BC7) {
+		nm_bc7_block(blk, out);
+		return;
+	}
+	uint8_t r[16], g[16];
+	nm_bc4_block(blk, r);
+	if (f == NM_BC5)
+		nm_bc4_block(blk + 8, g);
+	for (unsigned t = 0; t < 16; t++) {
+		uint8_t *px = out + 4 * t;
+		px[0] = r[t];
+		px[1] = f == NM_BC5 ? g[t] : r[t];
+		px[2] = f == NM_BC5 ? 0 : r[t];
+		px[3] = 255;
+	}
+}
+
+static void decode_blocks(nm_bcn_format f, const uint8_t *src, unsigned w, unsigned h,
+			  uint8_t *rgba)
 {
 	unsigned bx_count = (w + 3) / 4, by_count = (h + 3) / 4;
-	size_t block_bytes = (size_t)channels * 8;
+	size_t block_bytes = nm_bcn_block_bytes(f);
 	for (unsigned by = 0; by < by_count; by++)
 		for (unsigned bx = 0; bx < bx_count; bx++) {
-			const uint8_t *blk = src + ((size_t)by * bx_count + bx) * block_bytes;
-			uint8_t r[16], g[16];
-			nm_bc4_block(blk, r);
-			if (channels == 2)
-				nm_bc4_block(blk + 8, g);
+			uint8_t texels[64];
+			block_rgba(f, src + ((size_t)by * bx_count + bx) * block_bytes, texels);
+			/* The last row and column of blocks may hang over the image. */
+			unsigned cols = w - bx * 4 < 4 ? w - bx * 4 : 4;
 			for (unsigned y = 0; y < 4 && by * 4 + y < h; y++)
-				for (unsigned x = 0; x < 4 && bx * 4 + x < w; x++) {
-					unsigned t = y * 4 + x;
-					uint8_t *px = rgba + ((size_t)(by * 4 + y) * w + bx * 4 + x) * 4;
-					px[0] = r[t];
-					px[1] = channels == 2 ? g[t] : r[t];
-					px[2] = channels == 2 ? 0 : r[t];
-					px[3] = 255;
-				}
+				memcpy(rgba + ((size_t)(by * 4 + y) * w + bx * 4) * 4, texels + 16 * y,
+				       4 * cols);
 		}
 }
 
@@ -65,6 +79,6 @@ nm_status nm_bcn_decode(nm_bcn_format f, const uint8_t *src, size_t src_len, uns
 		return nm_squish_decode(f, src, src_len, w, h, rgba);
 	if (src_len < (size_t)((w + 3) / 4) * ((h + 3) / 4) * nm_bcn_block_bytes(f))
 		return NM_E_FORMAT;
-	rgtc(src, w, h, f == NM_BC5 ? 2 : 1, rgba);
+	decode_blocks(f, src, w, h, rgba);
 	return NM_OK;
 }

@@ -1,4 +1,4 @@
-/* BC1-BC5 (DXT1/3/5, RGTC1/2: 4x4 blocks of 8 or 16 bytes) into RGBA8.
+/* BC1-BC5 and BC7 (DXT1/3/5, RGTC1/2, BPTC: 4x4 blocks of 8 or 16 bytes) into RGBA8.
  *
  * BC1-BC3 go through libsquish (Debian libsquish-dev). libsquish 1.15 also names BC4
  * and BC5, but only its compressor handles them: its decompressor reads any block as
@@ -8,7 +8,10 @@
  * truncated ((6 * a0 + 1 * a1) / 7...), not rounded.
  *
  * Output: BC1 (with its transparent black), BC2, BC3 as RGBA; BC4 as grey (r, r, r,
- * 255); BC5 as (r, g, 0, 255). Only the UNORM variants: SNORM BC4/BC5 are not decoded. */
+ * 255); BC5 as (r, g, 0, 255). Only the UNORM variants: SNORM BC4/BC5 are not decoded.
+ *
+ * BC7 is ours too (bc7.c; Debian has no C library that decodes it): RGBA, checked bit for
+ * bit against Pillow's decoder by tests/bc7.sh. BC6H (half floats) is not decoded. */
 #ifndef NM_CODEC_BCN_H
 #define NM_CODEC_BCN_H
 
@@ -20,7 +23,7 @@
 extern "C" {
 #endif
 
-typedef enum nm_bcn_format { NM_BC1, NM_BC2, NM_BC3, NM_BC4, NM_BC5 } nm_bcn_format;
+typedef enum nm_bcn_format { NM_BC1, NM_BC2, NM_BC3, NM_BC4, NM_BC5, NM_BC7 } nm_bcn_format;
 
 /* 8 for BC1 and BC4, 16 for the others; 0 for an unknown format. */
 unsigned nm_bcn_block_bytes(nm_bcn_format f);
@@ -34,8 +37,12 @@ nm_status nm_bcn_decode(nm_bcn_format f, const uint8_t *src, size_t src_len, uns
 /* One BC4 block (a BC3 alpha block): its 16 values, row by row. */
 void nm_bc4_block(const uint8_t block[8], uint8_t out[16]);
 
+/* One BC7 block: its 16 texels, RGBA row by row (a reserved block: all 0). */
+void nm_bc7_block(const uint8_t block[16], uint8_t out[64]);
+
 /* libsquish itself (bcn_squish.cpp): decode BC1-BC3 (the same contract as
- * nm_bcn_decode), and encode any of BC1-BC5 (fixtures, tests, the benchmark). */
+ * nm_bcn_decode), and encode any of BC1-BC5 (fixtures, tests, the benchmark); NM_E_INVAL
+ * for BC7, which it has no encoder for. */
 nm_status nm_squish_decode(nm_bcn_format f, const uint8_t *src, size_t src_len, unsigned w,
 			   unsigned h, uint8_t *rgba);
 nm_status nm_squish_encode(nm_bcn_format f, const uint8_t *rgba, unsigned w, unsigned h,

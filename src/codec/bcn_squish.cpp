@@ -16,6 +16,7 @@ int squish_flags(nm_bcn_format f)
 	case NM_BC3: return squish::kDxt5;
 	case NM_BC4: return squish::kBc4;
 	case NM_BC5: return squish::kBc5;
+	case NM_BC7: break;
 	}
 	return 0;
 }
@@ -42,7 +43,7 @@ nm_status nm_squish_decode(nm_bcn_format f, const uint8_t *src, size_t src_len, 
 nm_status nm_squish_encode(nm_bcn_format f, const uint8_t *rgba, unsigned w, unsigned h,
 			   uint8_t *dst, size_t dst_len)
 {
-	if (!nm_bcn_block_bytes(f) || !w || !h || w > 65535 || h > 65535 || !rgba || !dst)
+	if (f > NM_BC5 || !w || !h || w > 65535 || h > 65535 || !rgba || !dst)
 		return NM_E_INVAL;
 	if (dst_len < blocks_bytes(f, w, h))
 		return NM_E_FORMAT;

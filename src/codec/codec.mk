@@ -8,7 +8,7 @@ libnmodel_a_SOURCES += \
 	src/codec/inflate.h src/codec/inflate.c \
 	src/codec/tegra_swizzle.h src/codec/tegra_swizzle.c \
 	src/codec/astc.h src/codec/astc.cpp \
-	src/codec/bcn.h src/codec/bcn.c src/codec/bcn_squish.cpp \
+	src/codec/bcn.h src/codec/bcn.c src/codec/bc7.c src/codec/bcn_squish.cpp \
 	src/codec/lz_common.h src/codec/lz_common.c \
 	src/codec/yaz0.h src/codec/yaz0.c src/codec/yay0.h src/codec/yay0.c \
 	src/codec/lz_cx.h src/codec/lz_cx.c src/codec/lzs.h src/codec/lzs.c
