@@ -89,17 +89,28 @@ static const uint8_t weights2[4] = { 0, 21, 43, 64 };
 static const uint8_t weights3[8] = { 0, 9, 18, 27, 37, 46, 55, 64 };
 static const uint8_t weights4[16] = { 0, 4, 9, 13, 17, 21, 26, 30, 34, 38, 43, 47, 51, 55, 60, 64 };
 
+/* The block as two little-endian 64-bit halves, and the next bit to read. */
 struct bits {
-	const uint8_t *p;
+	uint64_t lo, hi;
 	unsigned pos;
 };
 
 /* The next n (at most 8) bits, least significant first. */
 static unsigned take(struct bits *b, unsigned n)
 {
-	unsigned v = 0;
-	for (unsigned i = 0; i < n; i++, b->pos++)
-		v |= (unsigned)(b->p[b->pos >> 3] >> (b->pos & 7) & 1) << i;
+	unsigned pos = b->pos;
+	b->pos += n;
+	uint64_t v = pos >= 64 ? b->hi >> (pos - 64)
+		   : pos == 0 ? b->lo
+			      : b->lo >> pos | b->hi << (64 - pos);
+	return (unsigned)(v & ((1u << n) - 1));
+}
+
+static uint64_t le64(const uint8_t *p)
+{
+	uint64_t v = 0;
+	for (int i = 7; i >= 0; i--)
+		v = v << 8 | p[i];
 	return v;
 }
 
@@ -150,7 +161,7 @@ void nm_bc7_block(const uint8_t block[16], uint8_t out[64])
 		return;
 	}
 	const struct bc7_mode *m = &modes[mode];
-	struct bits b = { block, mode + 1 };
+	struct bits b = { le64(block), le64(block + 8), mode + 1 };
 	unsigned partition = take(&b, m->partition_bits);
 	unsigned rotation = take(&b, m->rotation_bits);
 	unsigned selector = take(&b, m->selector_bits);
