@@ -15,8 +15,9 @@ done
 	skip_all "python3 with Pillow is needed as the reference decoder (Debian: python3-pil; scripts/deps installs it)"
 DECODE=$top_builddir/tests/bcn_decode
 
-# blocks W H SEED > FILE: ceil(W/4) x ceil(H/4) blocks. Every 8th of the first block
-# rows cycles modes 0-7 and their partitions; one block in 97 is reserved.
+# blocks W H SEED > FILE: ceil(W/4) x ceil(H/4) random blocks. Block i has mode i % 8
+# and, in a mode with partitions, partition i / 8 (modulo their count), so 4,096 blocks
+# give each partition 8 times; one block in 97 is reserved instead.
 blocks() {
 	"$PY" - "$@" <<'PY'
 import random, sys
