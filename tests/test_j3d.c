@@ -740,6 +740,75 @@ START_TEST(test_textures)
 }
 END_TEST
 
+/* The PNGs model.glb embeds, in order: each found by its signature and measured to its
+ * IEND chunk (the BIN chunk holds them last, padded with zeros). */
+static size_t glb_pngs(const char *glb, size_t len, const char **png, size_t *png_len,
+		       size_t max)
+{
+	static const char sig[8] = "\x89PNG\r\n\x1a\n";
+	size_t n = 0;
+	for (size_t at = 0; n < max && at + 8 <= len; at++) {
+		if (memcmp(glb + at, sig, 8) != 0)
+			continue;
+		size_t p = at + 8;
+		while (p + 12 <= len) {
+			const uint8_t *c = (const uint8_t *)glb + p;
+			size_t body = (size_t)c[0] << 24 | c[1] << 16 | c[2] << 8 | c[3];
+			p += 12 + body;
+			if (memcmp(c + 4, "IEND", 4) == 0)
+				break;
+		}
+		ck_assert_uint_le(p, len);
+		png[n] = glb + at;
+		png_len[n++] = p - at;
+		at = p - 1;
+	}
+	return n;
+}
+
+/* GX samples I4 and I8 with alpha = intensity: tex1/i4.png is grey (the texture's own
+ * layout), the glb's copy is grey+alpha so that a material blending with it keeps that
+ * alpha. The fixture's material mat_b draws with i4. */
+START_TEST(test_glb_intensity_alpha)
+{
+	nm_tree *t = fixture_tree((j3dw_opts){ .variant = J3DW_BMD3 });
+	size_t len;
+	char *glb = must_read(t, "model.glb", &len);
+	const char *png[J3DW_NTEX];
+	size_t png_len[J3DW_NTEX];
+	size_t n = glb_pngs(glb, len, png, png_len, J3DW_NTEX);
+	int tex = J3DW_T_I4;
+	bool found = false;
+	for (size_t k = 0; k < n; k++) {
+		png_image img = { .version = PNG_IMAGE_VERSION };
+		ck_assert(png_image_begin_read_from_memory(&img, png[k], png_len[k]));
+		png_uint_32 format = img.format;
+		png_image_free(&img);
+		unsigned w, h;
+		uint8_t *px = png_rgba(png[k], png_len[k], &w, &h);
+		ck_assert(px);
+		if (w == j3dw_tex_width[tex] && h == j3dw_tex_height[tex] &&
+		    format == PNG_FORMAT_GA) {
+			found = true;
+			for (unsigned y = 0; y < h; y++)
+				for (unsigned x = 0; x < w; x++) {
+					uint8_t e[4];
+					bool alpha_only;
+					j3dw_expected(tex, 0, x, y, e, &alpha_only);
+					const uint8_t *g = px + 4 * ((size_t)y * w + x);
+					ck_assert_msg(g[0] == e[0] && g[3] == e[0],
+						      "(%u,%u): grey %u alpha %u, want %u for both",
+						      x, y, g[0], g[3], e[0]);
+				}
+		}
+		free(px);
+	}
+	ck_assert_msg(found, "no grey+alpha PNG of i4's size among the glb's %zu", n);
+	free(glb);
+	nm_tree_free(t);
+}
+END_TEST
+
 /* mesh.obj of the fixture: counts, bind pose, V flip, reversed winding. */
 typedef struct objv { double x, y, z; } objv;
 
@@ -1770,6 +1839,7 @@ static Suite *j3d_suite(void)
 	tcase_add_test(tc, test_mdl3);
 	tcase_add_test(tc, test_mdl3_unnamed_bp);
 	tcase_add_test(tc, test_textures);
+	tcase_add_test(tc, test_glb_intensity_alpha);
 	tcase_add_test(tc, test_mesh_obj);
 	tcase_add_test(tc, test_unknown_and_order);
 	tcase_add_test(tc, test_sizes_from_counts);

@@ -42,6 +42,7 @@ static uint64_t level_offset(const j3d_texture *t, unsigned level)
 struct level_ref {
 	j3d_texture *t;
 	unsigned level;
+	unsigned channels;  /* the PNG's: channels(t), or 2 for model.glb's I4/I8 */
 };
 
 static nm_status produce_level(void *ctx, void *arg, nm_out *o, nm_error *err)
@@ -70,7 +71,7 @@ static nm_status produce_level(void *ctx, void *arg, nm_out *o, nm_error *err)
 			    t->stem, ref->level, nm_status_str(s));
 		goto done;
 	}
-	s = nm_png_write(o, rgba, w, h, channels(t));
+	s = nm_png_write(o, rgba, w, h, ref->channels);
 	if (s != NM_OK)
 		nm_fail(err, s, m->file, "TEX1", t->img_abs, "texture %s: PNG encoding failed",
 			t->stem);
@@ -79,6 +80,24 @@ done:
 	free(pal);
 	free(rgba);
 	return s;
+}
+
+/* Level 0 for model.glb: the tree's NAME.png, but grey+alpha for I4 and I8, whose
+ * intensity GX samples as alpha too (gx.c): a glTF material that blends or alpha-tests
+ * with such a texture needs that alpha, and a grey PNG has none. */
+static bool glb_png(nm_tree *t, j3d_texture *tx, struct level_ref *level0, uint64_t size)
+{
+	if (tx->fmt != NM_GX_I4 && tx->fmt != NM_GX_I8) {
+		tx->png = (nm_png_source){ size, produce_level, NULL, level0 };
+		return true;
+	}
+	struct level_ref *ref = nm_tree_alloc_array(t, 1, sizeof *ref);
+	if (!ref)
+		return false;
+	*ref = (struct level_ref){ tx, 0, 2 };
+	tx->png = (nm_png_source){ nm_png_size(tx->width, tx->height, 2), produce_level, NULL,
+				   ref };
+	return true;
 }
 
 static void texture_text(nm_out *o, const j3d_tex1 *x, uint16_t i)
@@ -214,8 +233,7 @@ nm_status j3d_texture_files(nm_tree *t, nm_node *dir, const j3d_tex1 *x, uint16_
 		struct level_ref *ref = nm_tree_alloc_array(m->t, 1, sizeof *ref);
 		if (!ref)
 			return NM_E_NOMEM;
-		ref->t = tx;
-		ref->level = l;
+		*ref = (struct level_ref){ tx, l, channels(tx) };
 		char ext[24];
 		if (l)
 			snprintf(ext, sizeof ext, ".mip%u.png", l);
@@ -226,8 +244,8 @@ nm_status j3d_texture_files(nm_tree *t, nm_node *dir, const j3d_tex1 *x, uint16_
 		if (!size || !add_file_name(name, sizeof name, tx->stem, ext) ||
 		    !nm_lazy(t, dir, name, size, produce_level, NULL, ref))
 			return NM_E_NOMEM;
-		if (l == 0)
-			tx->png = (nm_png_source){ size, produce_level, NULL, ref };
+		if (l == 0 && !glb_png(t, tx, ref, size))
+			return NM_E_NOMEM;
 	}
 	if (!add_file_name(name, sizeof name, tx->stem, ".bin") ||
 	    !nm_slice(t, dir, name, m->r, tx->img_abs, tx->img_len))
