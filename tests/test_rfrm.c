@@ -11,6 +11,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 #include "codec/gpu_buffer.h"
 #include "export/text.h"
 #include "fixtures/rfrm_writer.h"
@@ -1013,6 +1014,34 @@ START_TEST(corpus_models)
 }
 END_TEST
 
+/* GUIDs are shown as their 16 bytes in file order, 8-4-4-4-12. pakpydkctf, the
+ * Tropical Freeze modders' PAK tool, reads the same bytes for the same texture: its
+ * export of another WMDL of the game (scheiss/wmdls/3474a92d..._wmdl_repack) names the
+ * water-curtain diffuse texture "...__difttxtr__662add8b630f43ff87be44abb9f80952", the
+ * GUID of that TXTR in the PAK's table of contents, which this corpus WMDL's first
+ * material references. Any other byte order (Microsoft's mixed-endian GUID text, or
+ * the two halves swapped) gives another string. */
+START_TEST(corpus_guid_order)
+{
+	char *dir = walk_corpus_dir("cmdl");
+	if (!dir)
+		return; /* no corpus: walk_corpus_dir said so */
+	char path[4096];
+	snprintf(path, sizeof path, "%s/dkctf_02c83e45-0f61-4f02-bad4-bb332a88c587.wmdl", dir);
+	free(dir);
+	nm_tree *t;
+	nm_error err;
+	if (access(path, R_OK) != 0) {
+		printf("corpus_guid_order: %s is not there; the GUID check did not run\n", path);
+		return;
+	}
+	ck_assert_msg(nm_open_model(path, NULL, &t, &err) == NM_OK, "%s: %s", path, err.msg);
+	expect_contains(t, "/mtrl/0.txt", "dift_texture: 662add8b-630f-43ff-87be-44abb9f80952\n"
+			"dift_flags:");
+	nm_tree_free(t);
+}
+END_TEST
+
 START_TEST(corpus_mutations)
 {
 	static char names[64][3600];
@@ -1077,6 +1106,7 @@ static Suite *rfrm_suite(void)
 	TCase *corp = tcase_create("corpus");
 	tcase_set_timeout(corp, 300); /* ~45 s of CPU; the machine may be shared */
 	tcase_add_test(corp, corpus_models);
+	tcase_add_test(corp, corpus_guid_order);
 	tcase_add_test(corp, corpus_mutations);
 	suite_add_tcase(s, corp);
 	return s;
