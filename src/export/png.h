@@ -26,8 +26,9 @@ nm_status nm_png_write(nm_out *o, const uint8_t *rgba, unsigned w, unsigned h,
  * above PNG's 2^31 - 1, or channels is not 1..4. */
 uint64_t nm_png_size(unsigned w, unsigned h, unsigned channels);
 
-/* A PNG the tree shows, for another file that embeds the same bytes (model.glb): its
- * size and the producer (and its ctx/arg) of the tree's file. size 0: none. */
+/* A PNG for another file to embed (model.glb): its size and producer (with ctx/arg),
+ * those of a PNG the tree shows, or of a variant of it made for the embedding (J3D's
+ * I4/I8 with their alpha). size 0: none. */
 typedef struct nm_png_source {
 	uint64_t size;
 	nm_produce_fn produce;

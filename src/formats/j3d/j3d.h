@@ -233,7 +233,8 @@ typedef struct j3d_texture {
 	bool ok;
 	nm_error err;
 	struct j3d_model *m;
-	nm_png_source png;                 /* NAME.png (level 0), for model.glb */
+	nm_png_source png;                 /* level 0 for model.glb: NAME.png, or for I4/I8
+	                                    * grey+alpha (tree_tex1.c glb_png) */
 } j3d_texture;
 
 typedef struct j3d_tex1 {
