@@ -794,6 +794,26 @@ START_TEST(generic_asset)
 }
 END_TEST
 
+/* A chunk list that breaks: error.txt names the chunk and offset, and the bytes from
+ * there to the form's end are unparsed.bin. */
+START_TEST(generic_asset_broken)
+{
+	rfx_buf b = { 0 };
+	ck_assert_int_eq(rfx_generic_write("CHAR", 42, 33, &b), 0);
+	size_t at = b.len - 33 - 0x18; /* the last chunk's descriptor: its skip, too long */
+	memcpy(b.data + at + 0x10, "\0\0\0\0\0\0\x10\0", 8);
+	nm_tree *t = build_ok(&b, "x.char");
+	char want[96];
+	snprintf(want, sizeof want, "DATA at 0x%zx: chunk skip of 0x1000 bytes", at);
+	expect_contains(t, "/error.txt", want);
+	expect_contains(t, "/info.txt", "errors: 1\n");
+	expect_file(t, "/unparsed.bin", b.data + at, 0x18 + 33);
+	expect_file(t, "/innr/one/raw.bin", "\x01\x02\x03\x04", 4);
+	nm_tree_free(t);
+	rfx_buf_free(&b);
+}
+END_TEST
+
 /* PAK: names from STRG (made safe and unique), GUIDs otherwise; lazy members. */
 START_TEST(pak_names_and_laziness)
 {
@@ -1089,6 +1109,7 @@ static Suite *rfrm_suite(void)
 	tcase_add_test(mod, switch_materials);
 	tcase_add_test(mod, material_without_text);
 	tcase_add_test(mod, generic_asset);
+	tcase_add_test(mod, generic_asset_broken);
 	suite_add_tcase(s, mod);
 
 	TCase *pak = tcase_create("pak");
