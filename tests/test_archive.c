@@ -308,6 +308,34 @@ START_TEST(lz10_probe_ratio)
 }
 END_TEST
 
+/* LZ10/LZ11 behind an "LZ77" tag, as DS and Wii games store them: the same tree, and
+ * info.txt says the tag. */
+START_TEST(lz77_tagged)
+{
+	size_t mlen;
+	uint8_t *model = cmodw_sample(&mlen);
+	nm_out o, tagged;
+	nm_out_init(&o);
+	nm_out_init(&tagged);
+	ck_assert_int_eq(arcw_pack(_i ? ARCW_LZ11 : ARCW_LZ10, model, mlen, &o), 0);
+	nm_out_write(&tagged, "LZ77", 4);
+	nm_out_write(&tagged, o.data, o.len);
+	ck_assert(!tagged.failed);
+	nm_tree *t = build(&tagged, "m.lz");
+	char line[64];
+	snprintf(line, sizeof line, "compression: %s (LZ77 tag)\ncompressed_size: %zu\n",
+		 _i ? "LZ11" : "LZ10", tagged.len);
+	expect(t, "/info.txt", "format: Celestia binary CMOD\n");
+	expect(t, "/info.txt", line);
+	expect_bytes(t, "/decompressed.bin", model, mlen);
+	expect_clean_walk(t);
+	nm_tree_free(t);
+	nm_out_free(&tagged);
+	nm_out_free(&o);
+	free(model);
+}
+END_TEST
+
 typedef int (*writer_fn)(const arcw_file *, size_t, nm_out *, arcw_layout *);
 
 static const struct gar_case {
@@ -927,6 +955,7 @@ static Suite *suite(void)
 	tcase_add_test(tc, cache_evicts_members);
 	tcase_add_loop_test(tc, wrapped_model, 0, sizeof wrappers / sizeof wrappers[0]);
 	tcase_add_test(tc, lz10_probe_ratio);
+	tcase_add_loop_test(tc, lz77_tagged, 0, 2);
 	tcase_add_loop_test(tc, gar_members, 0, sizeof gar_cases / sizeof gar_cases[0]);
 	tcase_add_test(tc, nesting_and_max_depth);
 	tcase_add_test(tc, rarc_hostile);

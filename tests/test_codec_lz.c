@@ -198,6 +198,16 @@ static const hand_stream hand[] = {
 	  FAILS(NM_E_FORMAT, 5, "before the start") },
 	{ "LZ10 4-byte header with size 0", LZ10, S(0x10, 0, 0, 0), FAILS(NM_E_FORMAT, 0, "too short") },
 	{ "LZ10 type 0x12", LZ10, S(0x12, 1, 0, 0, 0, 'a'), FAILS(NM_E_FORMAT, 0, "not a LZ10/LZ11") },
+	/* Behind an "LZ77" tag (DS and Wii games): skipped; offsets stay the file's. */
+	{ "LZ10 behind an LZ77 tag", LZ10,
+	  S('L', 'Z', '7', '7', LZ10_HDR(10), 0x10, 'a', 'b', 'c', 0x40, 0x02), OUT("abc", 10) },
+	{ "LZ11 behind an LZ77 tag, 32-bit size", LZ11,
+	  S('L', 'Z', '7', '7', 0x11, 0, 0, 0, LE32(5), 0x00, 'h', 'e', 'l', 'l', 'o'),
+	  OUT("hello", 5) },
+	{ "LZ10 behind an LZ77 tag, reference first", LZ10,
+	  S('L', 'Z', '7', '7', LZ10_HDR(3), 0x80, 0x00, 0x00),
+	  FAILS(NM_E_FORMAT, 9, "before the start") },
+	{ "an LZ77 tag and no header", LZ10, S('L', 'Z', '7', '7', 0x10, 1), FAILS(NM_E_FORMAT, 0, "too short") },
 
 	/* LZ11: the top nibble of a reference picks its size. */
 	{ "LZ11 2-byte reference, nibble 6: length 7", LZ11,
@@ -468,6 +478,45 @@ START_TEST(every_truncation)
 		free(d);
 	}
 	free(s);
+	free(data);
+}
+END_TEST
+
+/* LZ10 and LZ11 behind an "LZ77" tag: round trips, every truncation fails cleanly (the
+ * tag and header cuts as header errors), and no prefix reads past the input bound. */
+START_TEST(tagged_streams)
+{
+	int c = _i ? LZ11 : LZ10;
+	size_t n = 9000, clen;
+	uint8_t *data = structured(n, 91), *plain = encode(c, data, n, &clen), *d;
+	uint8_t *s = malloc(clen + 4);
+	memcpy(s, "LZ77", 4);
+	memcpy(s + 4, plain, clen);
+	clen += 4;
+	uint64_t size;
+	nm_error err;
+	ck_assert(codecs[c].probe(s, clen));
+	ck_assert_int_eq(codecs[c].header(s, clen, "t.bin", &size, &err), NM_OK);
+	ck_assert_uint_eq(size, n);
+	ck_assert_int_eq(dec(c, s, clen, n, &d, &err), NM_OK);
+	ck_assert_mem_eq(d, data, n);
+	free(d);
+	for (size_t cut = 0; cut < clen; cut++) {
+		nm_status st = dec_cut(c, s, cut, n, &d, &err);
+		const char *want = cut >= 8 ? "too early" : "header";
+		if (st != NM_E_FORMAT || !strstr(err.msg, want))
+			ck_abort_msg("cut at %zu of %zu: %s", cut, clen, err.msg);
+		free(d);
+	}
+	for (size_t k = 1; k <= n; k += 331) {
+		uint64_t bound = codecs[c].bound(k);
+		size_t cut = bound < clen ? (size_t)bound : clen;
+		ck_assert_int_eq(dec_cut(c, s, cut, k, &d, &err), NM_OK);
+		ck_assert_mem_eq(d, data, k);
+		free(d);
+	}
+	free(s);
+	free(plain);
 	free(data);
 }
 END_TEST
@@ -819,6 +868,7 @@ static Suite *lz_suite(void)
 	tcase_add_test(r, lz11_encodes_4_byte_form);
 	tcase_add_loop_test(r, round_trips, 0, NCODECS);
 	tcase_add_loop_test(r, every_truncation, 0, NCODECS);
+	tcase_add_loop_test(r, tagged_streams, 0, 2);
 	tcase_add_loop_test(r, prefixes_within_bound, 0, NCODECS);
 	tcase_add_loop_test(r, gigabyte_header, 0, NCODECS);
 	tcase_add_loop_test(r, random_streams, 0, NCODECS);

@@ -1,16 +1,24 @@
 /* LZ10 / LZ11. Sources: FORMATS.md 4.9, noclip CX.ts, DSDecmp's LZ10/LZ11 notes (read,
  * not copied). Decisions:
+ * - A stream may be tagged: "LZ77" before the header, as DS games (Super Mario 64 DS)
+ *   and some Wii games store it. The tag is skipped; offsets in errors stay the file's.
  * - The 8-byte header (size 0, then a u32le size) is read for both variants, as
  *   DSDecmp does; a stream of 4 bytes with size 0 is too short for it.
  * - As with Yaz0, a back-reference past the announced size is cut there and bytes
  *   after the last token are ignored (GBA/DS files are padded to 4 bytes). */
+#include <string.h>
 #include "codec/lz_common.h"
 #include "codec/lz_cx.h"
 #include "lib/bytes.h"
 
-static const char *codec_name(const uint8_t *src)
+size_t nm_lz_cx_tag_len(const uint8_t *src, size_t len)
 {
-	return src && src[0] == NM_LZ11 ? "LZ11" : "LZ10";
+	return src && len >= 4 && memcmp(src, "LZ77", 4) == 0 ? 4 : 0;
+}
+
+static const char *codec_name(const uint8_t *src, size_t len)
+{
+	return src && nm_lz_cx_variant_of(src, len) == NM_LZ11 ? "LZ11" : "LZ10";
 }
 
 /* Header length: 4, or 8 with the extended size; 0 when len cannot hold it. */
@@ -24,7 +32,12 @@ static size_t header_len(const uint8_t *src, size_t len)
 
 bool nm_lz_cx_probe(const uint8_t *head, size_t len)
 {
-	if (!head || len < 4 || (head[0] != NM_LZ10 && head[0] != NM_LZ11))
+	if (!head)
+		return false;
+	size_t tag = nm_lz_cx_tag_len(head, len);
+	head += tag;
+	len -= tag;
+	if (len < 4 || (head[0] != NM_LZ10 && head[0] != NM_LZ11))
 		return false;
 	size_t h = header_len(head, len);
 	if (h == 0 || (h == 8 && nm_le32(head + 4) == 0))
@@ -36,32 +49,36 @@ nm_status nm_lz_cx_header(const uint8_t *src, size_t len, const char *name, uint
 			  nm_error *err)
 {
 	const char *codec = "LZ10/LZ11";
-	if (!src || len < 1 || (src[0] != NM_LZ10 && src[0] != NM_LZ11))
-		return nm_lz_fail_header(err, name, codec, src, len, 4);
-	size_t h = header_len(src, len);
+	size_t tag = nm_lz_cx_tag_len(src, len);
+	if (!src || len < tag + 1 || (src[tag] != NM_LZ10 && src[tag] != NM_LZ11))
+		return nm_lz_fail_header(err, name, codec, src, len, tag + 4);
+	size_t h = header_len(src + tag, len - tag);
 	if (h == 0)
-		return nm_lz_fail_header(err, name, codec_name(src), src, len,
-					 len >= 4 ? 8 : 4);
+		return nm_lz_fail_header(err, name, codec_name(src, len), src, len,
+					 tag + (len - tag >= 4 ? 8 : 4));
+	src += tag;
 	*size = h == 4 ? (uint64_t)(src[1] | src[2] << 8 | src[3] << 16) : nm_le32(src + 4);
 	return NM_OK;
 }
 
-nm_lz_cx_variant nm_lz_cx_variant_of(const uint8_t *src)
+nm_lz_cx_variant nm_lz_cx_variant_of(const uint8_t *src, size_t len)
 {
-	return src[0] == NM_LZ11 ? NM_LZ11 : NM_LZ10;
+	size_t tag = nm_lz_cx_tag_len(src, len);
+	return len > tag && src[tag] == NM_LZ11 ? NM_LZ11 : NM_LZ10;
 }
 
 nm_status nm_lz_cx_decode(const uint8_t *src, size_t src_len, uint8_t *dst, size_t dst_len,
 			  const char *name, nm_error *err)
 {
 	uint64_t size = 0;
-	const char *codec = codec_name(src);
+	const char *codec = codec_name(src, src_len);
 	nm_status st = nm_lz_begin(nm_lz_cx_header(src, src_len, name, &size, err), &size, src,
 				   dst, dst_len, name, codec, err);
 	if (st != NM_OK)
 		return st;
-	bool lz11 = src[0] == NM_LZ11;
-	size_t in = header_len(src, src_len), out = 0;
+	size_t tag = nm_lz_cx_tag_len(src, src_len);
+	bool lz11 = src[tag] == NM_LZ11;
+	size_t in = tag + header_len(src + tag, src_len - tag), out = 0;
 	unsigned flags = 0, nbits = 0;
 	while (out < dst_len) {
 		if (nbits == 0) {
@@ -120,10 +137,10 @@ nm_status nm_lz_cx_decode(const uint8_t *src, size_t src_len, uint8_t *dst, size
 uint64_t nm_lz_cx_input_bound(uint64_t n)
 {
 	/* All literals is the worst case, but for the last token: a 4-byte LZ11 reference
-	 * cut to one byte. The header may be 8 bytes. */
+	 * cut to one byte. The header may be 8 bytes, after a 4-byte tag. */
 	if (n > (UINT64_MAX - 64) / 2)
 		return UINT64_MAX;
-	return 8 + n + (n + 7) / 8 + 3;
+	return 4 + 8 + n + (n + 7) / 8 + 3;
 }
 
 nm_status nm_lz_cx_encode(nm_lz_cx_variant v, const uint8_t *src, size_t len, nm_out *out)

@@ -19,17 +19,21 @@
 
 typedef enum nm_lz_cx_variant { NM_LZ10 = 0x10, NM_LZ11 = 0x11 } nm_lz_cx_variant;
 
+/* Every function here also takes the stream behind an "LZ77" tag (DS and Wii games
+ * store it so); nm_lz_cx_tag_len: 4 when src starts with that tag, else 0. */
+size_t nm_lz_cx_tag_len(const uint8_t *src, size_t len);
+
 /* The type byte is all the magic there is, so this also wants a nonzero size and a
  * first token that is a literal (a back-reference cannot come first), where head holds
  * them. */
 bool nm_lz_cx_probe(const uint8_t *head, size_t len);
 
 /* The announced size (either variant: the first byte says which); NM_E_FORMAT when src
- * is neither or is too short for its header. nm_lz_cx_variant_of: which one (src[0]),
- * once the header is known to be good. */
+ * is neither or is too short for its header. nm_lz_cx_variant_of: which one (the type
+ * byte), once the header is known to be good. */
 nm_status nm_lz_cx_header(const uint8_t *src, size_t len, const char *name, uint64_t *size,
 			  nm_error *err);
-nm_lz_cx_variant nm_lz_cx_variant_of(const uint8_t *src);
+nm_lz_cx_variant nm_lz_cx_variant_of(const uint8_t *src, size_t len);
 
 /* As nm_yaz0_decode, for LZ10 and LZ11. */
 nm_status nm_lz_cx_decode(const uint8_t *src, size_t src_len, uint8_t *dst, size_t dst_len,

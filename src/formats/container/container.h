@@ -29,12 +29,13 @@ typedef enum nm_codec_id {
 	NM_CODEC_YAZ0,
 	NM_CODEC_YAY0,
 	NM_CODEC_LZS,
-	NM_CODEC_LZCX,      /* Nintendo LZ10 / LZ11: the first byte says which */
+	NM_CODEC_LZCX,      /* Nintendo LZ10 / LZ11: the type byte says which (after an
+			     * "LZ77" tag, if any) */
 	NM_CODEC_COUNT
 } nm_codec_id;
 
-/* "Yaz0", "LZ11"... for the stream starting with head (for LZ10/LZ11 the first byte
- * decides); NULL for NM_CODEC_NONE. */
+/* "Yaz0", "LZ11"... for the stream starting with head (for LZ10/LZ11 the type byte
+ * decides: head's first 8 bytes); NULL for NM_CODEC_NONE. */
 const char *nm_codec_name(nm_codec_id codec, const uint8_t *head, size_t len);
 /* The codec whose magic head starts with, or NM_CODEC_NONE. */
 nm_codec_id nm_codec_probe(const uint8_t *head, size_t len);

@@ -40,8 +40,12 @@ static const codec_ops codecs[NM_CODEC_COUNT] = {
 
 const char *nm_codec_name(nm_codec_id id, const uint8_t *head, size_t len)
 {
-	if (id == NM_CODEC_LZCX && len > 0)
-		return head[0] == 0x11 ? "LZ11" : "LZ10";
+	if (id == NM_CODEC_LZCX && len > 0) {
+		bool lz11 = nm_lz_cx_variant_of(head, len) == NM_LZ11;
+		if (nm_lz_cx_tag_len(head, len))
+			return lz11 ? "LZ11 (LZ77 tag)" : "LZ10 (LZ77 tag)";
+		return lz11 ? "LZ11" : "LZ10";
+	}
 	return id > NM_CODEC_NONE && id < NM_CODEC_COUNT ? codecs[id].name : NULL;
 }
 

@@ -32,7 +32,7 @@ static nm_status build(nm_codec_id id, const nm_driver *self, nm_reader *r, nm_t
 		       nm_node *root, nm_error *err)
 {
 	const char *file = nm_reader_name(r);
-	uint8_t head[4];
+	uint8_t head[8]; /* what nm_codec_name reads: LZ10/LZ11's type byte after a tag */
 	size_t hlen = nm_reader_size(r) < sizeof head ? (size_t)nm_reader_size(r) : sizeof head;
 	nm_reader *u;
 	nm_status s = nm_reader_read(r, 0, head, hlen, NULL, err);
@@ -90,7 +90,7 @@ static bool lz_cx_plausible(const uint8_t *head, size_t len, uint64_t size)
 {
 	uint64_t out;
 	if (!nm_lz_cx_probe(head, len) || nm_lz_cx_header(head, len, "probe", &out, NULL) != NM_OK ||
-	    out == 0 || (head[0] == NM_LZ10 && out > LZ10_MAX_RATIO(size)))
+	    out == 0 || (nm_lz_cx_variant_of(head, len) == NM_LZ10 && out > LZ10_MAX_RATIO(size)))
 		return false;
 	uint8_t dst[8];
 	size_t n = out < sizeof dst ? (size_t)out : sizeof dst;
