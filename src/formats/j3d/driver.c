@@ -150,16 +150,29 @@ static uint32_t fourcc(const char *s)
 	       (uint32_t)(uint8_t)s[2] << 8 | (uint8_t)s[3];
 }
 
-/* Walk the chunks by their sizes. A chunk that runs past the end of the file is kept
- * (clamped, marked failed) so its bytes still show; the walk stops there. */
-static nm_status walk_chunks(j3d_model *m, nm_error *err)
+/* Room for one more chunk in *chunks (count of them, *cap allocated): doubled as chunks
+ * are found, so that the array follows the chunks read, not the header's count or the
+ * file's announced size (a compressed file announces its size; its bytes may end far
+ * sooner). */
+static bool chunk_room(j3d_chunk **chunks, size_t count, size_t *cap)
 {
-	uint64_t fsize = nm_reader_size(m->r), off = J3D_HEADER_SIZE;
-	uint64_t most = (fsize - J3D_HEADER_SIZE) / 8;
-	size_t cap = m->count_field < most ? m->count_field : (size_t)most;
-	m->chunks = nm_tree_alloc_array(m->t, cap ? cap : 1, sizeof *m->chunks);
-	if (!m->chunks)
-		return nm_fail(err, NM_E_NOMEM, m->file, NULL, NM_NO_OFFSET, "out of memory");
+	if (count < *cap)
+		return true;
+	size_t want = *cap ? *cap * 2 : 16;
+	j3d_chunk *p = want <= SIZE_MAX / sizeof *p ? realloc(*chunks, want * sizeof *p) : NULL;
+	if (!p)
+		return false;
+	memset(p + count, 0, (want - count) * sizeof *p);
+	*chunks = p;
+	*cap = want;
+	return true;
+}
+
+/* The chunk walk itself, into *found (see chunk_room). */
+static nm_status walk_into(j3d_model *m, uint64_t fsize, uint64_t most, j3d_chunk **found,
+			   size_t *cap, nm_error *err)
+{
+	uint64_t off = J3D_HEADER_SIZE;
 	for (uint32_t i = 0; i < m->count_field; i++) {
 		if (off == fsize) {
 			m->walk_failed = true;
@@ -168,7 +181,7 @@ static nm_status walk_chunks(j3d_model *m, nm_error *err)
 				m->count_field, i);
 			break;
 		}
-		if (fsize - off < 8 || m->nchunks == cap) {
+		if (fsize - off < 8 || m->nchunks == most) {
 			m->walk_failed = true;
 			nm_fail(&m->walk_err, NM_E_FORMAT, m->file, NULL, off,
 				"chunk %u header runs past the end of the file", i);
@@ -178,7 +191,9 @@ static nm_status walk_chunks(j3d_model *m, nm_error *err)
 		nm_status s = nm_reader_read(m->r, off, h, 8, NULL, err);
 		if (s != NM_OK)
 			return s;
-		j3d_chunk *c = &m->chunks[m->nchunks];
+		if (!chunk_room(found, m->nchunks, cap))
+			return nm_fail(err, NM_E_NOMEM, m->file, NULL, NM_NO_OFFSET, "out of memory");
+		j3d_chunk *c = &(*found)[m->nchunks];
 		nm_chunk_magic(c, h);
 		c->present = true;
 		c->off = off;
@@ -203,6 +218,26 @@ static nm_status walk_chunks(j3d_model *m, nm_error *err)
 		}
 		off += c->size;
 	}
+	return NM_OK;
+}
+
+/* Walk the chunks by their sizes. A chunk that runs past the end of the file is kept
+ * (clamped, marked failed) so its bytes still show; the walk stops there. */
+static nm_status walk_chunks(j3d_model *m, nm_error *err)
+{
+	uint64_t fsize = nm_reader_size(m->r), most = (fsize - J3D_HEADER_SIZE) / 8;
+	size_t cap = 0;
+	j3d_chunk *found = NULL;
+	nm_status s = walk_into(m, fsize, most, &found, &cap, err);
+	m->chunks = s == NM_OK ? nm_tree_alloc_array(m->t, m->nchunks ? m->nchunks : 1,
+						     sizeof *m->chunks) : NULL;
+	if (m->chunks && m->nchunks)
+		memcpy(m->chunks, found, m->nchunks * sizeof *m->chunks);
+	free(found);
+	if (s != NM_OK)
+		return s;
+	if (!m->chunks)
+		return nm_fail(err, NM_E_NOMEM, m->file, NULL, NM_NO_OFFSET, "out of memory");
 	return NM_OK;
 }
 
