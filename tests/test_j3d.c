@@ -15,6 +15,7 @@
 #include <sys/stat.h>
 #include "fixtures/j3d_writer.h"
 #include "formats/driver.h"
+#include "lib/bytes.h"
 #include "lib/tree.h"
 #include "tests/walk.h"
 
@@ -753,7 +754,7 @@ static size_t glb_pngs(const char *glb, size_t len, const char **png, size_t *pn
 		size_t p = at + 8;
 		while (p + 12 <= len) {
 			const uint8_t *c = (const uint8_t *)glb + p;
-			size_t body = (size_t)c[0] << 24 | c[1] << 16 | c[2] << 8 | c[3];
+			size_t body = nm_be32(c);
 			p += 12 + body;
 			if (memcmp(c + 4, "IEND", 4) == 0)
 				break;

@@ -13,6 +13,7 @@
 #include <stdbool.h>
 #include <string.h>
 #include "codec/bcn.h"
+#include "lib/bytes.h"
 
 struct bc7_mode {
 	uint8_t subsets;        /* 1-3 */
@@ -106,14 +107,6 @@ static unsigned take(struct bits *b, unsigned n)
 	return (unsigned)(v & ((1u << n) - 1));
 }
 
-static uint64_t le64(const uint8_t *p)
-{
-	uint64_t v = 0;
-	for (int i = 7; i >= 0; i--)
-		v = v << 8 | p[i];
-	return v;
-}
-
 static unsigned subset_of(const struct bc7_mode *m, unsigned partition, unsigned t)
 {
 	if (m->subsets == 2)
@@ -161,7 +154,7 @@ void nm_bc7_block(const uint8_t block[16], uint8_t out[64])
 		return;
 	}
 	const struct bc7_mode *m = &modes[mode];
-	struct bits b = { le64(block), le64(block + 8), mode + 1 };
+	struct bits b = { nm_le64(block), nm_le64(block + 8), mode + 1 };
 	unsigned partition = take(&b, m->partition_bits);
 	unsigned rotation = take(&b, m->rotation_bits);
 	unsigned selector = take(&b, m->selector_bits);
