@@ -95,12 +95,83 @@ START_TEST(overlapping_texture_data)
 }
 END_TEST
 
+/* The absolute offset of a texture's data, from its NAME.txt. */
+static size_t data_absolute(nm_tree *t, const char *path)
+{
+	char *txt = walk_read(t, path, NULL);
+	ck_assert_ptr_nonnull(txt);
+	const char *at = strstr(txt, "data_absolute: 0x");
+	ck_assert_ptr_nonnull(at);
+	size_t v = strtoul(at + strlen("data_absolute: 0x"), NULL, 16);
+	free(txt);
+	return v;
+}
+
+/* A file cut short inside the texture data: the texture whose bytes are missing is an
+ * error of the file (tex/error.txt, counted in info.txt) naming the offset the bytes
+ * should be at; the whole texture before it still decodes. A texture with a whole
+ * level 0 and a missing mip keeps its PNG and is still an error. */
+START_TEST(texture_data_cut_short)
+{
+	fx_texture tx[2];
+	fx_model m = two_textures(tx);
+	size_t len;
+	uint8_t *d = fx_cmb_write(&m, &len, NULL);
+	ck_assert_ptr_nonnull(d);
+	nm_tree *t = expect_clean_build(d, len, "room.cmb");
+	ck_assert(!walk_exists(t, "/tex/error.txt"));
+	expect(t, "/info.txt", "errors: 0\n");
+	size_t b = data_absolute(t, "/tex/b.txt");
+	nm_tree_free(t);
+
+	nm_error err;
+	ck_assert_msg(walk_build(d, b + 32, "room.cmb", &t, &err) == NM_OK, "%s", err.msg);
+	expect_clean_walk(t);
+	char want[160];
+	snprintf(want, sizeof want, "room.cmb: tex at 0x%zx: texture 1 (b): level 0 at 0x%zx "
+		 "(0x40 bytes) runs past the end of the file\n", b, b);
+	static const expectation rows[] = {
+		HAS("/info.txt", "errors: 1\n"),
+		HAS("/tex/b.txt", "levels_shown: 0\n"),
+		LACKS("/tex/error.txt", "texture 0"),
+		{ NULL, NULL, 0 },
+	};
+	expect_all(t, rows);
+	expect(t, "/tex/error.txt", want);
+	ck_assert(walk_exists(t, "/tex/a.png"));
+	ck_assert(!walk_exists(t, "/tex/b.png"));
+	nm_tree_free(t);
+	free(d);
+
+	/* 16x16 with two levels (256 + 64 bytes): cut inside level 1. */
+	static uint8_t big[320];
+	tx[1] = (fx_texture){ .name = "b", .gl_format = L8, .width = 16, .height = 16,
+			      .mips = 2, .data = big, .data_len = sizeof big };
+	d = fx_cmb_write(&m, &len, NULL);
+	ck_assert_ptr_nonnull(d);
+	t = expect_clean_build(d, len, "room.cmb");
+	b = data_absolute(t, "/tex/b.txt");
+	nm_tree_free(t);
+	ck_assert_msg(walk_build(d, b + 256 + 8, "room.cmb", &t, &err) == NM_OK, "%s", err.msg);
+	expect_clean_walk(t);
+	snprintf(want, sizeof want, "texture 1 (b): level 1 at 0x%zx (0x40 bytes) runs past",
+		 b + 256);
+	expect(t, "/info.txt", "errors: 1\n");
+	expect(t, "/tex/b.txt", "levels_shown: 1\n");
+	expect(t, "/tex/error.txt", want);
+	ck_assert(walk_exists(t, "/tex/b.png"));
+	nm_tree_free(t);
+	free(d);
+}
+END_TEST
+
 static Suite *cmb_damaged_suite(void)
 {
 	Suite *s = suite_create("cmb_damaged");
 	TCase *tc = tcase_create("cmb_damaged");
 	tcase_add_test(tc, texture_data_offset_zero);
 	tcase_add_test(tc, overlapping_texture_data);
+	tcase_add_test(tc, texture_data_cut_short);
 	suite_add_tcase(s, tc);
 	return s;
 }

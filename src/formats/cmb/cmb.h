@@ -108,6 +108,11 @@ typedef struct cmb_texture {
 	bool external;          /* the header's texture data offset is 0: data elsewhere */
 	int64_t overlaps;       /* the texture whose data this one's runs into, or -1 */
 	char problem[200];      /* why levels are missing, or "" */
+	/* The file lacks bytes the entry points at (problem says which), so the texture
+	 * counts as an error in tex/error.txt; a limit or a format we do not decode does
+	 * not. damaged_at is the absolute offset the error names. */
+	bool damaged;
+	uint64_t damaged_at;
 	nm_png_source png;      /* NAME.png (level 0 of a 2D texture), for model.glb */
 } cmb_texture;
 

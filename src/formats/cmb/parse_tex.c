@@ -51,9 +51,15 @@ static void plan_levels(cmb_texture *tx)
 			 "smaller than 8x8)", tx->nlevels, want);
 }
 
+static void damaged(cmb_texture *tx, uint64_t at)
+{
+	tx->damaged = true;
+	tx->damaged_at = at;
+}
+
 /* Cube maps [L, FORMATS.md 1.5]: the data offset points at six u32 face offsets inside
  * the tex chunk (after the entries); each face offset is relative to the texture data. */
-static void plan_faces(nm_view *v, cmb_texture *tx, uint32_t ntex)
+static void plan_faces(const cmb_chunk *c, nm_view *v, cmb_texture *tx, uint32_t ntex)
 {
 	tx->nfaces = 1;
 	tx->face_rel[0] = tx->data_offset;
@@ -65,6 +71,7 @@ static void plan_faces(nm_view *v, cmb_texture *tx, uint32_t ntex)
 		snprintf(tx->problem, sizeof tx->problem, "the cube map face table at 0x%x is not "
 			 "inside the tex chunk after the entries", tx->data_offset);
 		tx->nlevels = 0;
+		damaged(tx, c->off + tx->data_offset);
 		return;
 	}
 	tx->nfaces = 6;
@@ -94,6 +101,7 @@ static void check_bytes(cmb_model *m, cmb_texture *tx)
 				 (unsigned long long)(tx->face_off[f] + tx->level_off[k]),
 				 (unsigned long long)tx->level_size[k]);
 			tx->nlevels = k;
+			damaged(tx, tx->face_off[f] + tx->level_off[k]);
 		}
 	}
 	tx->bin_off = tx->face_off[0] < m->file_size ? tx->face_off[0] : m->file_size;
@@ -174,7 +182,7 @@ nm_status cmb_parse_tex(cmb_model *m)
 				 "image format", tx->gl_format);
 		else
 			plan_levels(tx);
-		plan_faces(v, tx, n);
+		plan_faces(c, v, tx, n);
 		tx->overlaps = -1;
 		/* Luigi's Mansion 3D rooms keep their textures in another file and say so
 		 * with a texture data offset of 0 (FORMATS.md section 9). */
@@ -188,6 +196,7 @@ nm_status cmb_parse_tex(cmb_model *m)
 			snprintf(tx->problem, sizeof tx->problem, "the header's texture data offset "
 				 "0x%x is not inside the file", m->texdata_off);
 			tx->nlevels = 0;
+			damaged(tx, m->texdata_off);
 		}
 		check_bytes(m, tx);
 	}

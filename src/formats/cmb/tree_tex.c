@@ -210,8 +210,11 @@ static nm_status add_texture(nm_tree *t, nm_node *dir, cmb_model *m, uint32_t i)
 	char name[1100];
 	uint64_t max = nm_tree_options(t)->max_dimension;
 	if (tx->nlevels && (tx->width > max || tx->height > max)) {
-		snprintf(tx->problem, sizeof tx->problem, "%ux%u is larger than max_dimension "
-			 "(%llu): not decoded", tx->width, tx->height, (unsigned long long)max);
+		/* A damaged texture keeps its damage first: tex/error.txt quotes it. */
+		size_t at = tx->damaged ? strlen(tx->problem) : 0;
+		snprintf(tx->problem + at, sizeof tx->problem - at, "%s%ux%u is larger than "
+			 "max_dimension (%llu): not decoded", at ? "; " : "", tx->width,
+			 tx->height, (unsigned long long)max);
 		tx->nlevels = 0;
 	}
 	nm_out o;
@@ -224,6 +227,25 @@ static nm_status add_texture(nm_tree *t, nm_node *dir, cmb_model *m, uint32_t i)
 	if (!nm_slice(t, dir, name, m->r, tx->bin_off, tx->bin_len))
 		return NM_E_NOMEM;
 	return add_levels(t, dir, m, tx);
+}
+
+/* A texture whose bytes the file lacks (cut short, or a table pointing outside it) is
+ * an error of the file, one line each in tex/error.txt, beside the problem line of its
+ * NAME.txt; the textures that are whole still decode. */
+static nm_status record_damage(nm_tree *t, nm_node *dir, const cmb_model *m)
+{
+	nm_out lines;
+	nm_out_init(&lines);
+	for (uint32_t i = 0; i < m->ntex; i++) {
+		const cmb_texture *tx = &m->tex[i];
+		if (!tx->damaged)
+			continue;
+		nm_error e;
+		nm_fail(&e, NM_E_FORMAT, m->file, m->chunk[CMB_TEX].name, tx->damaged_at,
+			"texture %u (%s): %s", i, tx->stem, tx->problem);
+		nm_out_printf(&lines, "%s\n", e.msg);
+	}
+	return cmb_record_errors(t, dir, &lines);
 }
 
 nm_status cmb_tree_tex(nm_tree *t, nm_node *root, cmb_model *m)
@@ -241,5 +263,6 @@ nm_status cmb_tree_tex(nm_tree *t, nm_node *root, cmb_model *m)
 		      m->texdata_off ? "" : " (external: the data lies in another file)");
 	}
 	cmb_text(t, dir, "header.txt", &o);
-	return m->tex ? add_textures(t, dir, m) : NM_OK;
+	nm_status s = m->tex ? add_textures(t, dir, m) : NM_OK;
+	return s == NM_OK ? record_damage(t, dir, m) : s;
 }
