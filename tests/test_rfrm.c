@@ -799,10 +799,10 @@ END_TEST
 START_TEST(generic_asset_broken)
 {
 	rfx_buf b = { 0 };
-	ck_assert_int_eq(rfx_generic_write("CHAR", 42, 33, &b), 0);
+	ck_assert_int_eq(rfx_generic_write("GENP", 42, 33, &b), 0);
 	size_t at = b.len - 33 - 0x18; /* the last chunk's descriptor: its skip, too long */
 	memcpy(b.data + at + 0x10, "\0\0\0\0\0\0\x10\0", 8);
-	nm_tree *t = build_ok(&b, "x.char");
+	nm_tree *t = build_ok(&b, "x.genp");
 	char want[96];
 	snprintf(want, sizeof want, "DATA at 0x%zx: chunk skip of 0x1000 bytes", at);
 	expect_contains(t, "/error.txt", want);
@@ -814,6 +814,39 @@ START_TEST(generic_asset_broken)
 }
 END_TEST
 
+/* CHAR: the body is one record (its first bytes as Switch files have them), not a chunk
+ * list: shown whole as body.bin, with no error. The same bytes under another form type
+ * are walked as chunks and fail, as a broken chunk list should. */
+START_TEST(char_record_body)
+{
+	static const uint8_t body[] = { 0x59, 0xbe, 0x00, 0x06, 0x03, 0x00, 0x01, 0x00, 0, 0,
+					0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0x01, 0xf8, 0, 0, 0, 0x04,
+					'n', 'a', 'm', 'e' };
+	for (int as_char = 0; as_char < 2; as_char++) {
+		rfx_buf b = { 0 };
+		size_t form = rfx_form_begin(&b, as_char ? "CHAR" : "GENP", 6, 6);
+		rfx_put(&b, body, sizeof body);
+		rfx_form_end(&b, form);
+		ck_assert(!b.failed);
+		nm_tree *t = build_ok(&b, "x.char");
+		if (as_char) {
+			expect_contains(t, "/info.txt", "form: CHAR\n");
+			expect_contains(t, "/info.txt", "body: one record, not a chunk list (CHAR");
+			expect_contains(t, "/info.txt", "errors: 0\n");
+			expect_file(t, "/body.bin", body, sizeof body);
+			ck_assert(!walk_exists(t, "/error.txt"));
+			ck_assert(!walk_exists(t, "/unparsed.bin"));
+		} else {
+			expect_contains(t, "/info.txt", "errors: 1\n");
+			expect_file(t, "/unparsed.bin", body, sizeof body);
+			ck_assert(!walk_exists(t, "/body.bin"));
+		}
+		nm_tree_free(t);
+		rfx_buf_free(&b);
+	}
+}
+END_TEST
+
 /* PAK: names from STRG (made safe and unique), GUIDs otherwise; lazy members. */
 START_TEST(pak_names_and_laziness)
 {
@@ -822,8 +855,8 @@ START_TEST(pak_names_and_laziness)
 	memset(a, 0, sizeof a);
 	const char *names[4] = { "dup", "dup", NULL, "bad" };
 	for (int i = 0; i < 4; i++) {
-		ck_assert_int_eq(rfx_generic_write("CHAR", (uint32_t)i, 10, &bodies[i]), 0);
-		memcpy(a[i].type, "CHAR", 5);
+		ck_assert_int_eq(rfx_generic_write("GENP", (uint32_t)i, 10, &bodies[i]), 0);
+		memcpy(a[i].type, "GENP", 5);
 		rfx_guid(a[i].guid, 50 + (uint32_t)i);
 		a[i].name = names[i];
 		a[i].data = bodies[i].data;
@@ -840,16 +873,16 @@ START_TEST(pak_names_and_laziness)
 	nm_error err;
 	ck_assert_int_eq(nm_children(t, nm_tree_root(t), &kids, &n, &err), NM_OK);
 	ck_assert_uint_eq(n, 4 + 3);
-	ck_assert(walk_exists(t, "/dup.char/info.txt"));
-	ck_assert(walk_exists(t, "/dup~2.char/info.txt"));
+	ck_assert(walk_exists(t, "/dup.genp/info.txt"));
+	ck_assert(walk_exists(t, "/dup~2.genp/info.txt"));
 	char g[RFRM_GUID_STR], path[128];
 	rfrm_guid_str(g, a[2].guid);
-	snprintf(path, sizeof path, "/%s.char/head/raw.bin", g);
+	snprintf(path, sizeof path, "/%s.genp/head/raw.bin", g);
 	ck_assert(walk_exists(t, path));
-	ck_assert(walk_exists(t, "/bad.char/raw.bin"));
+	ck_assert(walk_exists(t, "/bad.genp/raw.bin"));
 	ck_assert_uint_eq(nm_tree_productions(t), 0);
-	expect_contains(t, "/bad.char/error.txt", "RFRM");
-	expect_file(t, "/bad.char/raw.bin", bodies[3].data, bodies[3].len);
+	expect_contains(t, "/bad.genp/error.txt", "RFRM");
+	expect_file(t, "/bad.genp/raw.bin", bodies[3].data, bodies[3].len);
 	expect_contains(t, "/info.txt", "assets: 4\nnamed_assets: 3\n");
 	expect_contains(t, "/tocc/adir/header.txt", "id: ADIR");
 	nm_tree_free(t);
@@ -1110,6 +1143,7 @@ static Suite *rfrm_suite(void)
 	tcase_add_test(mod, material_without_text);
 	tcase_add_test(mod, generic_asset);
 	tcase_add_test(mod, generic_asset_broken);
+	tcase_add_test(mod, char_record_body);
 	suite_add_tcase(s, mod);
 
 	TCase *pak = tcase_create("pak");

@@ -192,6 +192,17 @@ nomem:
 	return nm_fail(err, NM_E_NOMEM, m->name, NULL, NM_NO_OFFSET, "out of memory");
 }
 
+/* Form types whose body is one record rather than a chunk list: walked as chunks, a
+ * valid asset would show as broken. CHAR (version 6 on Switch) is read as a record by
+ * pakpydkctf (char_codec.py: name, GUID, model slots, animations), whose offsets are
+ * found by scanning, so its fields are left to a reader who knows them. NULL: chunks. */
+static const char *record_form(const rfrm_item *form)
+{
+	if (memcmp(form->id, "CHAR", 4) == 0)
+		return "CHAR: a character's name and its model and animation references";
+	return NULL;
+}
+
 nm_status rfrm_build_asset(nm_reader *r, nm_tree *t, nm_node *dir, const uint8_t *meta,
 			   size_t meta_len, const struct rfrm_pak *pak, nm_error *err)
 {
@@ -202,15 +213,20 @@ nm_status rfrm_build_asset(nm_reader *r, nm_tree *t, nm_node *dir, const uint8_t
 	if (memcmp(form.id, "TXTR", 4) == 0)
 		return rfrm_build_txtr(r, t, dir, &form, meta, meta_len, err);
 	if (!rfrm_is_model_type(form.id)) {
+		const char *record = record_form(&form);
 		nm_out o;
 		nm_out_init(&o);
 		rfrm_form_info(&o, &form, r);
+		if (record)
+			nm_kv(&o, "body", "one record, not a chunk list (%s); its fields are not "
+			      "read: body.bin", record);
 		nm_node *n = nm_text(t, dir, "info.txt", &o);
 		nm_out_free(&o);
-		if (!n)
+		if (!n || (record && !nm_slice(t, dir, "body.bin", r, form.data_off, form.size)))
 			return nm_fail(err, NM_E_NOMEM, nm_reader_name(r), NULL, NM_NO_OFFSET,
 				       "out of memory");
-		rfrm_add_items(t, dir, r, &form, 0);
+		if (!record)
+			rfrm_add_items(t, dir, r, &form, 0);
 		return NM_OK;
 	}
 	rfrm_model *m = nm_tree_alloc(t, sizeof *m);
