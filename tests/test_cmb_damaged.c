@@ -121,13 +121,15 @@ START_TEST(texture_data_cut_short)
 	nm_tree *t = expect_clean_build(d, len, "room.cmb");
 	ck_assert(!walk_exists(t, "/tex/error.txt"));
 	expect(t, "/info.txt", "errors: 0\n");
+	char want[160];
+	snprintf(want, sizeof want, "size_field: %zu\n", len);
+	expect(t, "/info.txt", want);
 	size_t b = data_absolute(t, "/tex/b.txt");
 	nm_tree_free(t);
 
 	nm_error err;
 	ck_assert_msg(walk_build(d, b + 32, "room.cmb", &t, &err) == NM_OK, "%s", err.msg);
 	expect_clean_walk(t);
-	char want[160];
 	snprintf(want, sizeof want, "room.cmb: tex at 0x%zx: texture 1 (b): level 0 at 0x%zx "
 		 "(0x40 bytes) runs past the end of the file\n", b, b);
 	static const expectation rows[] = {
@@ -138,9 +140,25 @@ START_TEST(texture_data_cut_short)
 	};
 	expect_all(t, rows);
 	expect(t, "/tex/error.txt", want);
+	/* The header's size says by how much the file is short. */
+	snprintf(want, sizeof want, "size_field: %zu (the file has %zu bytes: %zu fewer, "
+		 "cut short?)\n", len, b + 32, len - (b + 32));
+	expect(t, "/info.txt", want);
 	ck_assert(walk_exists(t, "/tex/a.png"));
 	ck_assert(!walk_exists(t, "/tex/b.png"));
 	nm_tree_free(t);
+
+	/* Bytes after the size the header gives are noted, and are no error. */
+	uint8_t *padded = calloc(1, len + 16);
+	ck_assert_ptr_nonnull(padded);
+	memcpy(padded, d, len);
+	t = expect_clean_build(padded, len + 16, "room.cmb");
+	snprintf(want, sizeof want, "size_field: %zu (the file has %zu bytes: 16 more after "
+		 "the end it gives)\n", len, len + 16);
+	expect(t, "/info.txt", want);
+	expect(t, "/info.txt", "errors: 0\n");
+	nm_tree_free(t);
+	free(padded);
 	free(d);
 
 	/* 16x16 with two levels (256 + 64 bytes): cut inside level 1. */

@@ -45,5 +45,10 @@ nm_status nm_open_model(const char *path, const nm_options *opt, nm_tree **out,
 
 /* The first lines of every info.txt: "format: DESCRIPTION", source name and size. */
 void nm_info_begin(nm_out *o, const nm_driver *d, nm_reader *r);
+/* `key: FIELD` for a header's own file size, and where the source's size differs, how:
+ * `key: 43136 (the file has 40000 bytes: 3136 fewer, cut short?)` or `(... 64 more
+ * after the end it gives)`. Not an error by itself: a cut that loses data fails in the
+ * chunk that needed it, and one through padding loses nothing. */
+void nm_info_size_field(nm_out *o, const char *key, uint64_t field, nm_reader *r);
 
 #endif

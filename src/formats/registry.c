@@ -143,3 +143,17 @@ void nm_info_begin(nm_out *o, const nm_driver *d, nm_reader *r)
 	nm_kv_str(o, "source", slash && slash[1] ? slash + 1 : name);
 	nm_kv(o, "source_size", "%llu", (unsigned long long)nm_reader_size(r));
 }
+
+void nm_info_size_field(nm_out *o, const char *key, uint64_t field, nm_reader *r)
+{
+	uint64_t size = nm_reader_size(r);
+	unsigned long long f = field, have = size;
+	if (field == size)
+		nm_kv(o, key, "%llu", f);
+	else if (field > size)
+		nm_kv(o, key, "%llu (the file has %llu bytes: %llu fewer, cut short?)", f, have,
+		      f - have);
+	else
+		nm_kv(o, key, "%llu (the file has %llu bytes: %llu more after the end it gives)",
+		      f, have, have - f);
+}

@@ -108,7 +108,7 @@ static void info_text(nm_out *o, nm_reader *r, const cmb_model *m)
 	nm_info_begin(o, &nm_driver_cmb, r);
 	nm_kv(o, "version", "%u (%s)", m->version, m->L.game);
 	nm_kv_str(o, "name", m->name);
-	nm_kv(o, "size_field", "%u", m->size_field);
+	nm_info_size_field(o, "size_field", m->size_field, r);
 	nm_kv(o, "unknown_0c", "0x%x", m->unknown_0c);
 	if (m->L.qtrs)
 		nm_kv(o, "unknown_48", "0x%x", m->unknown_48);

@@ -56,7 +56,7 @@ static nm_status gar_build(nm_reader *r, nm_tree *t, nm_node *root, nm_error *er
 	nm_info_begin(&o, g->version == 1 ? &nm_driver_zar : &nm_driver_gar, r);
 	nm_kv(&o, "version", "%u", g->version);
 	nm_kv_str(&o, "codename", g->codename);
-	nm_kv(&o, "size_field", "%u", g->size);
+	nm_info_size_field(&o, "size_field", g->size, r);
 	nm_kv(&o, "files", "%u", g->files);
 	nm_out_str(&o, "types:");
 	for (uint32_t i = 0; i < g->types; i++)

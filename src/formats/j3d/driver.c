@@ -312,7 +312,7 @@ static void write_info(nm_out *o, j3d_model *m)
 {
 	nm_info_begin(o, &nm_driver_j3d, m->r);
 	nm_kv_str(o, "type", m->type);
-	nm_kv(o, "file_size_field", "%u", m->size_field);
+	nm_info_size_field(o, "file_size_field", m->size_field, m->r);
 	nm_kv(o, "chunk_count_field", "%u", m->count_field);
 	nm_kv(o, "chunks", "%zu", m->nchunks);
 	nm_out_str(o, "chunk_order:");

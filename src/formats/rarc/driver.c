@@ -45,6 +45,6 @@ static nm_status rarc_build(nm_reader *r, nm_tree *t, nm_node *root, nm_error *e
 	nm_kv(&o, "entries", "%u", a->entries);
 	nm_kv(&o, "data_offset", "0x%llx", (unsigned long long)RARC_HEADER_LEN + a->data_off);
 	nm_kv(&o, "data_size", "%u", a->data_size);
-	nm_kv(&o, "file_size", "%u", a->file_size);
+	nm_info_size_field(&o, "file_size", a->file_size, r);
 	return nm_archive_tree(t, root, r, &o, a->list.e, a->list.n, err);
 }
