@@ -241,8 +241,9 @@ void rfrm_add_items(nm_tree *t, nm_node *dir, nm_reader *r, const rfrm_item *for
 	while (off < end) {
 		rfrm_item it;
 		if (rfrm_read_item(r, off, end, &it, &err) != NM_OK) {
-			/* The bytes the walk could not read stay reachable: a form whose body
-			 * is not a chunk list (CHAR) is then still there to read. */
+			/* The bytes the walk could not read stay reachable: a damaged list, or
+			 * a record body of a type not known to be one (record_form in
+			 * tree_model.c), is then still there to read. */
 			nm_error_file(t, dir, &err);
 			nm_slice(t, dir, "unparsed.bin", r, off, end - off);
 			return;
