@@ -146,11 +146,10 @@ void nm_info_begin(nm_out *o, const nm_driver *d, nm_reader *r)
 
 void nm_info_size_field(nm_out *o, const char *key, uint64_t field, nm_reader *r)
 {
-	uint64_t size = nm_reader_size(r);
-	unsigned long long f = field, have = size;
-	if (field == size)
+	unsigned long long f = field, have = nm_reader_size(r);
+	if (f == have)
 		nm_kv(o, key, "%llu", f);
-	else if (field > size)
+	else if (f > have)
 		nm_kv(o, key, "%llu (the file has %llu bytes: %llu fewer, cut short?)", f, have,
 		      f - have);
 	else
