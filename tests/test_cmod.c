@@ -355,6 +355,16 @@ START_TEST(records_under_the_limit)
 }
 END_TEST
 
+/* A file whose first material starts with TOKEN and a u16 VALUE (0x12 and 0x14). */
+static void material_start(nm_out *o, uint16_t token, uint16_t value)
+{
+	nm_out_init(o);
+	cmodw_header(o);
+	cmodw_u16(o, 1001);
+	cmodw_u16(o, token);
+	cmodw_u16(o, value);
+}
+
 START_TEST(bad_values)
 {
 	static const struct { uint16_t tok, a, b; const char *msg; } cases[] = {
@@ -363,21 +373,75 @@ START_TEST(bad_values)
 		{ 1003, 1, 0, "material 0 at 0x14: a material colour has value type 1, expected 7" },
 		{ 1009, 0, 0, "material 0 at 0x12: token 1009 is not allowed inside a material" },
 		{ 1999, 9, 0, "material 0 at 0x12: unknown token 1999 has unknown value type 9" },
+		{ 1016, 3, 0, "material 0 at 0x12: unknown illumination model 3 (Cosmographia's "
+			      "token 1016)" },
 	};
 	for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
 		nm_out o;
 		nm_tree *t;
 		nm_error err;
-		nm_out_init(&o);
-		cmodw_header(&o);
-		cmodw_u16(&o, 1001);
-		cmodw_u16(&o, cases[i].tok);
-		cmodw_u16(&o, cases[i].a);
+		material_start(&o, cases[i].tok, cases[i].a);
 		cmodw_u16(&o, cases[i].b);
 		cmodw_u32(&o, 0);
 		cmodw_u16(&o, 1002);
 		ck_assert_int_eq(build_bytes(&o, &t, &err), NM_E_FORMAT);
 		ck_assert_msg(strstr(err.msg, cases[i].msg), "%s", err.msg);
+		nm_out_free(&o);
+	}
+}
+END_TEST
+
+/* Cosmographia's token 1016 (its CmodLoader: a bare u16 illumination model, as real
+ * Cassini, Huygens and Juno models carry it before their colours): read, shown, and the
+ * geometry after it kept. An unknown token with the same bare value is skipped by a
+ * guessed type; the error that follows names it. */
+START_TEST(cosmographia_illumination)
+{
+	static const float brown[3] = { 0.25f, 0.2f, 0.05f };
+	for (int known = 1; known >= 0; known--) {
+		nm_out o;
+		nm_tree *t;
+		nm_error err;
+		material_start(&o, known ? 1016 : 1017, 2);
+		cmodw_u16(&o, 1003);
+		cmodw_u16(&o, 7);
+		for (int k = 0; k < 3; k++)
+			cmodw_f32(&o, brown[k]);
+		cmodw_u16(&o, 1002);
+		float verts[9] = { 0, 0, 0, 1, 0, 0, 0, 1, 0 };
+		uint32_t idx[3] = { 0, 1, 2 };
+		cmodw_mesh m = { .nattrs = 1, .semantic = { 0 }, .format = { 2 }, .nverts = 3,
+				 .vertices = (const uint8_t *)verts, .ngroups = 1,
+				 .groups = { { 0, 0, 3, idx } } };
+		cmodw_mesh_write(&o, &m);
+		if (!known) {
+			ck_assert_int_eq(build_bytes(&o, &t, &err), NM_E_FORMAT);
+			ck_assert_str_eq(err.msg, "bad.cmod: material 0 at 0x1e: unknown token 52429 "
+					 "has unknown value type 15948 (after unknown token 1017 "
+					 "at 0x12, skipped as if its value had type 2)");
+			nm_out_free(&o);
+			continue;
+		}
+		ck_assert_int_eq(build_bytes(&o, &t, &err), NM_OK);
+		char *mat = walk_read(t, "/materials/0.txt", NULL);
+		ck_assert_ptr_nonnull(mat);
+		ck_assert_msg(strstr(mat, "diffuse: 0.25 0.2 0.05\n"), "%s", mat);
+		ck_assert_msg(strstr(mat, "illumination: blinn_phong_reflective (0x2)\n"), "%s", mat);
+		ck_assert_msg(strstr(mat, "note: illumination model at 0x12: Cosmographia's token "
+				      "1016"), "%s", mat);
+		ck_assert_ptr_null(strstr(mat, "unknown_token"));
+		free(mat);
+		char *info = walk_read(t, "/info.txt", NULL);
+		ck_assert_msg(strstr(info, "meshes: 1\n") && strstr(info, "errors: 0\n"), "%s", info);
+		free(info);
+		char *obj = walk_read(t, "/mesh.obj", NULL);
+		ck_assert_msg(strstr(obj, "\nf "), "%s", obj);
+		free(obj);
+		char *ascii = walk_read(t, "/model.ascii.cmod", NULL);
+		ck_assert_msg(strstr(ascii, "\n# illumination blinn_phong_reflective: "), "%s",
+			      ascii);
+		free(ascii);
+		nm_tree_free(t);
 		nm_out_free(&o);
 	}
 }
@@ -444,6 +508,7 @@ static Suite *cmod_suite(void)
 	tcase_add_test(tc, semantics_without_keyword);
 	tcase_add_test(tc, truncation_everywhere);
 	tcase_add_test(tc, unknown_top_level_token);
+	tcase_add_test(tc, cosmographia_illumination);
 	tcase_add_test(tc, index_out_of_range);
 	tcase_add_test(tc, absurd_counts);
 	tcase_add_test(tc, records_under_the_limit);

@@ -20,7 +20,10 @@ enum cmod_token {
 	CMOD_SPECULAR = 1004, CMOD_SPECULAR_POWER = 1005, CMOD_OPACITY = 1006,
 	CMOD_TEXTURE = 1007, CMOD_MESH = 1009, CMOD_END_MESH = 1010,
 	CMOD_VERTEX_DESC = 1011, CMOD_END_VERTEX_DESC = 1012, CMOD_VERTICES = 1013,
-	CMOD_EMISSIVE = 1014, CMOD_BLEND = 1015
+	CMOD_EMISSIVE = 1014, CMOD_BLEND = 1015,
+	/* Cosmographia's extension (claurel/cosmographia CmodLoader): a bare u16, no type
+	 * tag. Celestia does not know it. */
+	CMOD_ILLUMINATION = 1016
 };
 
 enum cmod_type { CMOD_FLOAT1 = 1, CMOD_FLOAT2, CMOD_FLOAT3, CMOD_FLOAT4, CMOD_STRING,
@@ -53,6 +56,7 @@ typedef struct cmod_material {
 	float diffuse[3], specular[3], emissive[3];
 	float specpower, opacity;
 	int blend;                                /* 0 normal, 1 add, 2 premultiplied */
+	int illumination;                         /* token 1016; -1 when absent */
 	char *texture[CMOD_TEXTURE_SEMANTICS];    /* by semantic; NULL when absent */
 	cmod_unknown *unknown;
 	size_t nunknown, unknown_cap;
@@ -125,6 +129,7 @@ const char *cmod_semantic_label(int semantic);   /* every semantic, for CSV and 
 const char *cmod_format_name(int format);
 const char *cmod_prim_name(int prim);
 const char *cmod_blend_name(int blend);
+const char *cmod_illumination_name(int model);
 const char *cmod_texture_keyword(int semantic);  /* texture0, normalmap, ... */
 unsigned cmod_format_components(int format);
 unsigned cmod_format_size(int format);

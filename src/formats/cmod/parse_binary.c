@@ -196,6 +196,15 @@ static nm_status skip_unknown(cursor *c, cmod_material *mat, uint16_t token, uin
 		uint16_t len;
 		TRY(u16(c, &len, "a string property"));
 		TRY(skip(c, len, 1, "string bytes"));
+	} else if (type_payload(type) < 0 && mat->nunknown > 0) {
+		/* Skipping by the type tag is a guess: a token whose value has no tag (as
+		 * 1015 and 1016 have none) makes the walk land inside a value, which is
+		 * what this error then names; the skipped token is the likelier cause. */
+		const cmod_unknown *u = &mat->unknown[mat->nunknown - 1];
+		return nm_fail(c->err, NM_E_FORMAT, nm_reader_name(c->r), c->chunk, at,
+			       "unknown token %u has unknown value type %u (after unknown token "
+			       "%u at 0x%llx, skipped as if its value had type %u)", token, type,
+			       u->token, (unsigned long long)u->offset, u->type);
 	} else if (type_payload(type) < 0) {
 		return nm_fail(c->err, NM_E_FORMAT, nm_reader_name(c->r), c->chunk, at,
 			       "unknown token %u has unknown value type %u", token, type);
@@ -213,6 +222,7 @@ static nm_status parse_material(cursor *c, cmod_material *mat)
 {
 	mat->specpower = 1.0f;
 	mat->opacity = 1.0f;
+	mat->illumination = -1;
 	for (;;) {
 		uint16_t tok, v16;
 		uint64_t at = c->pos;
@@ -242,6 +252,18 @@ static nm_status parse_material(cursor *c, cmod_material *mat)
 				return nm_fail(c->err, NM_E_FORMAT, nm_reader_name(c->r), c->chunk,
 					       at, "unknown blend mode %u", v16);
 			mat->blend = v16;
+			break;
+		case CMOD_ILLUMINATION:
+			TRY(u16(c, &v16, "the illumination model"));
+			if (v16 > 2)
+				return nm_fail(c->err, NM_E_FORMAT, nm_reader_name(c->r), c->chunk,
+					       at, "unknown illumination model %u (Cosmographia's "
+					       "token 1016)", v16);
+			mat->illumination = v16;
+			TRY(cmod_note(&mat->notes, "illumination model at 0x%llx: Cosmographia's "
+				      "token 1016, which Celestia does not know: it reads the value "
+				      "as a type tag, so it refuses the file or misreads what follows",
+				      (unsigned long long)at));
 			break;
 		case CMOD_TEXTURE:
 			TRY(parse_texture(c, mat, at));

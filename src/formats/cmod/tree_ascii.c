@@ -70,6 +70,9 @@ static void materials(nm_out *o, const cmod_model *m)
 		}
 		if (mat->blend != 0)
 			nm_out_printf(o, "blend %s\n", cmod_blend_name(mat->blend));
+		if (mat->illumination >= 0)
+			nm_out_printf(o, "# illumination %s: Cosmographia's token 1016, which has "
+				      "no ASCII keyword\n", cmod_illumination_name(mat->illumination));
 		for (int s = 0; s < CMOD_TEXTURE_SEMANTICS; s++)
 			if (mat->texture[s]) {
 				nm_out_printf(o, "%s ", cmod_texture_keyword(s));

@@ -49,6 +49,13 @@ const char *cmod_blend_name(int b)
 	return or_unknown(NM_NAME(n, b));
 }
 
+/* As Cosmographia's loader uses them: 1 is drawn as Lambert too. */
+const char *cmod_illumination_name(int model)
+{
+	static const char *const n[3] = { "lambert", "lunar_lambert", "blinn_phong_reflective" };
+	return or_unknown(NM_NAME(n, model));
+}
+
 const char *cmod_texture_keyword(int s)
 {
 	static const char *const n[CMOD_TEXTURE_SEMANTICS] = { "texture0", "normalmap",
@@ -93,6 +100,9 @@ void cmod_material_text(nm_out *o, const cmod_model *m, size_t i)
 	nm_kv_float(o, "specpower", mat->specpower);
 	nm_kv_float(o, "opacity", mat->opacity);
 	nm_kv_enum(o, "blend", cmod_blend_name(mat->blend), (uint32_t)mat->blend);
+	if (mat->illumination >= 0)
+		nm_kv_enum(o, "illumination", cmod_illumination_name(mat->illumination),
+			   (uint32_t)mat->illumination);
 	for (int s = 0; s < CMOD_TEXTURE_SEMANTICS; s++)
 		if (mat->texture[s])
 			nm_kv_str(o, map_keys[s], mat->texture[s]);
