@@ -1825,6 +1825,56 @@ START_TEST(test_bmt)
 }
 END_TEST
 
+/* A header that counts more chunks than a whole file holds (real Sunshine BMTs: TEX1
+ * alone, count 2, the size field equal to the file's size) is not an error; a file cut
+ * short at a chunk's end, whose size field says more, still is. */
+START_TEST(test_count_over_whole_file)
+{
+	size_t len;
+	uint8_t *b = fixture_bytes((j3dw_opts){ .variant = J3DW_BMT3 }, &len);
+	ck_assert_uint_eq(be32(b + 8), len);
+	ck_assert_uint_eq(be32(b + 12), 2);
+	put32(b + 12, 3);
+	nm_status s;
+	nm_error err;
+	nm_tree *t = tree_of(b, len, &s, &err);
+	ck_assert_int_eq(s, NM_OK);
+	char *info = must_read(t, "info.txt", NULL);
+	CK_CONTAINS(info, "chunk_count_field: 3 (the file ends after 2, where its size field "
+			  "says it ends)\n");
+	CK_CONTAINS(info, "textures: 14\n");
+	CK_CONTAINS(info, "errors: 0\n");
+	free(info);
+	ck_assert(!exists(t, "error.txt"));
+	nm_tree_free(t);
+
+	/* MAT3 alone, the size field still the whole file's: cut short. */
+	put32(b + 12, 2);
+	size_t cut = find_chunk(b, len, "TEX1");
+	t = tree_of(b, cut, &s, &err);
+	ck_assert_int_eq(s, NM_OK);
+	info = must_read(t, "info.txt", NULL);
+	CK_CONTAINS(info, "chunk_count_field: 2\n");
+	CK_CONTAINS(info, "the header lists 2 chunks but the file ends after 1");
+	CK_CONTAINS(info, "errors: 1\n");
+	free(info);
+	ck_assert(exists(t, "error.txt"));
+	nm_tree_free(t);
+
+	/* The same bytes with the size field saying where they end: as shipped. */
+	put32(b + 8, (uint32_t)cut);
+	t = tree_of(b, cut, &s, &err);
+	ck_assert_int_eq(s, NM_OK);
+	info = must_read(t, "info.txt", NULL);
+	CK_CONTAINS(info, "chunk_count_field: 2 (the file ends after 1, where its size field "
+			  "says it ends)\n");
+	CK_CONTAINS(info, "errors: 0\n");
+	free(info);
+	nm_tree_free(t);
+	free(b);
+}
+END_TEST
+
 static Suite *j3d_suite(void)
 {
 	Suite *s = suite_create("j3d");
@@ -1854,6 +1904,7 @@ static Suite *j3d_suite(void)
 	tcase_add_test(bt, test_bti_max_dimension);
 	tcase_add_test(bt, test_bti_takes_no_other_file);
 	tcase_add_test(bt, test_bmt);
+	tcase_add_test(bt, test_count_over_whole_file);
 	suite_add_tcase(s, bt);
 
 	TCase *bad = tcase_create("broken");

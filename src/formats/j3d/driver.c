@@ -168,12 +168,25 @@ static bool chunk_room(j3d_chunk **chunks, size_t count, size_t *cap)
 	return true;
 }
 
+/* The chunk kinds a J3D file holds. */
+static const char *const known_kinds[] = { "INF1", "VTX1", "EVP1", "DRW1", "JNT1", "SHP1",
+					   "MAT3", "MAT2", "MDL3", "TEX1" };
+
 /* The chunk walk itself, into *found (see chunk_room). */
 static nm_status walk_into(j3d_model *m, uint64_t fsize, uint64_t most, j3d_chunk **found,
 			   size_t *cap, nm_error *err)
 {
 	uint64_t off = J3D_HEADER_SIZE;
 	for (uint32_t i = 0; i < m->count_field; i++) {
+		if (off == fsize && m->size_field == fsize &&
+		    m->count_field <= sizeof known_kinds / sizeof known_kinds[0]) {
+			/* Whole by its own size, with fewer chunks than counted: real Sunshine
+			 * BMTs (nozzlebox, bianco, mirror, sandbombbase: TEX1 alone, count 2) are
+			 * shipped so; the game's loader reads on past the end unharmed. A count
+			 * above the kinds there are is damage, not a converter's miscount. */
+			m->count_over = true;
+			break;
+		}
 		if (off == fsize) {
 			m->walk_failed = true;
 			nm_fail(&m->walk_err, NM_E_FORMAT, m->file, NULL, off,
@@ -292,10 +305,8 @@ static bool is_known(const j3d_model *m, const j3d_chunk *c)
 
 static bool is_known_kind(uint32_t cc)
 {
-	static const char *const k[] = { "INF1", "VTX1", "EVP1", "DRW1", "JNT1", "SHP1",
-					 "MAT3", "MAT2", "MDL3", "TEX1" };
-	for (size_t i = 0; i < sizeof k / sizeof k[0]; i++)
-		if (cc == fourcc(k[i]))
+	for (size_t i = 0; i < sizeof known_kinds / sizeof known_kinds[0]; i++)
+		if (cc == fourcc(known_kinds[i]))
 			return true;
 	return false;
 }
@@ -313,7 +324,11 @@ static void write_info(nm_out *o, j3d_model *m)
 	nm_info_begin(o, &nm_driver_j3d, m->r);
 	nm_kv_str(o, "type", m->type);
 	nm_info_size_field(o, "file_size_field", m->size_field, m->r);
-	nm_kv(o, "chunk_count_field", "%u", m->count_field);
+	if (m->count_over)
+		nm_kv(o, "chunk_count_field", "%u (the file ends after %zu, where its size field "
+		      "says it ends)", m->count_field, m->nchunks);
+	else
+		nm_kv(o, "chunk_count_field", "%u", m->count_field);
 	nm_kv(o, "chunks", "%zu", m->nchunks);
 	nm_out_str(o, "chunk_order:");
 	for (size_t i = 0; i < m->nchunks; i++)
