@@ -196,18 +196,20 @@ static nm_status skip_unknown(cursor *c, cmod_material *mat, uint16_t token, uin
 		uint16_t len;
 		TRY(u16(c, &len, "a string property"));
 		TRY(skip(c, len, 1, "string bytes"));
-	} else if (type_payload(type) < 0 && mat->nunknown > 0) {
+	} else if (type_payload(type) < 0) {
 		/* Skipping by the type tag is a guess: a token whose value has no tag (as
 		 * 1015 and 1016 have none) makes the walk land inside a value, which is
-		 * what this error then names; the skipped token is the likelier cause. */
-		const cmod_unknown *u = &mat->unknown[mat->nunknown - 1];
+		 * what this error then names; an unknown token skipped before it is the
+		 * likelier cause, so it is named too. */
+		char after[96] = "";
+		if (mat->nunknown > 0) {
+			const cmod_unknown *u = &mat->unknown[mat->nunknown - 1];
+			snprintf(after, sizeof after, " (after unknown token %u at 0x%llx, skipped "
+				 "as if its value had type %u)", u->token,
+				 (unsigned long long)u->offset, u->type);
+		}
 		return nm_fail(c->err, NM_E_FORMAT, nm_reader_name(c->r), c->chunk, at,
-			       "unknown token %u has unknown value type %u (after unknown token "
-			       "%u at 0x%llx, skipped as if its value had type %u)", token, type,
-			       u->token, (unsigned long long)u->offset, u->type);
-	} else if (type_payload(type) < 0) {
-		return nm_fail(c->err, NM_E_FORMAT, nm_reader_name(c->r), c->chunk, at,
-			       "unknown token %u has unknown value type %u", token, type);
+			       "unknown token %u has unknown value type %u%s", token, type, after);
 	} else {
 		TRY(skip(c, 1, (unsigned)type_payload(type), "property value"));
 	}

@@ -184,7 +184,6 @@ static nm_status walk_into(j3d_model *m, uint64_t fsize, uint64_t most, j3d_chun
 			 * BMTs (nozzlebox, bianco, mirror, sandbombbase: TEX1 alone, count 2) are
 			 * shipped so; the game's loader reads on past the end unharmed. A count
 			 * above the kinds there are is damage, not a converter's miscount. */
-			m->count_over = true;
 			break;
 		}
 		if (off == fsize) {
@@ -324,7 +323,7 @@ static void write_info(nm_out *o, j3d_model *m)
 	nm_info_begin(o, &nm_driver_j3d, m->r);
 	nm_kv_str(o, "type", m->type);
 	nm_info_size_field(o, "file_size_field", m->size_field, m->r);
-	if (m->count_over)
+	if (!m->walk_failed && m->nchunks < m->count_field)
 		nm_kv(o, "chunk_count_field", "%u (the file ends after %zu, where its size field "
 		      "says it ends)", m->count_field, m->nchunks);
 	else

@@ -255,7 +255,6 @@ typedef struct j3d_model {
 	size_t nchunks;
 	nm_error walk_err;        /* the chunk walk stopped early */
 	bool walk_failed;
-	bool count_over;          /* fewer chunks than counted in a file that is whole */
 
 	j3d_inf1 *inf1;
 	j3d_vtx1 *vtx1;
