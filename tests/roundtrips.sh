@@ -86,6 +86,15 @@ check "... and no texture: its $pngs PNGs but the first file were each READ" \
 mapfile -t small < <(for d in "$mnt"/shp1/*/; do
 	[ "$(stat -c %s "$d/triangles.csv" 2>/dev/null || echo 99999)" -le 65536 ] && echo "${d#"$mnt"/}"
 done)
+# The subdirectories the walk check below enters (it says which).
+walk=("${small[@]}")
+if [ "${#walk[@]}" -lt 3 ]; then
+	mapfile -t walk < <(for d in "$mnt"/*/; do
+		[ -f "$d/header.txt" ] || continue
+		big=$(find "$d" -maxdepth 1 -type f \( -size +64k -o -name '*.png' \) | head -1)
+		[ -z "$big" ] && echo "${d#"$mnt"/}"
+	done)
+fi
 # Lists formatted from the model's bytes are at hand too, and so are the files of a
 # subdirectory built with the directory read: reading a shape's header.txt pushes its
 # triangles.csv and packets/, and reading them then sends no READ. The kernel may drop a
@@ -165,14 +174,6 @@ wait
 # are all small and none a texture (the fixture model has two shapes). The kernel may drop
 # a pushed page nobody has read yet (seen: a VM's DAMON pageout drops most of them within
 # seconds), so a try with READs is made once more on a fresh mount, and says so.
-walk=("${small[@]}")
-if [ "${#walk[@]}" -lt 3 ]; then
-	mapfile -t walk < <(for d in "$mnt"/*/; do
-		[ -f "$d/header.txt" ] || continue
-		big=$(find "$d" -maxdepth 1 -type f \( -size +64k -o -name '*.png' \) | head -1)
-		[ -z "$big" ] && echo "${d#"$mnt"/}"
-	done)
-fi
 # walk_try: prints "READs of the second subdirectory, READs of the last one" on a fresh mount
 walk_try() {
 	local start second
