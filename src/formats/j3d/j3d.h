@@ -324,6 +324,9 @@ void j3d_shp1_layout(j3d_model *m);
 nm_status j3d_count_shapes(j3d_model *m, nm_error *err);
 void j3d_mat_identity(float *m);
 void j3d_mat_mul(const float *a, const float *b, float *out);   /* 3x4 affine */
+/* An s16 JNT1 angle in radians: 0x8000 is 180 degrees, the unit the game's sine tables
+ * use (FORMATS.md 10.1; animations share it). */
+double j3d_angle_radians(int16_t v);
 void j3d_joint_local(const j3d_joint *j, float *out);
 
 /* VTX1 element decoding. data holds the array's bytes (arr->count * arr->stride). */
