@@ -5,3 +5,6 @@ libnmodel_a_SOURCES += \
 	src/formats/j3danim/parse_material.c src/formats/j3danim/parse_other.c \
 	src/formats/j3danim/keys.c src/formats/j3danim/tree_info.c \
 	src/formats/j3danim/tree_targets.c
+
+TESTS += tests/j3danim_corpus.sh
+EXTRA_DIST += tests/j3danim_corpus.sh
