@@ -8,3 +8,11 @@ libnmodel_a_SOURCES += \
 
 TESTS += tests/j3danim_corpus.sh
 EXTRA_DIST += tests/j3danim_corpus.sh
+
+check_PROGRAMS += tests/test_j3danim
+TESTS += tests/test_j3danim
+tests_test_j3danim_SOURCES = tests/test_j3danim.c tests/walk.h tests/walk.c \
+	tests/fixtures/j3danim_writer.h tests/fixtures/j3danim_writer.c
+tests_test_j3danim_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)/tests
+tests_test_j3danim_CFLAGS = $(AM_CFLAGS) $(CHECK_CFLAGS)
+tests_test_j3danim_LDADD = $(LDADD_COMMON) $(CHECK_LIBS)

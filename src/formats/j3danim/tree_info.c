@@ -31,6 +31,14 @@ static uint64_t animated_tracks(const j3danim *a, uint64_t *past_count)
 	return n;
 }
 
+static bool any_problem(const j3danim *a)
+{
+	for (size_t i = 0; i < a->ntargets; i++)
+		if (a->targets[i].problem)
+			return true;
+	return false;
+}
+
 static size_t total_tracks(const j3danim *a)
 {
 	size_t n = 0;
@@ -68,7 +76,7 @@ static void write_info(nm_out *o, nm_reader *r, const j3danim *a, const nm_error
 	nm_kv(o, "keys", "%llu", (unsigned long long)a->keys_total);
 	/* Quirks of real files that are read as the game reads them (FORMATS.md 10.10). */
 	uint64_t have = nm_reader_size(r);
-	if (!block_err && a->size_field > have)
+	if (!block_err && !any_problem(a) && a->size_field > have)
 		nm_kv(o, "quirk", "the size fields count %llu bytes past the end of the file "
 		      "(end padding; every table and value lies inside the file, and the game "
 		      "reads such files)", (unsigned long long)(a->size_field - have));
