@@ -408,9 +408,22 @@ START_TEST(bca_values)
 	CLOSE(csv_cell(t, "joints/0/rotation_z.csv", 2, 1), 0);
 	char *info = must_read(t, "info.txt");
 	ck_assert_ptr_null(strstr(info, "rotation_shift"));
+	ck_assert_ptr_null(strstr(info, "file_kind"));
 	free(info);
 	walk_clean(t);
 	nm_tree_free(t);
+	/* A file FourCC naming another kind: read by the block, as the game's loader does. */
+	size_t len;
+	uint8_t *b = build(&a, &len);
+	memcpy(b + 4, "bck1", 4);
+	t = tree_of(b, len);
+	info = must_read(t, "info.txt");
+	CK_CONTAINS(info, "file_kind: bck1 (the block is ANF1: read as BCA");
+	CK_CONTAINS(info, "kind: BCA (ANF1: ");
+	free(info);
+	CLOSE(csv_cell(t, "joints/0/sampled.csv", 1, 7), 2);
+	nm_tree_free(t);
+	free(b);
 }
 END_TEST
 

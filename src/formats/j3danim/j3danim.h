@@ -116,6 +116,7 @@ typedef struct j3danim {
 	j3danim_kind kind;
 	const char *file;    /* the reader's name, for messages */
 	char block_magic[5];
+	char file_kind[5];   /* the file header's FourCC at 0x04 ("bck1") */
 	uint32_t size_field; /* the file header's size */
 	uint32_t block_count;
 	uint64_t block_off;  /* J3DANIM_HEADER_SIZE */
@@ -182,6 +183,7 @@ void j3danim_sample_joint(const j3danim *a, const j3danim_target *joint, float f
 
 /* Names for text. */
 const char *j3danim_kind_name(j3danim_kind k);     /* "BCK" */
+const char *j3danim_file_kind(j3danim_kind k);     /* "bck1" */
 const char *j3danim_loop_name(uint8_t loop);       /* "repeat", NULL past 4 */
 
 /* ---- internal: what parse_*.c and tree_*.c share ---- */
@@ -212,8 +214,6 @@ void j3danim_track_from(j3danim_track *tr, nm_view *v, size_t off, bool full, co
 nm_status j3danim_parse_transform(j3danim_parse_ctx *p, nm_error *err);
 nm_status j3danim_parse_material(j3danim_parse_ctx *p, nm_error *err);
 nm_status j3danim_parse_other(j3danim_parse_ctx *p, nm_error *err);
-/* The kind's block header size (what j3danim_parse loads into p->head). */
-size_t j3danim_header_size(j3danim_kind k);
 
 /* tree_info.c: info.txt and the block's directory (raw.bin, header.txt, error.txt). */
 nm_status j3danim_tree_info(nm_reader *r, nm_tree *t, nm_node *root, const j3danim *a,

@@ -23,7 +23,7 @@ static const struct kind_magic {
 	[J3DANIM_BLA] = { "bla1", "CLF1", 0x18 },
 };
 
-size_t j3danim_header_size(j3danim_kind k) { return kinds[k].header; }
+const char *j3danim_file_kind(j3danim_kind k) { return kinds[k].file; }
 
 static int kind_of_file(const uint8_t *p)
 {
@@ -263,6 +263,7 @@ nm_status j3danim_parse(nm_reader *r, j3danim **out, nm_error *err)
 	a->kind = (j3danim_kind)bk;
 	a->file = file;
 	memcpy(a->block_magic, kinds[bk].block, 5);
+	memcpy(a->file_kind, h + 4, 4);
 	a->size_field = nm_be32(h + 8);
 	a->block_count = nm_be32(h + 12);
 	a->bck_sound = nm_be32(h + 0x1C);

@@ -1,5 +1,6 @@
 /* info.txt and the block's own directory (raw.bin, header.txt, error.txt when its tables
  * do not parse). */
+#include <string.h>
 #include "export/text.h"
 #include "formats/driver.h"
 #include "formats/j3danim/j3danim.h"
@@ -52,6 +53,9 @@ static void write_info(nm_out *o, nm_reader *r, const j3danim *a, const nm_error
 	nm_info_begin(o, &nm_driver_j3danim, r);
 	nm_kv(o, "kind", "%s (%s: %s)", j3danim_kind_name(a->kind), a->block_magic,
 	      what[a->kind]);
+	if (memcmp(a->file_kind, j3danim_file_kind(a->kind), 4) != 0)
+		nm_kv(o, "file_kind", "%s (the block is %s: read as %s, as the game's loader "
+		      "does)", a->file_kind, a->block_magic, j3danim_kind_name(a->kind));
 	nm_info_size_field(o, "file_size_field", a->size_field, r);
 	if (a->block_count == 1)
 		nm_kv(o, "block_count_field", "%u", a->block_count);
