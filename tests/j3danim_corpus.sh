@@ -1,9 +1,10 @@
 #!/bin/bash
 # Every J3D animation of the corpus (the RARC archives, the Pikmin 2 Yaz0 archive, the
 # sms_sky folder) read by the j3danim driver: info.txt says errors: 0, and for every BCK
-# and BCA a second reader written here in Python, from the block's raw.bin alone and
-# FORMATS.md 10.1-10.3 (double-precision Hermite, a linear key search), agrees with
-# every joint's sampled.csv and finds every stored key in the key CSVs.
+# BCA, BTK, BRK, BPK and BTP a second reader written here in Python, from the block's
+# raw.bin alone and FORMATS.md 10.1-10.7 (double-precision Hermite, a linear key
+# search), agrees with every target's sampled.csv and finds every stored key in the key
+# CSVs.
 . "$(dirname "$0")/lib.sh"
 [ -d "$CORPUS" ] || skip_all "no corpus at $CORPUS"
 PY=""
@@ -175,6 +176,165 @@ def check_anim(d, kind, block):
                 if abs(got - want) > 1e-5 * max(1.0, abs(want)):
                     bad(f"{jd}/sampled.csv frame {f} {name}: {got}, expected {want}")
 
+def cstr(b, o):
+    return b[o:b.index(b"\0", o)].decode("latin-1")
+
+def names_at(b, off):
+    return [cstr(b, off + u16(b, off + 6 + 4 * i)) for i in range(u16(b, off))]
+
+def trunc_close(v, got, want, mag, unit):
+    """got may be one unit from want where v is within float rounding of an integer."""
+    global boundary
+    if abs(got - want) <= 1e-4:
+        return True
+    if abs(v - round(v)) < 1e-5 * mag + 1e-6 and abs(abs(got - want) - unit) < 1e-4:
+        boundary += 1
+        return True
+    return False
+
+def track_mag(kk):
+    mag = 1.0
+    for k in range(len(kk)):
+        L = kk[min(k + 1, len(kk) - 1)][0] - kk[k][0]
+        mag = max(mag, abs(kk[k][1]), abs(kk[k][2] * L), abs(kk[k][3] * L))
+    return mag
+
+def read_keys(b, arr, is_f32, count, first, mode):
+    per = 1 if count == 1 else 3 if mode == 0 else 4
+    if is_f32:
+        e = [f32(b, arr + 4 * (first + k)) for k in range(count * per)]
+    else:
+        e = [s16(b, arr + 2 * (first + k)) for k in range(count * per)]
+    if per == 1:
+        return [(0.0, e[0], 0.0, 0.0)]
+    return [(e[k*per], e[k*per+1], e[k*per+2], e[k*per+3] if per == 4 else e[k*per+2])
+            for k in range(count)]
+
+def check_key_csv(path, kk, scale):
+    _, rows = read_csv(path)
+    if len(rows) != len(kk):
+        bad(f"{path}: {len(rows)} rows for {len(kk)} keys")
+    for (t, v, ti, to), r in zip(kk, rows):
+        want = [t, v * scale, ti * scale, to * scale]
+        if any(abs(w - g) > 1e-6 * max(1.0, abs(w)) for w, g in zip(want, r)):
+            bad(f"{path}: key {r} is not the stored {want}")
+            return
+
+def material_dir(d, seen, name, sub):
+    base = os.path.join(d, "materials", name, sub)
+    path, n = base, 1
+    while path in seen:
+        n += 1
+        path = f"{base}~{n}"
+    seen.add(path)
+    return path
+
+def check_material(d, kind):
+    """BTK, BRK, BPK: keys and sampled values; BTP: values and steps."""
+    global checked_values
+    block = {"BTK": "ttk1", "BRK": "trk1", "BPK": "pak1", "BTP": "tpt1"}[kind]
+    b = open(os.path.join(d, block, "raw.bin"), "rb").read()
+    duration = s16(b, 0x0C if kind == "BPK" else 0x0A)
+    seen = set()
+    targets = []   # (dir, [(name, keys or values, unit, array is f32)], sampled columns)
+    if kind == "BRK":
+        for r, prefix, lo, hi in ((0, "tev_color", -1024, 1023), (1, "tev_konst", 0, 255)):
+            n, table, names = u16(b, 0x0C + 2 * r), u32(b, 0x20 + 4 * r), u32(b, 0x30 + 4 * r)
+            nm = names_at(b, names) if n else []
+            for i in range(n):
+                e = table + 0x1C * i
+                tracks = []
+                for c, cn in enumerate(("red", "green", "blue", "alpha")):
+                    cnt, first, mode = u16(b, e + 6*c), u16(b, e + 6*c + 2), u16(b, e + 6*c + 4)
+                    arr = u32(b, 0x38 + 0x10 * r + 4 * c)
+                    kk = read_keys(b, arr, False, cnt, first, mode) if cnt else []
+                    tracks.append((cn, kk, (lo, hi)))
+                targets.append((material_dir(d, seen, nm[i], f"{prefix}{b[e + 0x18]}"), tracks))
+    elif kind == "BPK":
+        n, table, names = u16(b, 0x0E), u32(b, 0x18), u32(b, 0x20)
+        nm = names_at(b, names) if n else []
+        for i in range(n):
+            e = table + 0x18 * i
+            tracks = []
+            for c, cn in enumerate(("red", "green", "blue", "alpha")):
+                cnt, first, mode = u16(b, e + 6*c), u16(b, e + 6*c + 2), u16(b, e + 6*c + 4)
+                kk = read_keys(b, u32(b, 0x24 + 4 * c), False, cnt, first, mode) if cnt else []
+                tracks.append((cn, kk, (0, 255)))
+            targets.append((material_dir(d, seen, nm[i], "mat_color0"), tracks))
+    elif kind == "BTK":
+        shift = b[9]
+        n, table, names, slots = u16(b, 0x0C) // 3, u32(b, 0x14), u32(b, 0x1C), u32(b, 0x20)
+        nm = names_at(b, names) if n else []
+        for i in range(n):
+            tracks = []
+            for u, un in enumerate("stq"):
+                for c, cn in enumerate(("scale", "rotation", "translation")):
+                    o = table + 0x36 * i + (u * 3 + c) * 6
+                    cnt, first, mode = u16(b, o), u16(b, o + 2), u16(b, o + 4)
+                    kk = read_keys(b, u32(b, 0x28 + 4 * c), c != 1, cnt, first, mode) if cnt else []
+                    tracks.append((f"{cn}_{un}", kk, ("rot", shift) if c == 1 else None))
+            targets.append((material_dir(d, seen, nm[i], f"tex_matrix{b[slots + i]}"), tracks))
+    else:
+        n, table, arr, names = u16(b, 0x0C), u32(b, 0x10), u32(b, 0x14), u32(b, 0x1C)
+        nm = names_at(b, names) if n else []
+        for i in range(n):
+            e = table + 8 * i
+            cnt, first = u16(b, e), u16(b, e + 2)
+            vals = [u16(b, arr + 2 * (first + k)) for k in range(cnt)]
+            td = material_dir(d, seen, nm[i], f"texture{b[e + 4]}")
+            _, rows = read_csv(os.path.join(td, "texture.csv"))
+            if [r[1] for r in rows] != vals:
+                bad(f"{td}/texture.csv is not the stored {vals}")
+            header, rows = read_csv(os.path.join(td, "sampled.csv"))
+            for f, r in enumerate(rows):
+                checked_values += 1
+                if r[1] != vals[min(f, cnt - 1)]:
+                    bad(f"{td}/sampled.csv frame {f}: {r[1]}, expected {vals[min(f, cnt - 1)]}")
+        return
+    for td, tracks in targets:
+        header, rows = read_csv(os.path.join(td, "sampled.csv"))
+        if len(rows) != max(duration, 0):
+            bad(f"{td}/sampled.csv: {len(rows)} rows, duration {duration}")
+            continue
+        for name, kk, unit in tracks:
+            rot = isinstance(unit, tuple) and unit[0] == "rot"
+            scale = (180.0 / 32768.0) * (1 << unit[1]) if rot else 1.0
+            if kk:
+                check_key_csv(os.path.join(td, name + ".csv"), kk, scale)
+            if name not in header:
+                continue
+            col = header.index(name)
+            mag = track_mag(kk) if len(kk) >= 2 else 1.0
+            for f, r in enumerate(rows):
+                got = r[col]
+                checked_values += 1
+                empty = 1.0 if name.startswith("scale") else 0.0
+                if not kk:
+                    ok = abs(got - empty) < 1e-6
+                elif len(kk) == 1:
+                    v = kk[0][1]
+                    if rot:
+                        want = wrap16(int(v) << unit[1]) * 180.0 / 32768.0
+                    elif unit == (0, 255):
+                        want = int(v) & 0xFF
+                    else:
+                        want = v
+                    ok = abs(got - want) <= 1e-6 * max(1.0, abs(want))
+                else:
+                    v = hermite(kk, float(f))
+                    if rot:
+                        want = wrap16(math.trunc(v) << unit[1]) * 180.0 / 32768.0
+                        ok = trunc_close(v, got, want, mag, (1 << unit[1]) * 180.0 / 32768.0)
+                    elif unit:
+                        lo, hi = unit
+                        want = lo if v < lo else hi if v > hi else math.trunc(v)
+                        ok = trunc_close(v, got, want, mag, 1.0)
+                    else:
+                        want = v
+                        ok = abs(got - v) <= 1e-5 * mag
+                if not ok:
+                    bad(f"{td}/sampled.csv frame {f} {name}: {got}, expected {want}")
+
 kinds = {}
 for dirpath, dirnames, filenames in os.walk(root):
     if "info.txt" not in filenames:
@@ -189,13 +349,17 @@ for dirpath, dirnames, filenames in os.walk(root):
     if kind in ("BCK", "BCA"):
         check_anim(dirpath, kind, "ank1" if kind == "BCK" else "anf1")
         checked_anims += 1
+    elif kind in ("BTK", "BRK", "BPK", "BTP"):
+        check_material(dirpath, kind)
+        checked_anims += 1
 
 print("  animations: " + ", ".join(f"{v} {k}" for k, v in sorted(kinds.items())))
-print(f"  {checked_anims} BCK/BCA, {checked_values} sampled values compared; "
-      f"{boundary} rotations one unit apart where the value is within float rounding of an integer")
+print(f"  {checked_anims} animations, {checked_values} sampled values compared; {boundary} "
+      f"truncated values (rotations, colours) one unit apart where the value is within "
+      f"float rounding of an integer")
 if kinds.get("BCA", 0) < 68 or kinds.get("BRK", 0) < 4 or kinds.get("BTK", 0) < 1:
     bad(f"fewer animations than the corpus holds (68 BCA and 4 BRK in the Pikmin 2 archive, sky.btk): {kinds}")
 sys.exit(1 if fails else 0)
 PY
-check "every corpus animation reads with errors: 0; BCK/BCA samples and keys agree with an independent reader" test $? -eq 0
+check "every corpus animation reads with errors: 0; samples and keys agree with an independent reader" test $? -eq 0
 finish
