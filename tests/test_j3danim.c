@@ -167,6 +167,18 @@ START_TEST(j3d_sampler_matches_double)
 				      f, o, s, d);
 		}
 	}
+	/* Two keys at one time make a step: from frame 7 on, the second one's curve. */
+	ck_assert(nm_keys_sample_j3d(k, 5, NM_J3D_ORDER_F32, 7, 0) == 40);
+	/* Times out of order: the game's halving search still ends on a segment of positive
+	 * length (keys[base] <= f < keys[base + 1]): frame 4 of 0, 5, 2, 8 lies between the
+	 * keys at 2 and 8 (s = 1/3: 3 + 7/27). */
+	nm_key bad[4] = { { 0, 1, 0, 0 }, { 5, 2, 0, 0 }, { 2, 3, 0, 0 }, { 8, 4, 0, 0 } };
+	for (float f = 0; f < 9; f += 0.5f)
+		ck_assert(isfinite(nm_keys_sample_j3d(bad, 4, NM_J3D_ORDER_S16, f, 0)));
+	CLOSE(nm_keys_sample_j3d(bad, 4, NM_J3D_ORDER_F32, 4, 0), 3 + 7.0 / 27);
+	/* A NaN time: no division by it, the segment's first key. */
+	nm_key nan_key[3] = { { 0, 1, 0, 0 }, { NAN, 2, 0, 0 }, { 8, 4, 0, 0 } };
+	ck_assert(nm_keys_sample_j3d(nan_key, 3, NM_J3D_ORDER_F32, 4, 0) == 1);
 	ck_assert(nm_keys_sample_j3d(k, 0, NM_J3D_ORDER_F32, 1, 7.5f) == 7.5f);
 	ck_assert(nm_keys_sample_j3d(k, 1, NM_J3D_ORDER_F32, 100, 7.5f) == 3);
 }

@@ -53,7 +53,8 @@ size_t nm_full_index(size_t count, double frame)
 
 /* The segment J3DGetKeyFrameInterpolation picks: its own halving search (n keys left,
  * step to the upper half when frame >= its first time). For keys in time order this is
- * segment_start's answer; for keys out of order it is still the game's. Needs count >= 2,
+ * segment_start's answer; for keys out of order it is still the game's (the upper end of
+ * the range searched always has a time above frame). Needs count >= 2,
  * keys[0].time <= frame < keys[count - 1].time. */
 static size_t j3d_segment(const nm_key *keys, size_t count, float frame)
 {
@@ -67,7 +68,7 @@ static size_t j3d_segment(const nm_key *keys, size_t count, float frame)
 			n = half;
 		}
 	}
-	/* Out-of-order times can walk to the last key; its segment has no second key. */
+	/* frame < keys[count - 1].time keeps base below the last key; kept safe anyway. */
 	return base < count - 1 ? base : count - 2;
 }
 
@@ -113,6 +114,11 @@ float nm_keys_sample_j3d(const nm_key *keys, size_t count, nm_j3d_order order, f
 		return keys[count - 1].value;
 	size_t i = j3d_segment(keys, count, frame);
 	const nm_key *k0 = &keys[i], *k1 = &keys[i + 1];
+	/* The search ends with keys[i].time <= frame < keys[i + 1].time even for times out
+	 * of order; only a NaN time gives a segment of no positive length, where the game
+	 * would divide by it: hold the first key instead, as nm_keys_sample does. */
+	if (!(k1->time - k0->time > 0))
+		return k0->value;
 	return (order == NM_J3D_ORDER_S16 ? hermite_s16 : hermite_f32)(
 		frame, k0->time, k0->value, k0->tan_out, k1->time, k1->value, k1->tan_in);
 }

@@ -37,7 +37,8 @@ double nm_keys_sample(const nm_key *keys, size_t count, nm_interp interp, double
  * within an ulp of an integer truncates as the game's does.
  * NM_J3D_ORDER_S16 is the rotation sampler's order (J3DHermiteInterpolationS, used for
  * the s16 rotation arrays), NM_J3D_ORDER_F32 JMAHermiteInterpolation's (f32 arrays and
- * the s16 colour arrays). count 0 gives rest, count 1 the one value. */
+ * the s16 colour arrays). count 0 gives rest, count 1 the one value. A segment with a
+ * NaN time holds its first key (the game would divide by NaN). */
 typedef enum { NM_J3D_ORDER_F32, NM_J3D_ORDER_S16 } nm_j3d_order;
 float nm_keys_sample_j3d(const nm_key *keys, size_t count, nm_j3d_order order, float frame,
 			 float rest);
