@@ -220,6 +220,16 @@ def check_key_csv(path, kk, scale):
             bad(f"{path}: key {r} is not the stored {want}")
             return
 
+def colour_tracks(b, e, arrays, clamp):
+    """R, G, B, A key tables at e (6 bytes each), their s16 arrays' offsets at `arrays`
+    of the block header."""
+    tracks = []
+    for c, cn in enumerate(("red", "green", "blue", "alpha")):
+        cnt, first, mode = u16(b, e + 6*c), u16(b, e + 6*c + 2), u16(b, e + 6*c + 4)
+        kk = read_keys(b, u32(b, arrays + 4 * c), False, cnt, first, mode) if cnt else []
+        tracks.append((cn, kk, clamp))
+    return tracks
+
 def material_dir(d, seen, name, sub):
     base = os.path.join(d, "materials", name, sub)
     path, n = base, 1
@@ -243,23 +253,13 @@ def check_material(d, kind):
             nm = names_at(b, names) if n else []
             for i in range(n):
                 e = table + 0x1C * i
-                tracks = []
-                for c, cn in enumerate(("red", "green", "blue", "alpha")):
-                    cnt, first, mode = u16(b, e + 6*c), u16(b, e + 6*c + 2), u16(b, e + 6*c + 4)
-                    arr = u32(b, 0x38 + 0x10 * r + 4 * c)
-                    kk = read_keys(b, arr, False, cnt, first, mode) if cnt else []
-                    tracks.append((cn, kk, (lo, hi)))
+                tracks = colour_tracks(b, e, 0x38 + 0x10 * r, (lo, hi))
                 targets.append((material_dir(d, seen, nm[i], f"{prefix}{b[e + 0x18]}"), tracks))
     elif kind == "BPK":
         n, table, names = u16(b, 0x0E), u32(b, 0x18), u32(b, 0x20)
         nm = names_at(b, names) if n else []
         for i in range(n):
-            e = table + 0x18 * i
-            tracks = []
-            for c, cn in enumerate(("red", "green", "blue", "alpha")):
-                cnt, first, mode = u16(b, e + 6*c), u16(b, e + 6*c + 2), u16(b, e + 6*c + 4)
-                kk = read_keys(b, u32(b, 0x24 + 4 * c), False, cnt, first, mode) if cnt else []
-                tracks.append((cn, kk, (0, 255)))
+            tracks = colour_tracks(b, table + 0x18 * i, 0x24, (0, 255))
             targets.append((material_dir(d, seen, nm[i], "mat_color0"), tracks))
     elif kind == "BTK":
         shift = b[9]

@@ -1,4 +1,5 @@
 #include <math.h>
+#include <stdbool.h>
 #include "lib/keyframes.h"
 
 /* The segment's first key: the last key with time <= frame, found by bisection as the
@@ -17,15 +18,27 @@ static size_t segment_start(const nm_key *keys, size_t count, double frame)
 	return lo;
 }
 
+/* What both samplers give outside a segment: rest for no keys, the one value, the first
+ * before the first key and the last from the last key on (true, *v set). */
+static bool outside(const nm_key *keys, size_t count, double frame, double rest, double *v)
+{
+	if (count == 0)
+		*v = rest;
+	else if (count == 1 || frame < keys[0].time)
+		*v = keys[0].value;
+	else if (frame >= keys[count - 1].time)
+		*v = keys[count - 1].value;
+	else
+		return false;
+	return true;
+}
+
 double nm_keys_sample(const nm_key *keys, size_t count, nm_interp interp, double frame,
 		      double rest)
 {
-	if (count == 0)
-		return rest;
-	if (count == 1 || frame < keys[0].time)
-		return keys[0].value;
-	if (frame >= keys[count - 1].time)
-		return keys[count - 1].value;
+	double v;
+	if (outside(keys, count, frame, rest, &v))
+		return v;
 	size_t i = segment_start(keys, count, frame);
 	const nm_key *k0 = &keys[i], *k1 = &keys[i + 1];
 	double len = (double)k1->time - k0->time;
@@ -106,12 +119,9 @@ static float hermite_s16(float f, float t0, float v0, float m0, float t1, float 
 float nm_keys_sample_j3d(const nm_key *keys, size_t count, nm_j3d_order order, float frame,
 			 float rest)
 {
-	if (count == 0)
-		return rest;
-	if (count == 1 || frame < keys[0].time)
-		return keys[0].value;
-	if (keys[count - 1].time <= frame)
-		return keys[count - 1].value;
+	double v; /* a float frame and float times compare the same as doubles */
+	if (outside(keys, count, frame, rest, &v))
+		return (float)v;
 	size_t i = j3d_segment(keys, count, frame);
 	const nm_key *k0 = &keys[i], *k1 = &keys[i + 1];
 	/* The search ends with keys[i].time <= frame < keys[i + 1].time even for times out

@@ -283,6 +283,21 @@ char *j3d_strdup(j3d_model *m, const char *s, size_t len);
  * what names the table in the error. */
 nm_status j3d_load(j3d_model *m, const j3d_chunk *c, uint64_t off, uint64_t len,
 		   const char *what, nm_view *v, nm_error *err);
+/* Where a name table lies: load(ctx, off, len, what, v, err) gives a view of [off,
+ * off + len) of its chunk or block, or fails naming it; size is that chunk's bytes. */
+typedef struct j3d_name_src {
+	nm_status (*load)(void *ctx, uint64_t off, uint64_t len, const char *what, nm_view *v,
+			  nm_error *err);
+	void *ctx;
+	uint64_t size;
+} j3d_name_src;
+/* The name table at off (name_table.c): *count and a view holding its entries and
+ * strings, read through j3d_name_at. */
+nm_status j3d_name_view(const j3d_name_src *src, uint32_t off, uint16_t *count, nm_view *v,
+			nm_error *err);
+/* Entry i's string in such a view and its length (at most J3D_NAME_MAX), or NULL when
+ * its offset lies past the view. */
+const char *j3d_name_at(const nm_view *v, size_t i, size_t *len);
 /* The name table at off: want names (count must match or the rest are NULL). */
 nm_status j3d_names(j3d_model *m, const j3d_chunk *c, uint32_t off, size_t want,
 		    char ***out, size_t *got, nm_error *err);

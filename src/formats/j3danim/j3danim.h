@@ -30,7 +30,6 @@
 #include "lib/view.h"
 
 #define J3DANIM_HEADER_SIZE 0x20u
-#define J3DANIM_NAME_MAX 256u      /* bytes of a material name kept (the game's are short) */
 
 typedef enum j3danim_kind {
 	J3DANIM_BCK, /* ANK1: joint S/R/T, keyed */

@@ -3,6 +3,7 @@
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
+#include "formats/j3d/j3d.h"
 #include "formats/j3danim/j3danim.h"
 #include "lib/bytes.h"
 #include "lib/view.h"
@@ -121,9 +122,12 @@ uint8_t j3danim_add_array(j3danim *a, const char *name, uint32_t off, uint32_t c
 	return i;
 }
 
-/* Name table (FORMATS.md 3.1): u16 count, u16 pad, count x (u16 hash, u16 offset from
- * the table), NUL-terminated strings. Read up to J3DANIM_NAME_MAX bytes past the last
- * offset, clipped to the block. */
+static nm_status load_in_block(void *ctx, uint64_t rel, uint64_t len, const char *what,
+			       nm_view *v, nm_error *err)
+{
+	return j3danim_load(ctx, rel, len, what, v, err);
+}
+
 nm_status j3danim_names(j3danim_parse_ctx *p, uint32_t rel, size_t want, const char ***out,
 			nm_error *err)
 {
@@ -134,42 +138,24 @@ nm_status j3danim_names(j3danim_parse_ctx *p, uint32_t rel, size_t want, const c
 			       "out of memory");
 	*out = names;
 	nm_view v;
-	nm_status s = j3danim_load(p, rel, 4, "name table header", &v, err);
+	uint16_t count;
+	j3d_name_src src = { load_in_block, p, a->block_avail };
+	nm_status s = j3d_name_view(&src, rel, &count, &v, err);
 	if (s != NM_OK)
 		return s;
-	uint16_t count = nm_u16(&v, 0);
-	nm_view_free(&v);
-	s = j3danim_load(p, rel, 4 + (uint64_t)count * 4, "name table", &v, err);
-	if (s != NM_OK)
-		return s;
-	uint32_t last = 0;
-	for (uint16_t i = 0; i < count; i++)
-		if (nm_u16(&v, 6 + 4 * (size_t)i) > last)
-			last = nm_u16(&v, 6 + 4 * (size_t)i);
-	nm_view_free(&v);
-	uint64_t len = (uint64_t)last + J3DANIM_NAME_MAX;
-	if (len > a->block_avail - rel)
-		len = a->block_avail - rel;
-	s = j3danim_load(p, rel, len, "name strings", &v, err);
-	if (s != NM_OK)
-		return s;
-	for (size_t i = 0; i < count && i < want; i++) {
-		uint16_t so = nm_u16(&v, 6 + 4 * i);
-		if (so >= v.size)
-			continue;
-		const char *str = (const char *)v.data + so;
-		size_t n = strnlen(str, v.size - so);
-		char *copy = j3danim_alloc(a, n + 1, 1);
-		if (!copy) {
-			nm_view_free(&v);
-			return nm_fail(err, NM_E_NOMEM, a->file, a->block_magic, NM_NO_OFFSET,
-				       "out of memory");
-		}
-		memcpy(copy, str, n);
+	for (size_t i = 0; s == NM_OK && i < count && i < want; i++) {
+		size_t n;
+		const char *str = j3d_name_at(&v, i, &n);
+		char *copy = str ? j3danim_alloc(a, n + 1, 1) : NULL;
+		if (str && !copy)
+			s = nm_fail(err, NM_E_NOMEM, a->file, a->block_magic, NM_NO_OFFSET,
+				    "out of memory");
+		else if (copy)
+			memcpy(copy, str, n);
 		names[i] = copy;
 	}
 	nm_view_free(&v);
-	return NM_OK;
+	return s;
 }
 
 void j3danim_track_from(j3danim_track *tr, nm_view *v, size_t off, bool full, const char *name,

@@ -18,11 +18,22 @@ static nm_status no_memory(const j3danim *a, nm_error *err)
 	return nm_fail(err, NM_E_NOMEM, a->file, a->block_magic, NM_NO_OFFSET, "out of memory");
 }
 
-/* n entries of esize bytes at table, their IDs at ids and names at names, and room for
- * tracks_per tracks each; targets appended to a->targets from index *at. */
+/* Room for n more targets. */
+static j3danim_target *grow_targets(j3danim *a, size_t n)
+{
+	j3danim_target *t = j3danim_alloc(a, a->ntargets + n, sizeof *t);
+	if (t && a->ntargets)
+		memcpy(t, a->targets, a->ntargets * sizeof *t);
+	if (t)
+		a->targets = t;
+	return t;
+}
+
+/* n entries of esize bytes at table, their IDs at ids and names at names, room for
+ * tracks_per tracks each, and n more targets (*tg: the first of them). */
 static nm_status load_entries(j3danim_parse_ctx *p, uint32_t n, uint32_t table, size_t esize,
 			      uint32_t ids, uint32_t names, size_t tracks_per, const char *what,
-			      entries *e, nm_error *err)
+			      entries *e, j3danim_target **tg, nm_error *err)
 {
 	j3danim *a = p->a;
 	nm_status s = j3danim_load(p, table, (uint64_t)n * esize, what, &e->table, err);
@@ -40,21 +51,15 @@ static nm_status load_entries(j3danim_parse_ctx *p, uint32_t n, uint32_t table, 
 	for (uint32_t i = 0; i < n; i++)
 		e->ids[i] = nm_u16(&iv, 2 * (size_t)i);
 	nm_view_free(&iv);
-	return j3danim_names(p, names, n, &e->names, err);
+	s = j3danim_names(p, names, n, &e->names, err);
+	if (s == NM_OK && !(*tg = grow_targets(a, n)))
+		s = no_memory(a, err);
+	if (s == NM_OK)
+		*tg += a->ntargets;
+	return s;
 }
 
 static void entries_free(entries *e) { nm_view_free(&e->table); }
-
-/* Room for n more targets. */
-static j3danim_target *grow_targets(j3danim *a, size_t n)
-{
-	j3danim_target *t = j3danim_alloc(a, a->ntargets + n, sizeof *t);
-	if (t && a->ntargets)
-		memcpy(t, a->targets, a->ntargets * sizeof *t);
-	if (t)
-		a->targets = t;
-	return t;
-}
 
 static void material_target(j3danim_target *tg, j3danim_target_kind kind, uint32_t i,
 			    const entries *e, size_t tracks_per)
@@ -107,22 +112,20 @@ static nm_status ttk1_set(j3danim_parse_ctx *p, bool post, nm_error *err)
 	if (!n)
 		return NM_OK;
 	entries e = { 0 };
-	nm_status s = load_entries(p, n, offs[0], 0x36, offs[1], offs[2], 9,
-				   post ? "post texture-matrix table" : "texture-matrix table",
-				   &e, err);
+	j3danim_target *tg = NULL;
 	nm_view slots = { 0 }, centers = { 0 };
-	if (s == NM_OK)
-		s = j3danim_load(p, offs[3], n, "texture-matrix slot table", &slots, err);
+	nm_status s = j3danim_load(p, offs[3], n, "texture-matrix slot table", &slots, err);
 	if (s == NM_OK)
 		s = j3danim_load(p, offs[4], (uint64_t)n * 12, "center table", &centers, err);
-	j3danim_target *tg = s == NM_OK ? grow_targets(a, n) : NULL;
-	if (s == NM_OK && !tg)
-		s = no_memory(a, err);
+	if (s == NM_OK)
+		s = load_entries(p, n, offs[0], 0x36, offs[1], offs[2], 9,
+				 post ? "post texture-matrix table" : "texture-matrix table", &e,
+				 &tg, err);
 	if (s == NM_OK) {
 		static const j3danim_unit units[3] = { J3DANIM_SCALE, J3DANIM_ROTATION,
 						      J3DANIM_TRANSLATION };
 		for (uint32_t i = 0; i < n; i++) {
-			j3danim_target *t = &tg[a->ntargets + i];
+			j3danim_target *t = &tg[i];
 			material_target(t, J3DANIM_TEXMTX, i, &e, 9);
 			t->post = post;
 			t->slot = nm_u8(&slots, i);
@@ -175,13 +178,11 @@ static nm_status colour_set(j3danim_parse_ctx *p, j3danim_target_kind kind, uint
 	if (!n)
 		return NM_OK;
 	entries e = { 0 };
-	nm_status s = load_entries(p, n, table, esize, ids, names, 4, what, &e, err);
-	j3danim_target *tg = s == NM_OK ? grow_targets(a, n) : NULL;
-	if (s == NM_OK && !tg)
-		s = no_memory(a, err);
+	j3danim_target *tg = NULL;
+	nm_status s = load_entries(p, n, table, esize, ids, names, 4, what, &e, &tg, err);
 	if (s == NM_OK) {
 		for (uint32_t i = 0; i < n; i++) {
-			j3danim_target *t = &tg[a->ntargets + i];
+			j3danim_target *t = &tg[i];
 			material_target(t, kind, i, &e, 4);
 			t->slot = kind == J3DANIM_MAT_COLOR ? 0 : nm_u8(&e.table, esize * i + 0x18);
 			for (int c = 0; c < 4; c++)
@@ -282,14 +283,12 @@ static nm_status parse_tpt1(j3danim_parse_ctx *p, nm_error *err)
 	if (!n)
 		return NM_OK;
 	entries e = { 0 };
+	j3danim_target *tg = NULL;
 	nm_status s = load_entries(p, n, table, 8, ids, names, 1, "texture-pattern table", &e,
-				   err);
-	j3danim_target *tg = s == NM_OK ? grow_targets(a, n) : NULL;
-	if (s == NM_OK && !tg)
-		s = no_memory(a, err);
+				   &tg, err);
 	if (s == NM_OK) {
 		for (uint32_t i = 0; i < n; i++) {
-			j3danim_target *t = &tg[a->ntargets + i];
+			j3danim_target *t = &tg[i];
 			material_target(t, J3DANIM_TEX_NO, i, &e, 1);
 			t->slot = nm_u8(&e.table, 8 * (size_t)i + 4);
 			j3danim_track_from(&t->tracks[0], &e.table, 8 * (size_t)i, true, "texture",
