@@ -54,32 +54,25 @@ nm_status j3d_load(j3d_model *m, const j3d_chunk *c, uint64_t off, uint64_t len,
 	return nm_view_load(m->r, c->off + off, (size_t)len, c->magic, NM_BIG, v, err);
 }
 
-/* Name table: u16 count, u16 pad, count x (u16 hash, u16 offset from the table start),
- * NUL-terminated strings. Strings are read up to J3D_NAME_MAX bytes past the last
- * offset, so a table at the start of a big chunk does not load the whole chunk. */
+/* j3d_load for a name table (j3d_name_src). */
+struct chunk_of { j3d_model *m; const j3d_chunk *c; };
+static nm_status load_in_chunk(void *ctx, uint64_t off, uint64_t len, const char *what,
+			       nm_view *v, nm_error *err)
+{
+	const struct chunk_of *x = ctx;
+	return j3d_load(x->m, x->c, off, len, what, v, err);
+}
+
 nm_status j3d_names(j3d_model *m, const j3d_chunk *c, uint32_t off, size_t want,
 		    char ***out, size_t *got, nm_error *err)
 {
 	nm_view v;
+	uint16_t count;
 	*out = NULL;
 	*got = 0;
-	nm_status s = j3d_load(m, c, off, 4, "name table header", &v, err);
-	if (s != NM_OK)
-		return s;
-	uint16_t count = nm_u16(&v, 0);
-	nm_view_free(&v);
-	s = j3d_load(m, c, off, 4 + (uint64_t)count * 4, "name table", &v, err);
-	if (s != NM_OK)
-		return s;
-	uint32_t last = 0;
-	for (uint16_t i = 0; i < count; i++)
-		if (nm_u16(&v, 6 + 4 * (size_t)i) > last)
-			last = nm_u16(&v, 6 + 4 * (size_t)i);
-	nm_view_free(&v);
-	uint64_t len = (uint64_t)last + J3D_NAME_MAX;
-	if (len > c->size - off)
-		len = c->size - off;
-	s = j3d_load(m, c, off, len, "name strings", &v, err);
+	struct chunk_of x = { m, c };
+	j3d_name_src src = { load_in_chunk, &x, c->size };
+	nm_status s = j3d_name_view(&src, off, &count, &v, err);
 	if (s != NM_OK)
 		return s;
 	char **names = nm_tree_alloc_array(m->t, want ? want : 1, sizeof *names);
@@ -88,14 +81,10 @@ nm_status j3d_names(j3d_model *m, const j3d_chunk *c, uint32_t off, size_t want,
 		return nm_fail(err, NM_E_NOMEM, m->file, c->magic, NM_NO_OFFSET, "out of memory");
 	}
 	for (size_t i = 0; i < count && i < want; i++) {
-		uint16_t so = nm_u16(&v, 6 + 4 * i);
-		if (so >= v.size)
-			continue;
-		const char *p = (const char *)v.data + so;
-		size_t n = strnlen(p, v.size - so);
-		if (n > J3D_NAME_MAX)
-			n = J3D_NAME_MAX;
-		names[i] = j3d_strdup(m, p, n);
+		size_t n;
+		const char *p = j3d_name_at(&v, i, &n);
+		if (p)
+			names[i] = j3d_strdup(m, p, n);
 	}
 	nm_view_free(&v);
 	*out = names;

@@ -29,7 +29,7 @@ static nm_status produce(void *ctx, void *arg, nm_out *o, nm_error *err)
 	return j3d_with_mesh(ctx, write_glb, arg, o, err);
 }
 
-/* A node per JNT1 joint with its local scale, rotation (v * pi / 32767 about X, Y, Z:
+/* A node per JNT1 joint with its local scale, rotation (j3d_angle_radians about X, Y, Z:
  * R = Rz * Ry * Rx as parse_jnt1.c) and translation, INF1's parent, and the inverse of
  * its world matrix as the inverse bind: the mesh is stored in bind pose (as mesh.obj),
  * so the file's EVP1 inverse binds, which mesh.obj already applied, are not needed. */
@@ -41,7 +41,7 @@ static nm_gltf_joint *joints(nm_tree *t, const j3d_model *m)
 		const j3d_joint *jt = &m->jnt1->joints[i];
 		float e[3];
 		for (int k = 0; k < 3; k++)
-			e[k] = (float)(jt->rot[k] * M_PI / 32767.0);
+			e[k] = (float)j3d_angle_radians(jt->rot[k]);
 		j[i].name = jt->name ? jt->name : "";
 		j[i].parent = jt->parent;
 		memcpy(j[i].t, jt->trans, sizeof j[i].t);

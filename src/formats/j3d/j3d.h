@@ -283,6 +283,21 @@ char *j3d_strdup(j3d_model *m, const char *s, size_t len);
  * what names the table in the error. */
 nm_status j3d_load(j3d_model *m, const j3d_chunk *c, uint64_t off, uint64_t len,
 		   const char *what, nm_view *v, nm_error *err);
+/* Where a name table lies: load(ctx, off, len, what, v, err) gives a view of [off,
+ * off + len) of its chunk or block, or fails naming it; size is that chunk's bytes. */
+typedef struct j3d_name_src {
+	nm_status (*load)(void *ctx, uint64_t off, uint64_t len, const char *what, nm_view *v,
+			  nm_error *err);
+	void *ctx;
+	uint64_t size;
+} j3d_name_src;
+/* The name table at off (name_table.c): *count and a view holding its entries and
+ * strings, read through j3d_name_at. */
+nm_status j3d_name_view(const j3d_name_src *src, uint32_t off, uint16_t *count, nm_view *v,
+			nm_error *err);
+/* Entry i's string in such a view and its length (at most J3D_NAME_MAX), or NULL when
+ * its offset lies past the view. */
+const char *j3d_name_at(const nm_view *v, size_t i, size_t *len);
 /* The name table at off: want names (count must match or the rest are NULL). */
 nm_status j3d_names(j3d_model *m, const j3d_chunk *c, uint32_t off, size_t want,
 		    char ***out, size_t *got, nm_error *err);
@@ -324,6 +339,9 @@ void j3d_shp1_layout(j3d_model *m);
 nm_status j3d_count_shapes(j3d_model *m, nm_error *err);
 void j3d_mat_identity(float *m);
 void j3d_mat_mul(const float *a, const float *b, float *out);   /* 3x4 affine */
+/* An s16 JNT1 angle in radians: 0x8000 is 180 degrees, the unit the game's sine tables
+ * use (FORMATS.md 10.1; animations share it). */
+double j3d_angle_radians(int16_t v);
 void j3d_joint_local(const j3d_joint *j, float *out);
 
 /* VTX1 element decoding. data holds the array's bytes (arr->count * arr->stride). */

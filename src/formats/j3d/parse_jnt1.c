@@ -29,12 +29,16 @@ void j3d_mat_mul(const float *a, const float *b, float *out)
 	memcpy(out, r, sizeof r);
 }
 
-/* Angles: v * pi / 0x7FFF (so +-32767 is +-180 degrees). */
+double j3d_angle_radians(int16_t v)
+{
+	return v * (M_PI / 32768.0);
+}
+
 void j3d_joint_local(const j3d_joint *j, float *out)
 {
 	double rot[3], m[12];
 	for (int i = 0; i < 3; i++)
-		rot[i] = j->rot[i] * M_PI / 32767.0;
+		rot[i] = j3d_angle_radians(j->rot[i]);
 	nm_transform_trs(j->scale, rot, j->trans, m);
 	for (int i = 0; i < 12; i++)
 		out[i] = (float)m[i];
