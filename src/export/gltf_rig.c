@@ -5,15 +5,23 @@
 #include "export/gltf_rig.h"
 #include "lib/transform.h"
 
-static bool uniform(const float s[3])
+/* Equal within 1e-5, relative: exporters leave rest scales like (1, 0.99999994, 1),
+ * whose rules differ from glTF's by less than a float's rounding of the result. */
+static bool near(float a, float b)
 {
-	return s[0] == s[1] && s[1] == s[2];
+	return fabsf(a - b) <= 1e-5f * fmaxf(fabsf(a), fabsf(b));
 }
 
 /* Its scale may be non-uniform at some frame. */
 static bool odd(const nm_gltf_bone *b)
 {
-	return b->odd_scale || !uniform(b->s);
+	return b->odd_scale || !near(b->s[0], b->s[1]) || !near(b->s[1], b->s[2]);
+}
+
+/* Its scale may be other than 1 at some frame. */
+static bool scaled(const nm_gltf_bone *b)
+{
+	return b->odd_scale || !near(b->s[0], 1) || !near(b->s[1], 1) || !near(b->s[2], 1);
 }
 
 nm_status nm_gltf_rig_init(nm_gltf_rig *rig, nm_tree *t, enum nm_gltf_rule rule,
@@ -56,8 +64,9 @@ nm_status nm_gltf_rig_init(nm_gltf_rig *rig, nm_tree *t, enum nm_gltf_rule rule,
 			rig->order[len++] = (uint32_t)c;
 	free(first);
 	free(next);
-	/* Helpers: Maya's scale-compensate joints; Softimage's joints under a scale that
-	 * may be non-uniform (an ancestor's: parents come first in order). */
+	/* Helpers: Maya's scale-compensate joints under a scale that may be other than 1;
+	 * Softimage's joints under a scale that may be non-uniform (an ancestor's: parents
+	 * come first in order). Elsewhere the rules are glTF's. */
 	bool *odd_above = calloc(n + 1, sizeof *odd_above);
 	if (!odd_above)
 		return NM_E_NOMEM;
@@ -66,7 +75,8 @@ nm_status nm_gltf_rig_init(nm_gltf_rig *rig, nm_tree *t, enum nm_gltf_rule rule,
 		int32_t p = rig->parent[j];
 		if (p >= 0)
 			odd_above[j] = odd_above[p] || odd(&bones[p]);
-		rig->helper[j] = p >= 0 && ((rule == NM_GLTF_RULE_MAYA && bones[j].compensate) ||
+		rig->helper[j] = p >= 0 && ((rule == NM_GLTF_RULE_MAYA && bones[j].compensate &&
+					     scaled(&bones[p])) ||
 					    (rule == NM_GLTF_RULE_SOFTIMAGE && odd_above[j]));
 	}
 	free(odd_above);

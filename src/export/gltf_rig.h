@@ -6,9 +6,10 @@
  * L = T * R * S (R = Rz * Ry * Rx) and its parent's world P:
  *  - basic: world = P * L. glTF's own rule: one node per joint.
  *  - Maya: the same, except that a scale-compensate joint divides by its parent's own
- *    (local) scale Sp: world = P * T * diag(1/Sp) * R * S. The joint gets a helper node
- *    between it and its parent, translation T and scale 1/Sp (animated when the
- *    parent's scale is); the joint node keeps R and S, translation 0.
+ *    (local) scale Sp: world = P * T * diag(1/Sp) * R * S. When Sp may be other than 1
+ *    (at rest, or in an animation: the parent's nm_gltf_bone.odd_scale), the joint gets
+ *    a helper node between it and its parent, translation T and scale 1/Sp (animated
+ *    when the parent's scale is); the joint node keeps R and S, translation 0.
  *  - Softimage: translations are scaled by the product Sa of the ancestors' scales and
  *    the rotations and translations compose without scale, the joint's own world is
  *    that chain times diag(Sa * S). That is P * T * R * S whenever Sa is uniform; when it
@@ -35,7 +36,9 @@ enum nm_gltf_part { NM_GLTF_PART_S, NM_GLTF_PART_R, NM_GLTF_PART_T };
 typedef struct nm_gltf_bone {
 	int32_t parent;            /* -1: a root (out of range or a loop: a root) */
 	bool compensate;           /* Maya: ignores its parent's scale */
-	bool odd_scale;            /* Softimage: its scale may be non-uniform in an animation */
+	/* Some animation may set its scale to values not known at mount (J3D: a scale
+	 * track): non-uniform ones matter under Softimage, any but 1 under Maya. */
+	bool odd_scale;
 	float s[3], r[3], t[3];    /* at rest: scale, rotation (radians about X, Y, Z), translation */
 } nm_gltf_bone;
 
