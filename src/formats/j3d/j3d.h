@@ -337,6 +337,15 @@ void j3d_shp1_layout(j3d_model *m);
 /* After j3d_link: count each shape's primitives (dl_count.c); a shape whose lists do
  * not walk gets !ok and its error. Fails only when memory runs out. */
 nm_status j3d_count_shapes(j3d_model *m, nm_error *err);
+/* The joints as the scaling rules see them (export/gltf_rig.h): INF1's rule (0 basic,
+ * 1 Softimage, 2 Maya; any other value basic), JNT1's S/R/T and scale-compensate byte,
+ * INF1's parents. j3d_bones: one per joint in the tree's arena (NULL: none or out of
+ * memory). j3d_rule_worlds: each joint's world as the rule composes it, where the rule
+ * makes it differ from world = parent world * local (j3d_link). */
+struct nm_gltf_bone;
+int j3d_scaling_rule(const j3d_model *m);
+struct nm_gltf_bone *j3d_bones(const j3d_model *m);
+void j3d_rule_worlds(j3d_model *m);
 void j3d_mat_identity(float *m);
 void j3d_mat_mul(const float *a, const float *b, float *out);   /* 3x4 affine */
 /* An s16 JNT1 angle in radians: 0x8000 is 180 degrees, the unit the game's sine tables
@@ -430,6 +439,14 @@ nm_status j3d_with_mesh(j3d_model *m, j3d_mesh_writer fn, const void *arg, nm_ou
 			nm_error *err);
 /* model.glb (gltf.c); after j3d_add_obj. */
 nm_status j3d_add_gltf(nm_tree *t, nm_node *root, j3d_model *m);
+/* model.glb with animations (export/gltf_rig.h: clips over the joints, under INF1's
+ * scaling rule): clips must live as long as the tree. odd_scale (per joint, or NULL:
+ * every joint some clip animates the scale of) says which joints' scales may be
+ * non-uniform or other than 1 in some clip: under Softimage and Maya those get helper
+ * nodes so that every joint's world is the game's. */
+struct nm_gltf_clips;
+nm_status j3d_add_gltf_clips(nm_tree *t, nm_node *root, j3d_model *m,
+			     const struct nm_gltf_clips *clips, const bool *odd_scale);
 
 /* Material text (parse_mat3.c) while m->mat3->v is loaded. */
 void j3d_material_text(nm_out *o, j3d_model *m, size_t i);
