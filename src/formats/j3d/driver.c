@@ -115,13 +115,18 @@ nm_status j3d_names_soft(j3d_model *m, const j3d_chunk *c, uint32_t off, size_t 
 
 /* ---- probe and build -------------------------------------------------------------- */
 
-static bool j3d_probe(const uint8_t *head, size_t len, uint64_t size)
+bool j3d_probe_model(const uint8_t *head, size_t len)
 {
-	(void)size;
 	for (size_t i = 0; i < sizeof magics / sizeof magics[0]; i++)
 		if (len >= 8 && memcmp(head, magics[i], 8) == 0)
 			return true;
 	return false;
+}
+
+static bool j3d_probe(const uint8_t *head, size_t len, uint64_t size)
+{
+	(void)size;
+	return j3d_probe_model(head, len);
 }
 
 static nm_status j3d_build(nm_reader *r, nm_tree *t, nm_node *dir, nm_error *err);
@@ -344,6 +349,13 @@ static void write_info(nm_out *o, j3d_model *m)
 	nm_kv(o, "matrix_groups", "%u", m->inf1 ? m->inf1->packets : 0);
 	nm_kv(o, "envelopes", "%u", m->evp1 ? m->evp1->count : 0);
 	nm_kv(o, "draw_matrices", "%u", m->drw1 ? m->drw1->count : 0);
+	/* What model.glb animates (doc/j3danim.md): the files taken, then those around it
+	 * left out and why. */
+	nm_kv(o, "animations", "%zu", m->anims.n);
+	for (size_t i = 0; i < m->anims.n; i++)
+		nm_kv_str(o, "animation", m->anims.files[i].path);
+	for (size_t i = 0; i < m->anims.nleft; i++)
+		nm_kv_str(o, "animation_left_out", m->anims.left[i]);
 	if (m->walk_failed)
 		nm_kv_str(o, "error", m->walk_err.msg);
 	for (size_t i = 0; i < m->nchunks; i++) {
@@ -428,7 +440,7 @@ static nm_status chunk_files(nm_tree *t, j3d_model *m, j3d_chunk *c)
 	return NM_OK;
 }
 
-static nm_status j3d_build(nm_reader *r, nm_tree *t, nm_node *root, nm_error *err)
+nm_status j3d_parse_model(nm_tree *t, nm_reader *r, j3d_model **out, nm_error *err)
 {
 	const char *file = nm_reader_name(r);
 	uint8_t h[J3D_HEADER_SIZE];
@@ -455,8 +467,21 @@ static nm_status j3d_build(nm_reader *r, nm_tree *t, nm_node *root, nm_error *er
 	if (s != NM_OK)
 		return s;
 	j3d_link(m);
+	*out = m;
+	return NM_OK;
+}
+
+static nm_status j3d_build(nm_reader *r, nm_tree *t, nm_node *root, nm_error *err)
+{
+	const char *file = nm_reader_name(r);
+	j3d_model *m;
+	nm_status s = j3d_parse_model(t, r, &m, err);
+	if (s != NM_OK)
+		return s;
 	/* Counts for the sizes of the shape CSVs and mesh.obj: a header-only walk. */
 	s = j3d_count_shapes(m, err);
+	if (s == NM_OK)
+		s = j3d_pair_animations(m, err);
 	if (s != NM_OK)
 		return s;
 
@@ -489,7 +514,7 @@ static nm_status j3d_build(nm_reader *r, nm_tree *t, nm_node *root, nm_error *er
 		nm_view_free(&m->mat3->v);
 	s = j3d_add_obj(t, root, m);
 	if (s == NM_OK)
-		s = j3d_add_gltf(t, root, m);
+		s = j3d_add_gltf_animated(t, root, m);
 	if (s != NM_OK)
 		return nm_fail(err, s, file, NULL, NM_NO_OFFSET, "%s while adding mesh.obj",
 			       nm_status_str(s));

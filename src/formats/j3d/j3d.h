@@ -18,6 +18,7 @@
 #include "export/triangulate.h"
 #include "lib/chunk.h"
 #include "lib/error.h"
+#include "lib/keyframes.h"
 #include "lib/out.h"
 #include "lib/reader.h"
 #include "lib/tree.h"
@@ -186,6 +187,7 @@ typedef struct j3d_material {
 	uint16_t entry;
 	int texture;              /* TEX1 index of the first texture, -1 when none */
 	uint8_t texture_uv;       /* the UV set (TEXn) it is read through (model.glb) */
+	int8_t texture_mtx;       /* the texture matrix slot its texgen applies, -1 none */
 	uint8_t color[4];         /* material colour 0 (white when absent) */
 	/* For model.glb: GX cull mode (0 none, 1 front, 2 back, 3 all; 2 when absent), the
 	 * alpha compare (masked: it can fail, with its reference) and the blend mode (1:
@@ -246,6 +248,24 @@ typedef struct j3d_tex1 {
 } j3d_tex1;
 
 /* ---- the model ---- */
+/* An animation file a model takes (anim_pair.c): parsed tables, keys read only while
+ * model.glb is produced (anim_gltf.c). */
+typedef struct j3d_anim_file {
+	const char *path;         /* in its archive or folder */
+	const char *stem;         /* its name without folders or extension: the glTF
+				   * animation it is part of */
+	nm_reader *r;
+	struct j3danim *a;
+	nm_key *keys;             /* while the glb is produced */
+} j3d_anim_file;
+
+typedef struct j3d_anims {
+	j3d_anim_file *files;
+	size_t n;
+	char **left;              /* "path: why" of each animation around it not taken */
+	size_t nleft;
+} j3d_anims;
+
 typedef struct j3d_model {
 	nm_reader *r;
 	const char *file;
@@ -268,7 +288,16 @@ typedef struct j3d_model {
 
 	nm_tree *t;               /* the parsed tables live in its arena (nm_tree_alloc) */
 	struct j3d_mesh *mesh;    /* mesh.obj's groups (obj.c), for model.glb too */
+	j3d_anims anims;          /* the animations around it that it takes */
 } j3d_model;
+
+/* The chunk tables of the J3D file r, parsed in t's arena without building its tree
+ * (another model an animation may belong to, a BMT's material names). */
+nm_status j3d_parse_model(nm_tree *t, nm_reader *r, j3d_model **out, nm_error *err);
+/* Whether the first bytes are a J3D model or material table (not an animation). */
+bool j3d_probe_model(const uint8_t *head, size_t len);
+/* Fills m->anims (anim_pair.c). */
+nm_status j3d_pair_animations(j3d_model *m, nm_error *err);
 
 /* Bytes of display lists (or MDL3 packets) a mount-time walk reads for a chunk of this
  * size. Real files' lists do not overlap, so they stay under the chunk size; a hostile
@@ -445,6 +474,8 @@ nm_status j3d_add_gltf(nm_tree *t, nm_node *root, j3d_model *m);
  * non-uniform or other than 1 in some clip: under Softimage and Maya those get helper
  * nodes so that every joint's world is the game's. */
 struct nm_gltf_clips;
+/* model.glb with the animations m takes (anim_gltf.c; j3d_add_gltf without any). */
+nm_status j3d_add_gltf_animated(nm_tree *t, nm_node *root, j3d_model *m);
 nm_status j3d_add_gltf_clips(nm_tree *t, nm_node *root, j3d_model *m,
 			     const struct nm_gltf_clips *clips, const bool *odd_scale);
 
