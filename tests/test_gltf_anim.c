@@ -12,6 +12,7 @@
 #include <string.h>
 #include "fixtures/anim_glb.h"
 #include "formats/j3d/j3d.h"
+#include "export/gltf_anim.h"
 #include "lib/out.h"
 #include "lib/tree_internal.h"
 
@@ -216,6 +217,44 @@ START_TEST(test_rest_worlds)
 }
 END_TEST
 
+/* nm_gltf_uv_transform: glTF's T * R * S with its outputs moves points where the game's
+ * matrix (conjugated by the v flip) does, when rotation or anisotropy is absent. */
+START_TEST(test_uv_transform)
+{
+	static const struct { float s[2], r, t[2], c[2]; } cases[] = {
+		{ { 2, 0.5f }, 0, { 0.25f, -0.125f }, { 0.5f, 0.5f } },
+		{ { 1.5f, 1.5f }, 0.7f, { 0.1f, 0.3f }, { 0.5f, 0.5f } },
+		{ { 0.75f, 0.75f }, -2.5f, { -1, 2 }, { 1, 0 } },
+		{ { 1, 3 }, 0, { 0, 0 }, { 0, 0 } },
+	};
+	static const float pts[][2] = { { 0, 0 }, { 1, 0 }, { 0.3f, 0.8f }, { -2, 5 } };
+	for (size_t k = 0; k < sizeof cases / sizeof *cases; k++)
+		for (int flip = 0; flip < 2; flip++) {
+			float off[2], rot, sc[2];
+			nm_gltf_uv_transform(cases[k].s, cases[k].r, cases[k].t, cases[k].c, flip,
+					     off, &rot, sc);
+			for (size_t p = 0; p < sizeof pts / sizeof *pts; p++) {
+				/* The game: x in its own coordinates, moved by its matrix. */
+				double x[2] = { pts[p][0], flip ? 1 - pts[p][1] : pts[p][1] };
+				double cr = cos(cases[k].r), sr = sin(cases[k].r);
+				double d[2] = { x[0] - cases[k].c[0], x[1] - cases[k].c[1] };
+				double g[2] = {
+					cases[k].s[0] * (cr * d[0] - sr * d[1]) + cases[k].c[0] + cases[k].t[0],
+					cases[k].s[1] * (sr * d[0] + cr * d[1]) + cases[k].c[1] + cases[k].t[1] };
+				if (flip)
+					g[1] = 1 - g[1];
+				/* glTF: offset + R(rotation) * (scale * uv). */
+				double u = sc[0] * pts[p][0], v = sc[1] * pts[p][1];
+				double h[2] = { off[0] + cos(rot) * u - sin(rot) * v,
+						off[1] + sin(rot) * u + cos(rot) * v };
+				for (int i = 0; i < 2; i++)
+					ck_assert_msg(fabs(g[i] - h[i]) < 1e-5, "case %zu flip %d point "
+						      "%zu: game %g, glTF %g", k, flip, p, g[i], h[i]);
+			}
+		}
+}
+END_TEST
+
 static Suite *suite(void)
 {
 	Suite *s = suite_create("gltf_anim");
@@ -226,6 +265,7 @@ static Suite *suite(void)
 	tcase_add_loop_test(tc, test_json, 0, 3);
 	tcase_add_loop_test(tc, test_without_animations, 0, 3);
 	tcase_add_loop_test(tc, test_rest_worlds, 0, 3);
+	tcase_add_test(tc, test_uv_transform);
 	suite_add_tcase(s, tc);
 	return s;
 }
