@@ -12,7 +12,7 @@
 #include <string.h>
 #include "fixtures/anim_glb.h"
 #include "formats/j3d/j3d.h"
-#include "export/gltf_anim.h"
+#include "export/gltf.h"
 #include "lib/out.h"
 #include "lib/tree_internal.h"
 
@@ -217,6 +217,54 @@ START_TEST(test_rest_worlds)
 }
 END_TEST
 
+static nm_status constant(void *ctx, size_t anim, const nm_gltf_channel *ch, uint32_t frame,
+			  float out[4], nm_error *err)
+{
+	(void)ctx, (void)anim, (void)ch, (void)frame, (void)err;
+	out[0] = out[1] = out[2] = out[3] = 0.5f;
+	return NM_OK;
+}
+
+/* Channels the glb cannot hold are left out of the size as of the JSON: an animation of
+ * nothing but those adds nothing, one good channel among them costs what it costs
+ * alone. (The model: the J3D driver's, 3 joints, 2 groups, 2 materials with textures.) */
+START_TEST(test_left_out)
+{
+	nm_tree *t = tree(0);
+	nm_node *n;
+	nm_error err;
+	ck_assert_int_eq(nm_resolve(t, "model.glb", &n, &err), NM_OK);
+	nm_gltf_model m = *(const nm_gltf_model *)n->arg;
+	const nm_gltf_channel bad[] = {
+		{ .path = NM_GLTF_NPATHS, .frames = 5 },
+		{ .path = NM_GLTF_SCALE, .index = 0, .frames = 0 },
+		{ .path = NM_GLTF_SCALE, .index = 3, .frames = 5 },
+		{ .path = NM_GLTF_SCALE, .node_kind = NM_GLTF_NODE_HELPER, .index = 1, .frames = 5 },
+		{ .path = NM_GLTF_VISIBLE, .node_kind = NM_GLTF_NODE_GROUP, .index = 2, .frames = 5 },
+		{ .path = NM_GLTF_SCALE, .node_kind = 7, .index = 0, .frames = 5 },
+		{ .path = NM_GLTF_UV_OFFSET, .index = 2, .frames = 5 },
+		{ .path = NM_GLTF_BASE_COLOR, .index = UINT32_MAX, .frames = 5 },
+	};
+	const nm_gltf_channel good = { .path = NM_GLTF_ROTATION, .index = 2, .frames = 5 };
+	nm_gltf_channel mixed[sizeof bad / sizeof *bad + 1];
+	memcpy(mixed, bad, sizeof bad);
+	mixed[sizeof bad / sizeof *bad] = good;
+	const nm_gltf_animation only_bad = { "bad", 0, bad, sizeof bad / sizeof *bad };
+	const nm_gltf_animation with_good = { "good", 0, mixed, sizeof mixed / sizeof *mixed };
+	const nm_gltf_animation alone = { "good", 0, &good, 1 };
+	uint64_t plain = nm_gltf_size(&m);
+	nm_gltf_anim a = { .anims = &only_bad, .nanims = 1, .sample = constant };
+	m.anim = &a;
+	ck_assert_uint_eq(nm_gltf_size(&m), plain);
+	a.anims = &alone;
+	uint64_t one = nm_gltf_size(&m);
+	ck_assert_uint_gt(one, plain);
+	a.anims = &with_good;
+	ck_assert_uint_eq(nm_gltf_size(&m), one);
+	nm_tree_free(t);
+}
+END_TEST
+
 /* nm_gltf_uv_transform: glTF's T * R * S with its outputs moves points where the game's
  * matrix (conjugated by the v flip) does, when rotation or anisotropy is absent. */
 START_TEST(test_uv_transform)
@@ -266,6 +314,7 @@ static Suite *suite(void)
 	tcase_add_loop_test(tc, test_without_animations, 0, 3);
 	tcase_add_loop_test(tc, test_rest_worlds, 0, 3);
 	tcase_add_test(tc, test_uv_transform);
+	tcase_add_test(tc, test_left_out);
 	suite_add_tcase(s, tc);
 	return s;
 }
