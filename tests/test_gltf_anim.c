@@ -12,6 +12,7 @@
 #include <string.h>
 #include "fixtures/anim_glb.h"
 #include "formats/j3d/j3d.h"
+#include "export/gltf.h"
 #include "lib/out.h"
 #include "lib/tree_internal.h"
 
@@ -216,6 +217,92 @@ START_TEST(test_rest_worlds)
 }
 END_TEST
 
+static nm_status constant(void *ctx, size_t anim, const nm_gltf_channel *ch, uint32_t frame,
+			  float out[4], nm_error *err)
+{
+	(void)ctx, (void)anim, (void)ch, (void)frame, (void)err;
+	out[0] = out[1] = out[2] = out[3] = 0.5f;
+	return NM_OK;
+}
+
+/* Channels the glb cannot hold are left out of the size as of the JSON: an animation of
+ * nothing but those adds nothing, one good channel among them costs what it costs
+ * alone. (The model: the J3D driver's, 3 joints, 2 groups, 2 materials with textures.) */
+START_TEST(test_left_out)
+{
+	nm_tree *t = tree(0);
+	nm_node *n;
+	nm_error err;
+	ck_assert_int_eq(nm_resolve(t, "model.glb", &n, &err), NM_OK);
+	nm_gltf_model m = *(const nm_gltf_model *)n->arg;
+	const nm_gltf_channel bad[] = {
+		{ .path = NM_GLTF_NPATHS, .frames = 5 },
+		{ .path = NM_GLTF_SCALE, .index = 0, .frames = 0 },
+		{ .path = NM_GLTF_SCALE, .index = 3, .frames = 5 },
+		{ .path = NM_GLTF_SCALE, .node_kind = NM_GLTF_NODE_HELPER, .index = 1, .frames = 5 },
+		{ .path = NM_GLTF_VISIBLE, .node_kind = NM_GLTF_NODE_GROUP, .index = 2, .frames = 5 },
+		{ .path = NM_GLTF_SCALE, .node_kind = 7, .index = 0, .frames = 5 },
+		{ .path = NM_GLTF_UV_OFFSET, .index = 2, .frames = 5 },
+		{ .path = NM_GLTF_BASE_COLOR, .index = UINT32_MAX, .frames = 5 },
+	};
+	const nm_gltf_channel good = { .path = NM_GLTF_ROTATION, .index = 2, .frames = 5 };
+	nm_gltf_channel mixed[sizeof bad / sizeof *bad + 1];
+	memcpy(mixed, bad, sizeof bad);
+	mixed[sizeof bad / sizeof *bad] = good;
+	const nm_gltf_animation only_bad = { "bad", 0, bad, sizeof bad / sizeof *bad };
+	const nm_gltf_animation with_good = { "good", 0, mixed, sizeof mixed / sizeof *mixed };
+	const nm_gltf_animation alone = { "good", 0, &good, 1 };
+	uint64_t plain = nm_gltf_size(&m);
+	nm_gltf_anim a = { .anims = &only_bad, .nanims = 1, .sample = constant };
+	m.anim = &a;
+	ck_assert_uint_eq(nm_gltf_size(&m), plain);
+	a.anims = &alone;
+	uint64_t one = nm_gltf_size(&m);
+	ck_assert_uint_gt(one, plain);
+	a.anims = &with_good;
+	ck_assert_uint_eq(nm_gltf_size(&m), one);
+	nm_tree_free(t);
+}
+END_TEST
+
+/* nm_gltf_uv_transform: glTF's T * R * S with its outputs moves points where the game's
+ * matrix (conjugated by the v flip) does, when rotation or anisotropy is absent. */
+START_TEST(test_uv_transform)
+{
+	static const struct { float s[2], r, t[2], c[2]; } cases[] = {
+		{ { 2, 0.5f }, 0, { 0.25f, -0.125f }, { 0.5f, 0.5f } },
+		{ { 1.5f, 1.5f }, 0.7f, { 0.1f, 0.3f }, { 0.5f, 0.5f } },
+		{ { 0.75f, 0.75f }, -2.5f, { -1, 2 }, { 1, 0 } },
+		{ { 1, 3 }, 0, { 0, 0 }, { 0, 0 } },
+	};
+	static const float pts[][2] = { { 0, 0 }, { 1, 0 }, { 0.3f, 0.8f }, { -2, 5 } };
+	for (size_t k = 0; k < sizeof cases / sizeof *cases; k++)
+		for (int flip = 0; flip < 2; flip++) {
+			float off[2], rot, sc[2];
+			nm_gltf_uv_transform(cases[k].s, cases[k].r, cases[k].t, cases[k].c, flip,
+					     off, &rot, sc);
+			for (size_t p = 0; p < sizeof pts / sizeof *pts; p++) {
+				/* The game: x in its own coordinates, moved by its matrix. */
+				double x[2] = { pts[p][0], flip ? 1 - pts[p][1] : pts[p][1] };
+				double cr = cos(cases[k].r), sr = sin(cases[k].r);
+				double d[2] = { x[0] - cases[k].c[0], x[1] - cases[k].c[1] };
+				double g[2] = {
+					cases[k].s[0] * (cr * d[0] - sr * d[1]) + cases[k].c[0] + cases[k].t[0],
+					cases[k].s[1] * (sr * d[0] + cr * d[1]) + cases[k].c[1] + cases[k].t[1] };
+				if (flip)
+					g[1] = 1 - g[1];
+				/* glTF: offset + R(rotation) * (scale * uv). */
+				double u = sc[0] * pts[p][0], v = sc[1] * pts[p][1];
+				double h[2] = { off[0] + cos(rot) * u - sin(rot) * v,
+						off[1] + sin(rot) * u + cos(rot) * v };
+				for (int i = 0; i < 2; i++)
+					ck_assert_msg(fabs(g[i] - h[i]) < 1e-5, "case %zu flip %d point "
+						      "%zu: game %g, glTF %g", k, flip, p, g[i], h[i]);
+			}
+		}
+}
+END_TEST
+
 static Suite *suite(void)
 {
 	Suite *s = suite_create("gltf_anim");
@@ -226,6 +313,8 @@ static Suite *suite(void)
 	tcase_add_loop_test(tc, test_json, 0, 3);
 	tcase_add_loop_test(tc, test_without_animations, 0, 3);
 	tcase_add_loop_test(tc, test_rest_worlds, 0, 3);
+	tcase_add_test(tc, test_uv_transform);
+	tcase_add_test(tc, test_left_out);
 	suite_add_tcase(s, tc);
 	return s;
 }

@@ -22,6 +22,30 @@ float nm_gltf_anim_fps(const nm_gltf_animation *a)
 	return a->fps > 0 && isfinite(a->fps) ? a->fps : 30.0f;
 }
 
+void nm_gltf_uv_transform(const float s[2], float r, const float t[2], const float c[2],
+			  bool flip_v, float offset[2], float *rotation, float scale[2])
+{
+	/* The game's matrix M(x) = A x + b, A = S * R(r), b = C + T - A C. With the flip
+	 * F(u, v) = (u, 1 - v) = D x + e, the glb's matrix is F M F: linear part
+	 * D A D = S * R(-r), translation D (A e + b) + e. glTF's linear part is
+	 * R(rotation) * S(scale): equal to S * R(+-r) when the two commute. */
+	double cr = cos(r), sr = sin(r);
+	double a[2][2] = { { s[0] * cr, -s[0] * sr }, { s[1] * sr, s[1] * cr } };
+	double b[2];
+	for (int i = 0; i < 2; i++)
+		b[i] = c[i] + t[i] - (a[i][0] * c[0] + a[i][1] * c[1]);
+	if (flip_v) {
+		offset[0] = (float)(a[0][1] + b[0]);
+		offset[1] = (float)(1 - (a[1][1] + b[1]));
+	} else {
+		offset[0] = (float)b[0];
+		offset[1] = (float)b[1];
+	}
+	*rotation = flip_v ? -r : r;
+	scale[0] = s[0];
+	scale[1] = s[1];
+}
+
 static bool node_path(enum nm_gltf_path path)
 {
 	return path <= NM_GLTF_SCALE || path == NM_GLTF_VISIBLE;

@@ -89,6 +89,17 @@ typedef struct nm_gltf_anim {
 	void *ctx;
 } nm_gltf_anim;
 
+/* A texture matrix given as scale, rotation (radians) and translation about a center,
+ * uv' = S * R(r) * (uv - C) + C + T with R(r) = [[cos, -sin], [sin, cos]] (J3D's basic
+ * texture matrix, FORMATS.md 10.4; Grezzo's with C = 0), as KHR_texture_transform's
+ * offset, rotation and scale (uv' = T(offset) * R(rotation) * S(scale) * uv). flip_v: the
+ * glb's coordinates are (s, 1 - t) of the game's (J3D's mesh.obj and model.glb), so the
+ * matrix is conjugated by that flip. Exact when r = 0 or Sx = Sy (glTF scales after it
+ * rotates, the game before); otherwise the rotation and scale are the game's and only
+ * the offset is exact for the texture's center. */
+void nm_gltf_uv_transform(const float s[2], float r, const float t[2], const float c[2],
+			  bool flip_v, float offset[2], float *rotation, float scale[2]);
+
 /* Components of a path's values (VISIBLE: 1). */
 unsigned nm_gltf_path_components(enum nm_gltf_path path);
 /* A channel's frames-per-second as written: fps, or 30. */
