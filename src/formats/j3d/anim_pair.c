@@ -1,9 +1,11 @@
-/* Which J3D animations a model takes (doc/j3danim.md, "With their model"): the animation
- * files around it (nm_member_neighbours: its archive, or its folder in a folder mount)
- * whose targets fit it, each given to the model whose name shares the longest prefix
- * with the animation's. Only headers and record tables are read here, at the model's
- * build; keys are read when model.glb is produced (anim_gltf.c). */
-#include <ctype.h>
+/* Which J3D animations a model takes (doc/j3danim.md, "With their model"): of the
+ * animation files around it (nm_member_neighbours: its archive, or its folder in a folder
+ * mount), those whose targets fit it best among the models there: an exact fit (as many
+ * joint entries as joints, every material name found) before a loose one (a shorter
+ * joint table, some names), then the model whose name is the longest prefix of the
+ * animation's; models equal on both all take it. Only headers and record tables are
+ * read here, at the model's build; keys are read when model.glb is produced
+ * (anim_gltf.c). */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -23,6 +25,7 @@ struct other {
 struct pairing {
 	j3d_model *m;
 	const char *stem;       /* the model's own name, without extension */
+	const char *path;       /* its path among the neighbours (folder/name) */
 	j3d_model *bmt;         /* the material table of the same name beside it, or NULL */
 	struct other *others;
 	size_t nothers, cap_others;
@@ -48,13 +51,12 @@ static const char *stem_of(nm_tree *t, const char *path)
 	return s;
 }
 
-/* Letters two names share from the start, without case. */
-static size_t shared_prefix(const char *a, const char *b)
+/* How well a model's name names an animation: its length when it begins the
+ * animation's name (pakkun -> pakkun_wait), without case; else 0. */
+static size_t name_score(const char *model, const char *anim)
 {
-	size_t n = 0;
-	while (a[n] && b[n] && tolower((unsigned char)a[n]) == tolower((unsigned char)b[n]))
-		n++;
-	return n;
+	size_t n = strlen(model);
+	return strncasecmp(model, anim, n) == 0 ? n : 0;
 }
 
 static bool grow(void **arr, size_t *cap, size_t n, size_t size)
@@ -98,30 +100,36 @@ static bool has_material(const j3d_model *m, const j3d_model *bmt, const char *n
 	return false;
 }
 
-/* NULL when a's targets fit m, else why not (FORMATS.md 10.9, 10.10): joint tables no
- * longer than JNT1 (a shorter one is a real quirk: the rest keep their bind pose),
- * material names found in MAT3 or the BMT (entries naming other materials are skipped,
- * as the game skips them, but one must match), one visibility entry per shape. */
-static const char *misfit(const j3d_model *m, const j3d_model *bmt, const j3danim *a)
+enum fit { NO_FIT, LOOSE_FIT, EXACT_FIT };
+
+/* How a's targets fit m (FORMATS.md 10.9, 10.10), and when not at all why: a joint table
+ * as long as JNT1 (shorter: a real quirk, the rest keep their bind pose), material names
+ * found in MAT3 or the BMT (all of them; some: entries naming other materials are
+ * skipped, as the game skips them), one visibility entry per shape. */
+static enum fit fit(const j3d_model *m, const j3d_model *bmt, const j3danim *a,
+		    const char **why)
 {
 	size_t joints = m->jnt1 ? m->jnt1->count : 0, shapes = m->shp1 ? m->shp1->count : 0;
+	size_t found = 0;
 	switch (a->kind) {
 	case J3DANIM_BCK:
 	case J3DANIM_BCA:
-		if (!a->ntargets)
-			return "it animates no joint";
-		return a->ntargets <= joints ? NULL : "it has more joint entries than the model "
-						      "has joints";
+		*why = !a->ntargets ? "it animates no joint"
+		       : "it has more joint entries than the model has joints";
+		return !a->ntargets || a->ntargets > joints ? NO_FIT
+		       : a->ntargets == joints ? EXACT_FIT : LOOSE_FIT;
 	case J3DANIM_BVA:
-		return a->ntargets == shapes ? NULL : "its shape count differs from the model's";
+		*why = "its shape count differs from the model's";
+		return a->ntargets == shapes ? EXACT_FIT : NO_FIT;
 	case J3DANIM_BLK:
 	case J3DANIM_BLA:
-		return "cluster (blend shape) animations drive data BMD/BDL files do not hold";
+		*why = "cluster (blend shape) animations drive data BMD/BDL files do not hold";
+		return NO_FIT;
 	default:
 		for (size_t i = 0; i < a->ntargets; i++)
-			if (a->targets[i].name && has_material(m, bmt, a->targets[i].name))
-				return NULL;
-		return "it names none of the model's materials";
+			found += a->targets[i].name && has_material(m, bmt, a->targets[i].name);
+		*why = "it names none of the model's materials";
+		return !found ? NO_FIT : found == a->ntargets ? EXACT_FIT : LOOSE_FIT;
 	}
 }
 
@@ -137,21 +145,29 @@ static j3d_model *other_model(struct pairing *p, struct other *o)
 	return o->m;
 }
 
-/* The model beside this one that a's file belongs to instead: one that also fits it
- * and whose name shares a longer prefix with the animation's. Models as close as this
- * one all take it. */
-static const char *owner_elsewhere(struct pairing *p, const char *stem, const j3danim *a)
+/* The model beside this one that a's file belongs to instead: one it fits better, or
+ * as well with a name that is a longer prefix of the animation's. */
+static const char *owner_elsewhere(struct pairing *p, const char *stem, const j3danim *a,
+				   enum fit mine)
 {
-	size_t mine = shared_prefix(p->stem, stem);
+	const char *why;
+	size_t score = name_score(p->stem, stem);
 	for (size_t i = 0; i < p->nothers; i++) {
 		struct other *o = &p->others[i];
-		if (shared_prefix(o->stem, stem) <= mine)
-			continue;
 		j3d_model *om = other_model(p, o);
-		if (om && !misfit(om, NULL, a))
+		enum fit f = om ? fit(om, NULL, a, &why) : NO_FIT;
+		if (f > mine || (f == mine && name_score(o->stem, stem) > score))
 			return o->path;
 	}
 	return NULL;
+}
+
+/* Whether two paths are in the same folder. */
+static bool same_folder(const char *a, const char *b)
+{
+	const char *sa = strrchr(a, '/'), *sb = strrchr(b, '/');
+	size_t la = sa ? (size_t)(sa - a) : 0, lb = sb ? (size_t)(sb - b) : 0;
+	return la == lb && strncmp(a, b, la) == 0;
 }
 
 /* First pass: the J3D models beside this one, by their first bytes. */
@@ -198,16 +214,21 @@ static bool consider_animation(void *ctx, const char *path, nm_reader *r)
 		leave_out(p, path, "it does not read (%s)", e.msg);
 		return !p->nomem;
 	}
-	const char *why = misfit(p->m, p->bmt, a);
+	const char *why;
+	enum fit f = fit(p->m, p->bmt, a, &why);
 	const char *stem = stem_of(p->m->t, path);
-	const char *owner = why || !stem ? NULL : owner_elsewhere(p, stem, a);
+	const char *owner = f == NO_FIT || !stem ? NULL : owner_elsewhere(p, stem, a, f);
 	j3d_anims *o = p->out;
-	if (why || owner) {
+	if (f == NO_FIT || owner) {
 		j3danim_free(a);
-		if (why)
+		/* Animations for other models of the archive are only counted; those that fit
+		 * this one, or lie beside it, are named with the reason. */
+		if (owner)
+			leave_out(p, path, "%s fits it better or has the longer name", owner);
+		else if (same_folder(path, p->path))
 			leave_out(p, path, "%s", why);
 		else
-			leave_out(p, path, "it belongs to %s (a longer shared name)", owner);
+			o->others++;
 		return !p->nomem;
 	}
 	const char *copy = nm_tree_printf(p->m->t, "%s", path);
@@ -233,7 +254,9 @@ static bool to_arena(nm_tree *t, void **arr, size_t n, size_t size)
 
 nm_status j3d_pair_animations(j3d_model *m, nm_error *err)
 {
-	struct pairing p = { .m = m, .out = &m->anims, .stem = stem_of(m->t, m->file) };
+	const char *colon = strrchr(m->file, ':');
+	struct pairing p = { .m = m, .out = &m->anims, .stem = stem_of(m->t, m->file),
+			     .path = colon ? colon + 1 : m->file };
 	nm_status s = p.stem ? NM_OK : NM_E_NOMEM;
 	if (s == NM_OK)
 		s = nm_member_neighbours(m->t, m->r, collect_model, &p, err);

@@ -356,6 +356,8 @@ static void write_info(nm_out *o, j3d_model *m)
 		nm_kv_str(o, "animation", m->anims.files[i].path);
 	for (size_t i = 0; i < m->anims.nleft; i++)
 		nm_kv_str(o, "animation_left_out", m->anims.left[i]);
+	if (m->anims.others)
+		nm_kv(o, "animations_for_other_models", "%zu", m->anims.others);
 	if (m->walk_failed)
 		nm_kv_str(o, "error", m->walk_err.msg);
 	for (size_t i = 0; i < m->nchunks; i++) {

@@ -262,8 +262,10 @@ typedef struct j3d_anim_file {
 typedef struct j3d_anims {
 	j3d_anim_file *files;
 	size_t n;
-	char **left;              /* "path: why" of each animation around it not taken */
+	char **left;              /* "path: why" of each animation beside it, or fitting it,
+				   * not taken */
 	size_t nleft;
+	size_t others;            /* animations around it for other models */
 } j3d_anims;
 
 typedef struct j3d_model {
