@@ -9,17 +9,8 @@
 # npm package gltf-validator, installed once into the build tree; without node and npm,
 # or when npm cannot install it, the test says so and skips.
 . "$(dirname "$0")/lib.sh"
-VERSION=2.0.0-dev.3.10
-CACHE=$top_builddir/tests/.cache/gltf-validator
 [ -d "$CORPUS" ] || skip_all "no corpus at $CORPUS"
-command -v node >/dev/null || skip_all "node is not installed (scripts/deps installs nodejs and npm)"
-if [ ! -f "$CACHE/node_modules/gltf-validator/package.json" ]; then
-	command -v npm >/dev/null || skip_all "npm is not installed (scripts/deps installs it)"
-	mkdir -p "$CACHE"
-	npm install --silent --no-audit --no-fund --prefix "$CACHE" "gltf-validator@$VERSION" \
-		>"$WORK/npm.log" 2>&1 ||
-		skip_all "npm could not install gltf-validator@$VERSION: $(tail -1 "$WORK/npm.log")"
-fi
+need_gltf_validator
 
 # Bones or joints a model's tree lists (0 for formats without a skeleton here).
 bones() { # FILE [PREFIX]
@@ -50,8 +41,9 @@ add() { # FILE PREFIX
 for f in "$CORPUS"/{cmb,cmod,bmd,bdl,cmdl}/*; do
 	[ -f "$f" ] && add "$f" ""
 done
-for f in "$CORPUS"/{rarc,gar,zar}/*; do
-	[ -f "$f" ] || continue
+# Archives, and folders mounted whole (a model beside its animations).
+for f in "$CORPUS"/{rarc,gar,zar}/* "$CORPUS"/folder/*; do
+	[ -e "$f" ] || continue
 	while read -r p; do
 		add "$f" "${p%/model.glb}"
 	done < <("$NMODEL" ls -R "$f" 2>/dev/null | grep '/model.glb$')
@@ -64,7 +56,7 @@ if [ -x "$top_builddir/tests/mkpak" ] && "$top_builddir/tests/mkpak" "$WORK/fixt
 	done < <("$NMODEL" ls -R "$WORK/fixture.pak" | grep '/model.glb$')
 fi
 
-node "$(dirname "$0")/gltf_check.js" "$CACHE/node_modules/gltf-validator" \
+node "$(dirname "$0")/gltf_check.js" "$VALIDATOR" \
 	$(cut -d' ' -f1 "$WORK/manifest") >"$WORK/report" 2>&1
 check "the validator ran on $n models" test "$(grep -c ' errors ' "$WORK/report")" = "$n"
 while read -r glb faces info nbones name; do

@@ -8,19 +8,10 @@
 # visibility samples equal to the values given, quaternions on one hemisphere and time
 # accessors shared with exact bounds. The validator is installed as tests/gltf.sh does.
 . "$(dirname "$0")/lib.sh"
-VERSION=2.0.0-dev.3.10
-CACHE=$top_builddir/tests/.cache/gltf-validator
-command -v node >/dev/null || skip_all "node is not installed (scripts/deps installs nodejs and npm)"
-if [ ! -f "$CACHE/node_modules/gltf-validator/package.json" ]; then
-	command -v npm >/dev/null || skip_all "npm is not installed (scripts/deps installs it)"
-	mkdir -p "$CACHE"
-	npm install --silent --no-audit --no-fund --prefix "$CACHE" "gltf-validator@$VERSION" \
-		>"$WORK/npm.log" 2>&1 ||
-		skip_all "npm could not install gltf-validator@$VERSION: $(tail -1 "$WORK/npm.log")"
-fi
+need_gltf_validator
 
 check "mkanimglb writes the fixtures" "$top_builddir/tests/mkanimglb" "$WORK"
-node "$(dirname "$0")/gltf_check.js" "$CACHE/node_modules/gltf-validator" "$WORK"/rule*.glb \
+node "$(dirname "$0")/gltf_check.js" "$VALIDATOR" "$WORK"/rule*.glb \
 	>"$WORK/report" 2>&1
 for rule in 0 1 2; do
 	for glb in "$WORK/rule$rule.glb" "$WORK/rule${rule}_static.glb"; do

@@ -9,7 +9,7 @@ libnmodel_a_SOURCES += \
 	src/formats/j3d/parse_mdl3.c src/formats/j3d/mdl3_text.c src/formats/j3d/tree_mdl3.c \
 	src/formats/j3d/parse_tex1.c src/formats/j3d/tree_skeleton.c src/formats/j3d/tree_vtx1.c \
 	src/formats/j3d/tree_shp1.c src/formats/j3d/tree_mat3.c src/formats/j3d/tree_tex1.c \
-	src/formats/j3d/obj.c src/formats/j3d/gltf.c src/formats/j3d/bti.c
+	src/formats/j3d/obj.c src/formats/j3d/gltf.c src/formats/j3d/anim_pair.c src/formats/j3d/anim_gltf.c src/formats/j3d/bti.c
 
 check_PROGRAMS += tests/test_j3d
 TESTS += tests/test_j3d
