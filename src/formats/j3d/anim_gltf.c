@@ -33,9 +33,11 @@ struct anim_ctx {
 #define KEY_FILE(k) ((k) >> 16)
 #define KEY_TARGET(k) ((k) & 0xFFFF)
 
+/* Samples of a channel: frames 0 .. duration, so that the clip lasts duration / 30 s
+ * (FORMATS.md 10.13; a repeating animation's last sample is where it wraps). */
 static uint32_t frames_of(const struct j3danim *a)
 {
-	return a->duration > 0 ? (uint32_t)a->duration : 1;
+	return a->duration > 0 ? (uint32_t)a->duration + 1 : 1;
 }
 
 static int material_named(const j3d_model *m, const char *name)
