@@ -84,9 +84,13 @@ static void mend(const nm_obj_group *g, nm_obj_data *d, unsigned nuv, size_t njo
 			for (int c = 0; c < 3; c++)
 				n[c] = len > 1e-12 ? (float)(n[c] / len) : c == 2;
 		}
-		for (unsigned k = 0; k < nuv; k++)
-			for (int c = 0; c < 2; c++)
-				d->texcoords[k][2 * v + c] = finite_or(d->texcoords[k][2 * v + c], 0);
+		/* The shared description's texture coordinates are OBJ's (v = 0 at the image's
+		 * bottom row); glTF's v = 0 is its top row. */
+		for (unsigned k = 0; k < nuv; k++) {
+			float *uv = d->texcoords[k] + 2 * v;
+			uv[0] = finite_or(uv[0], 0);
+			uv[1] = 1.0f - finite_or(uv[1], 1);
+		}
 		if (d->colors)
 			for (int c = 0; c < 4; c++) {
 				float x = d->colors[4 * v + c];

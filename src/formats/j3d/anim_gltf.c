@@ -163,7 +163,7 @@ static nm_status sample_extra(void *ctx, size_t anim, const nm_gltf_channel *ch,
 			       (float)sample_named(a, tg, "translation_t", fr, 0) };
 		float r = (float)(sample_named(a, tg, "rotation_q", fr, 0) * M_PI / 180.0);
 		float offset[2], rotation, scale[2];
-		nm_gltf_uv_transform(s, r, t, tg->center, true, offset, &rotation, scale);
+		nm_gltf_uv_transform(s, r, t, tg->center, false, offset, &rotation, scale);
 		if (ch->path == NM_GLTF_UV_OFFSET)
 			memcpy(out, offset, sizeof offset);
 		else if (ch->path == NM_GLTF_UV_ROTATION)
