@@ -647,6 +647,15 @@ START_TEST(palette_kept_or_exact)
 	/* The four entries left over are zero. */
 	for (unsigned i = 12 * 2; i < 32; i++)
 		ck_assert_uint_eq(pal16[i], 0);
+	/* Entries past the 16 C4 can index are not the texture's to change. */
+	uint8_t pal20[40];
+	memset(pal20, 0xAB, sizeof pal20);
+	ck_assert_int_eq(nm_gx_encode(NULL, NM_GX_C4, rgba, PW, PH, c4, sizeof c4, pal20, 20,
+				      NM_GX_PAL_RGB5A3, &changed), NM_OK);
+	ck_assert(changed);
+	ck_assert_mem_eq(pal20, pal16, 32);
+	for (unsigned i = 32; i < 40; i++)
+		ck_assert_uint_eq(pal20[i], 0xAB);
 }
 END_TEST
 

@@ -55,8 +55,8 @@ nm_status nm_gx_decode(unsigned fmt, const uint8_t *src, size_t src_len,
  *   and out. When every texel's colour is one of its entries (as decoded), it is kept
  *   and only indices are written; otherwise it is replaced by a palette of at most
  *   min(palette_count, 16 / 256 / 16384) entries (libimagequant's when the image has
- *   more colours than that, else its own colours; unused entries zero) and
- *   *palette_changed (may be NULL) says so. Its work memory (about 54 bytes a texel) is
+ *   more colours than that, else its own colours; the unused ones of those entries
+ *   zero, entries past them untouched) and *palette_changed (may be NULL) says so. Its work memory (about 54 bytes a texel) is
  *   checked against opt's max_file_size first: NM_E_LIMIT. NM_E_NOMEM.
  * NM_E_INVAL for NULL buffers, a short dst, what nm_gx_level_size refuses, or an
  * indexed format without a palette or with an unknown palette format. */

@@ -53,7 +53,7 @@ void nm_gx_cmpr_encode_block(const uint8_t *rgba, unsigned w, unsigned h, unsign
 /* The palette index of each of the n texels of rgba (gx_palette.c): the palette's own
  * (*palette untouched, *changed false) when every texel's colour is one of its first
  * min(count, max_index + 1) entries, else a new palette of at most that many entries
- * written over it (the rest zero, *changed true). NM_E_LIMIT when the work buffers
+ * written over those (the rest of them zero, *changed true). NM_E_LIMIT when the work buffers
  * (about 20 bytes a texel) pass opt's max_file_size, NM_E_NOMEM. */
 nm_status nm_gx_palette_indices(const nm_options *opt, const uint8_t *rgba, size_t n,
 				uint8_t *palette, size_t count, unsigned pfmt,

@@ -169,9 +169,10 @@ static nm_status quantize(const uint32_t *uniq, uint32_t *counts_map, size_t nu,
 	return s;
 }
 
-/* A new palette of at most cap entries (over the old one; the rest zero). */
-static nm_status new_palette(const uint8_t *rgba, size_t n, uint8_t *palette, size_t count,
-			     unsigned pfmt, size_t cap, uint32_t *work, uint16_t *idx)
+/* A new palette of at most cap entries over the old one's first cap (the rest of those
+ * zero; entries past cap, which this format cannot index, untouched). */
+static nm_status new_palette(const uint8_t *rgba, size_t n, uint8_t *palette, unsigned pfmt,
+			     size_t cap, uint32_t *work, uint16_t *idx)
 {
 	uint32_t *keys = work, *uniq = work + n, *counts = work + 2 * n;
 	for (size_t t = 0; t < n; t++) {
@@ -190,7 +191,7 @@ static nm_status new_palette(const uint8_t *rgba, size_t n, uint8_t *palette, si
 		uniq[nu] = uniq[t];
 		counts[nu++] = 1;
 	}
-	memset(palette, 0, count * 2);
+	memset(palette, 0, cap * 2);
 	if (nu <= cap) {
 		for (size_t u = 0; u < nu; u++) {
 			uint8_t px[4];
@@ -228,7 +229,7 @@ nm_status nm_gx_palette_indices(const nm_options *opt, const uint8_t *rgba, size
 	nm_status s = NM_OK;
 	*changed = !keep_palette(rgba, n, palette, reach, pfmt, (uint64_t *)work, idx);
 	if (*changed)
-		s = new_palette(rgba, n, palette, count, pfmt, reach, work, idx);
+		s = new_palette(rgba, n, palette, pfmt, reach, work, idx);
 	free(work);
 	return s;
 }
