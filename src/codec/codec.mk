@@ -1,6 +1,6 @@
 # Codecs: pure buffer -> buffer functions, each with its known-answer tests.
 libnmodel_a_SOURCES += \
-	src/codec/pica.h src/codec/pica.c src/codec/pica_encode.c \
+	src/codec/pica.h src/codec/pica.c src/codec/pica_encode.c src/codec/pica_internal.h \
 	src/codec/etc1.h src/codec/etc1.c src/codec/quantize.h \
 	src/codec/gx.h src/codec/gx.c src/codec/gx_cmpr.c src/codec/gx_internal.h \
 	src/codec/gx_encode.c src/codec/gx_palette.c \

@@ -1,5 +1,5 @@
-/* PICA200 texture encoding (pica.h): the inverse of pica.c, into the same 8x8 Morton
- * tiles and byte order. Every direct format is exact bit packing, each channel the
+/* PICA200 texture encoding (pica.h): the inverse of pica.c's texels and blocks, which
+ * pica.c's walk over the 8x8 Morton tiles puts in place (nm_pica_encode). Every direct format is exact bit packing, each channel the
  * code whose widening is nearest (codec/quantize.h), so decoding and encoding again
  * gives the same bytes. ETC1's colour comes from Android's libETC1 encoder, whose
  * block is the standard big-endian word: PICA stores the same word little-endian. */
@@ -7,9 +7,8 @@
 
 #include "codec/pica.h"
 #include "codec/etc1.h"
+#include "codec/pica_internal.h"
 #include "codec/quantize.h"
-
-#define TILE 8u
 
 static void put16le(uint8_t *p, unsigned v)
 {
@@ -17,8 +16,8 @@ static void put16le(uint8_t *p, unsigned v)
 	p[1] = (uint8_t)(v >> 8);
 }
 
-/* Texel n of the stream from its RGBA8 px (the decoder's decode_texel backwards). */
-static void encode_texel(nm_pica_format f, const uint8_t *px, uint8_t *dst, size_t n)
+/* Texel n of the stream from its RGBA8 px (pica.c's decode_texel backwards). */
+void nm_pica_encode_texel(nm_pica_format f, const uint8_t *px, uint8_t *dst, size_t n)
 {
 	unsigned bpp = nm_pica_bits_per_pixel(f);
 	uint8_t *p = dst + n * (bpp / 8);
@@ -72,25 +71,9 @@ static void encode_texel(nm_pica_format f, const uint8_t *px, uint8_t *dst, size
 	}
 }
 
-static void encode_texels(nm_pica_format f, const uint8_t *rgba, unsigned w, unsigned h,
-			  uint8_t *dst)
-{
-	size_t n = 0;
-
-	for (unsigned ty = 0; ty < h; ty += TILE)
-		for (unsigned tx = 0; tx < w; tx += TILE)
-			for (unsigned i = 0; i < TILE * TILE; i++, n++) {
-				/* Storage index bits, LSB first: x0 y0 x1 y1 x2 y2 (as pica.c). */
-				unsigned x = (i & 1) | ((i >> 1) & 2) | ((i >> 2) & 4);
-				unsigned y = ((i >> 1) & 1) | ((i >> 2) & 2) | ((i >> 3) & 4);
-
-				encode_texel(f, rgba + ((size_t)(ty + y) * w + tx + x) * 4, dst, n);
-			}
-}
-
-/* One 4x4 block at (bx, by): libETC1's colour word reversed into PICA's order and,
- * for ETC1A4, the alpha word before it (nibble 4x + y, little-endian). */
-static void encode_etc1_block(int alpha, const uint8_t *rgba, size_t row, uint8_t *out)
+/* One 4x4 block: libETC1's colour word reversed into PICA's order and, for ETC1A4, the
+ * alpha word before it (nibble 4x + y, little-endian). */
+void nm_pica_encode_etc1_block(int alpha, const uint8_t *rgba, size_t row, uint8_t *out)
 {
 	etc1_byte rgb[ETC1_DECODED_BLOCK_SIZE], be[ETC1_ENCODED_BLOCK_SIZE];
 	uint64_t a = 0;
@@ -111,32 +94,4 @@ static void encode_etc1_block(int alpha, const uint8_t *rgba, size_t row, uint8_
 	}
 	for (unsigned i = 0; i < NM_ETC1_BLOCK_BYTES; i++)
 		out[i] = be[NM_ETC1_BLOCK_BYTES - 1 - i];
-}
-
-static void encode_etc1(int alpha, const uint8_t *rgba, unsigned w, unsigned h, uint8_t *dst)
-{
-	size_t stride = alpha ? 16 : 8, row = (size_t)w * 4;
-
-	for (unsigned ty = 0; ty < h; ty += TILE)
-		for (unsigned tx = 0; tx < w; tx += TILE)
-			/* Four 4x4 blocks per tile, Z order. */
-			for (unsigned b = 0; b < 4; b++, dst += stride) {
-				unsigned bx = tx + (b & 1) * 4, by = ty + (b >> 1) * 4;
-				encode_etc1_block(alpha, rgba + (size_t)by * row + (size_t)bx * 4, row,
-						  dst);
-			}
-}
-
-nm_status nm_pica_encode(nm_pica_format f, const uint8_t *rgba, unsigned w, unsigned h,
-			 uint8_t *dst, size_t dst_len)
-{
-	size_t need = nm_pica_level_size(f, w, h);
-
-	if (need == 0 || !rgba || !dst || dst_len < need)
-		return NM_E_INVAL;
-	if (f == NM_PICA_ETC1 || f == NM_PICA_ETC1A4)
-		encode_etc1(f == NM_PICA_ETC1A4, rgba, w, h, dst);
-	else
-		encode_texels(f, rgba, w, h, dst);
-	return NM_OK;
 }
