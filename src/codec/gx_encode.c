@@ -158,7 +158,7 @@ nm_status nm_gx_encode(const nm_options *opt, unsigned fmt, const uint8_t *rgba,
 	if (s == NM_OK)
 		encode_blocks(fmt, rgba, idx, w, h, dst);
 	if (palette_changed)
-		*palette_changed = changed;
+		*palette_changed = s == NM_OK && changed;
 	free(idx);
 	return s;
 }

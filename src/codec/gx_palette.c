@@ -3,7 +3,7 @@
  * A texture's palette is kept when it already holds every colour of the image (an edit
  * that only moved or repainted texels with colours of the palette, or none at all), so
  * such an edit changes the indices alone and the bytes of an unchanged texture come
- * back as they were. Otherwise a new palette: every texel is first rounded to the
+ * back as they were (when no two entries show the same colour: a texel takes the first). Otherwise a new palette: every texel is first rounded to the
  * nearest colour the TLUT format holds (as nm_gx_tlut_pack does); when the image has no
  * more such colours than the palette has entries, they are the palette (sorted, so the
  * result is the same for the same image) and nothing is lost beyond the TLUT's own
@@ -137,6 +137,7 @@ static nm_status quantize(const uint32_t *uniq, uint32_t *counts_map, size_t nu,
 	    liq_histogram_add_colors(hist, attr, hist_entries, (int)nu, 0) == LIQ_OK &&
 	    liq_histogram_quantize(hist, attr, &res) == LIQ_OK) {
 		const liq_palette *lp = liq_get_palette(res);
+		memset(palette, 0, cap * 2);
 		unsigned entries = lp->count < cap ? lp->count : (unsigned)cap;
 		uint8_t shown[256][4];
 		for (unsigned k = 0; k < entries; k++) {
@@ -170,7 +171,8 @@ static nm_status quantize(const uint32_t *uniq, uint32_t *counts_map, size_t nu,
 }
 
 /* A new palette of at most cap entries over the old one's first cap (the rest of those
- * zero; entries past cap, which this format cannot index, untouched). */
+ * zero; entries past cap, which this format cannot index, untouched). On an error the
+ * palette is as it was. */
 static nm_status new_palette(const uint8_t *rgba, size_t n, uint8_t *palette, unsigned pfmt,
 			     size_t cap, uint32_t *work, uint16_t *idx)
 {
@@ -191,8 +193,8 @@ static nm_status new_palette(const uint8_t *rgba, size_t n, uint8_t *palette, un
 		uniq[nu] = uniq[t];
 		counts[nu++] = 1;
 	}
-	memset(palette, 0, cap * 2);
 	if (nu <= cap) {
+		memset(palette, 0, cap * 2);
 		for (size_t u = 0; u < nu; u++) {
 			uint8_t px[4];
 			px_of(uniq[u], px);
