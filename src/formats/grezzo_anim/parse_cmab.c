@@ -146,7 +146,6 @@ static nm_status parse_strt(ga_parser *p)
 	a->strings = nm_tree_alloc_array(p->t, n ? n : 1, sizeof *a->strings);
 	if (!a->strings)
 		return NM_E_NOMEM;
-	a->nstrings = n;
 	uint64_t base = at + 8 + (uint64_t)n * 4, copied = 0;
 	for (uint32_t i = 0; i < n; i++) {
 		uint64_t o = base + nm_u32(v, at + 8 + 4 * (uint64_t)i);
@@ -167,6 +166,7 @@ static nm_status parse_strt(ga_parser *p)
 		a->strings[i] = nm_tree_strndup(p->t, str, (size_t)(nul - str));
 		if (!a->strings[i])
 			return NM_E_NOMEM;
+		a->nstrings = i + 1; /* the strings read so far, should a later one fail */
 	}
 	a->strt_ok = true;
 	return NM_OK;
