@@ -86,32 +86,10 @@ static void walk_clean(nm_tree *t)
 
 /* ---- CMAB fixtures ---------------------------------------------------------------- */
 
-static const gw_key lin_keys[] = { { 0, 0.0f, 0, 0 }, { 10, 1.0f, 0, 0 } };
-/* A Hermite segment of four frames: out-tangent 1 per frame at key 0. */
-static const gw_key herm_keys[] = { { 0, 0.0f, 0, 1.0f }, { 4, 2.0f, 0, 0 } };
-static const gw_key step_keys[] = { { 0, 0.0f, 0, 0 }, { 2, 2.0f, 0, 0 }, { 5, 1.0f, 0, 0 } };
-/* First key after frame 0: frames before it hold its value. */
-static const gw_key late_keys[] = { { 3, 0.25f, 0, 0 }, { 6, 0.75f, 0, 0 } };
-
-static const gw_cmab_track t_lin_long = { 1, false, 2, lin_keys, 2, 0, 10 };
-static const gw_cmab_track t_herm_long = { 2, false, 2, herm_keys, 2, 0, 4 };
-static const gw_cmab_track t_step_short = { 3, true, 3, step_keys, 3, 0, 5 };
-static const gw_cmab_track t_herm_short = { 2, true, 2, herm_keys, 2, 0, 4 };
-static const gw_cmab_track t_late_short = { 1, true, 2, late_keys, 2, 3, 6 };
-static const char *const tex_names[] = { "tex_a", "tex_b", "tex_c" };
-
+/* The sample grezzo_anim_writer.h describes. */
 static uint8_t *cmab_fixture(size_t *len, int32_t size_extra)
 {
-	static const gw_mmad m[] = {
-		{ 1, 4, 0, { &t_lin_long, NULL } },
-		{ 2, 1, 1, { &t_step_short } },
-		{ 3, 2, 0, { &t_herm_long, NULL, &t_lin_long } },
-		{ 4, 3, 2, { &t_herm_short, &t_lin_long, &t_step_short, NULL } },
-		{ 5, 0, 1, { &t_late_short } },
-	};
-	gw_cmab c = { .duration = 8, .loop = 1, .mmad = m, .nmmad = 5, .ntextures = 3,
-		      .strings = tex_names, .nstrings = 3, .size_extra = size_extra };
-	return gw_write_cmab(&c, len);
+	return gw_sample_cmab(size_extra, len);
 }
 
 START_TEST(test_cmab_types)
@@ -238,31 +216,10 @@ END_TEST
 
 /* ---- CSAB fixtures ---------------------------------------------------------------- */
 
-static const gw_key rad_lin[] = { { 0, 0.0f, 0, 0 }, { 10, 1.0f, 0, 0 } };
-static const gw_key rad_herm[] = { { 0, 0.0f, 0, 0.25f }, { 4, 0.5f, 0, 0 } };
-static const gw_key tr_lin[] = { { 0, 0.0f, 0, 0 }, { 4, 8.0f, 0, 0 } };
-static const gw_key s16_lin[] = { { 0, 0, 0, 0 }, { 4, 16384, 0, 0 } };
-static const gw_key s16_herm[] = { { 0, 0, 0, 0 }, { 2, 16384, 0, 0 } };
-
-static const gw_csab_track c_rad_lin = { .form = GW_V3, .type = 1, .count = 2, .keys = rad_lin, .end = 10 };
-static const gw_csab_track c_rad_herm = { .form = GW_V3, .type = 2, .count = 2, .keys = rad_herm, .end = 4 };
-static const gw_csab_track c_tr_lin = { .form = GW_V3, .type = 1, .count = 2, .keys = tr_lin, .end = 4 };
-static const gw_csab_track c_s16_lin = { .form = GW_V3, .type = 1, .count = 2, .keys = s16_lin, .end = 4 };
-static const gw_csab_track c_s16_herm = { .form = GW_V3, .type = 2, .count = 2, .keys = s16_herm, .end = 2 };
-
-static const int16_t bone_table[4] = { 0, -1, -1, 1 };
-
+/* The sample grezzo_anim_writer.h describes. */
 static uint8_t *csab_v3(size_t *len)
 {
-	static const gw_anod anods[] = {
-		{ .bone = 0, .rot_s16 = 0,
-		  .track = { &c_tr_lin, NULL, NULL, &c_rad_lin, &c_rad_herm } },
-		{ .bone = 3, .rot_s16 = 1,
-		  .track = { NULL, NULL, NULL, &c_s16_herm, NULL, &c_s16_lin, &c_tr_lin } },
-	};
-	gw_csab c = { .version = 3, .duration = 12, .loop = 1, .bone_table = bone_table,
-		      .nbones = 4, .anod = anods, .nanod = 2 };
-	return gw_write_csab(&c, len);
+	return gw_sample_csab(3, len);
 }
 
 #define CSAB_HEADER "frame,scale_x,scale_y,scale_z,rotation_x,rotation_y,rotation_z," \
@@ -306,25 +263,10 @@ START_TEST(test_csab_v3)
 }
 END_TEST
 
-static const gw_const consts[] = { { 0.5f, 1.0f, 10 } };
-static const int32_t raw_tr[] = { 2, 4, 6 };
-static const int32_t raw_rot[] = { -100, 0, 100 };
-
+/* The sample grezzo_anim_writer.h describes. */
 static uint8_t *csab_v5(size_t *len)
 {
-	static const gw_csab_track k = { .form = GW_V5_CONSTANT, .count = 1, .consts = consts };
-	static const gw_csab_track lt = { .form = GW_V5_LINEAR, .count = 3, .raw = raw_tr,
-					  .scale = 0.5f, .bias = 1.0f };
-	static const gw_csab_track lr = { .form = GW_V5_LINEAR, .count = 3, .raw = raw_rot,
-					  .scale = 0.01f, .bias = 0.0f };
-	static const gw_csab_track h = { .form = GW_V5_HERMITE, .count = 2, .keys = herm_keys };
-	static const gw_anod anods[] = {
-		{ .bone = 1, .track = { &lt, &h, NULL, NULL, NULL, &lr, &k } },
-	};
-	static const int16_t table[2] = { -1, 0 };
-	gw_csab c = { .version = 5, .duration = 5, .bone_table = table, .nbones = 2,
-		      .anod = anods, .nanod = 1 };
-	return gw_write_csab(&c, len);
+	return gw_sample_csab(5, len);
 }
 
 START_TEST(test_csab_v5)

@@ -14,3 +14,6 @@ tests_test_grezzo_anim_SOURCES = tests/test_grezzo_anim.c tests/walk.h tests/wal
 	tests/fixtures/grezzo_anim_writer.h tests/fixtures/grezzo_anim_writer.c
 tests_test_grezzo_anim_CFLAGS = $(AM_CFLAGS) $(CHECK_CFLAGS)
 tests_test_grezzo_anim_LDADD = $(LDADD_COMMON) $(CHECK_LIBS) -lm
+
+# mkfixture grezzo KIND OUT writes the samples (the fuzz seeds in tests/fuzz/regressions).
+tests_mkfixture_SOURCES += tests/fixtures/grezzo_anim_writer.h tests/fixtures/grezzo_anim_writer.c
