@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "fixtures/grezzo_anim_writer.h"
+#include "export/png.h"
 #include "formats/driver.h"
 #include "formats/grezzo_anim/grezzo_anim.h"
 #include "lib/tree.h"
@@ -75,6 +76,18 @@ static double cell(nm_tree *t, const char *path, unsigned row, unsigned col)
 
 #define ck_near(a, b) ck_assert_msg(fabs((double)(a) - (b)) <= 1e-5 * (1 + fabs((double)(b))), \
 				    "%s = %.9g, expected %.9g", #a, (double)(a), (double)(b))
+
+static void put32(uint8_t *p, size_t at, uint32_t v)
+{
+	for (int i = 0; i < 4; i++)
+		p[at + (size_t)i] = (uint8_t)(v >> (8 * i));
+}
+
+static uint32_t get32(const uint8_t *p, size_t at)
+{
+	return (uint32_t)p[at] | (uint32_t)p[at + 1] << 8 | (uint32_t)p[at + 2] << 16 |
+	       (uint32_t)p[at + 3] << 24;
+}
 
 static void walk_clean(nm_tree *t)
 {
@@ -194,6 +207,37 @@ START_TEST(test_cmab_records)
 }
 END_TEST
 
+/* txpt's textures as PNGs (8 x 8 RGBA8, every byte 0x40 + index), and a texture whose
+ * bytes the file lacks: an error naming it. */
+START_TEST(test_txpt_png)
+{
+	size_t len;
+	uint8_t *f = cmab_fixture(&len, 0);
+	nm_tree *t = build_ok(f, len);
+	size_t n;
+	char *png = walk_read(t, "/txpt/tex_b.png", &n);
+	ck_assert_ptr_nonnull(png);
+	ck_assert_uint_eq(n, nm_png_size(8, 8, 4));
+	uint8_t row[33];
+	row[0] = 0; /* the filter byte, then 8 pixels of 0x41 0x41 0x41 0x41 */
+	memset(row + 1, 0x41, 32);
+	ck_assert_ptr_nonnull(memmem(png, n, row, sizeof row));
+	free(png);
+	assert_contains(t, "/txpt/tex_b.txt", "format: RGBA8 (0x14016752)");
+	nm_tree_free(t);
+	/* Cut inside the last texture: it alone fails, with its offset. */
+	uint32_t texdata = get32(f, 0x1C);
+	t = build_ok(f, texdata + 2 * 256 + 100);
+	assert_contains(t, "/txpt/error.txt", "texture 2 (tex_c): level 0 needs 256 bytes at 0x");
+	ck_assert(!walk_exists(t, "/txpt/tex_c.png"));
+	ck_assert(walk_exists(t, "/txpt/tex_b.png"));
+	assert_contains(t, "/info.txt", "errors: 1");
+	walk_clean(t);
+	nm_tree_free(t);
+	free(f);
+}
+END_TEST
+
 /* A size field up to 64 bytes past the file is accepted and said (FORMATS.md 10.10). */
 START_TEST(test_size_quirk)
 {
@@ -301,18 +345,6 @@ START_TEST(test_csab_v5)
 END_TEST
 
 /* ---- hostile input ---------------------------------------------------------------- */
-
-static void put32(uint8_t *p, size_t at, uint32_t v)
-{
-	for (int i = 0; i < 4; i++)
-		p[at + (size_t)i] = (uint8_t)(v >> (8 * i));
-}
-
-static uint32_t get32(const uint8_t *p, size_t at)
-{
-	return (uint32_t)p[at] | (uint32_t)p[at + 1] << 8 | (uint32_t)p[at + 2] << 16 |
-	       (uint32_t)p[at + 3] << 24;
-}
 
 /* Every prefix of a file: the build fails naming the file, or the tree walks with
  * every size exact. */
@@ -588,6 +620,7 @@ static Suite *grezzo_anim_suite(void)
 	tcase_add_test(tc, test_cmab_types);
 	tcase_add_test(tc, test_cmab_records);
 	tcase_add_test(tc, test_size_quirk);
+	tcase_add_test(tc, test_txpt_png);
 	tcase_add_test(tc, test_csab_v3);
 	tcase_add_test(tc, test_csab_v5);
 	suite_add_tcase(s, tc);

@@ -6,7 +6,7 @@ libnmodel_a_SOURCES += \
 	src/formats/grezzo_anim/names.c src/formats/grezzo_anim/parse_keys.c \
 	src/formats/grezzo_anim/parse_cmab.c src/formats/grezzo_anim/parse_csab.c \
 	src/formats/grezzo_anim/tree_tracks.c src/formats/grezzo_anim/tree_cmab.c \
-	src/formats/grezzo_anim/tree_csab.c
+	src/formats/grezzo_anim/tree_csab.c src/formats/grezzo_anim/tree_txpt.c
 
 check_PROGRAMS += tests/test_grezzo_anim
 TESTS += tests/test_grezzo_anim

@@ -145,6 +145,7 @@ const char *ga_form_name(ga_form f);
 /* tree_*.c */
 nm_status ga_tree_cmab(nm_tree *t, nm_node *root, ga_anim *a, nm_reader *r);
 nm_status ga_tree_csab(nm_tree *t, nm_node *root, ga_anim *a, nm_reader *r);
+nm_status ga_tree_txpt(nm_tree *t, nm_node *root, ga_anim *a, nm_reader *r);
 /* Shared by both trees: a target's directory content (header lines are the caller's),
  * the key CSV of each track and sampled.csv with the given column names. */
 nm_status ga_tree_tracks(nm_tree *t, nm_node *dir, const ga_anim *a, const ga_target *g,

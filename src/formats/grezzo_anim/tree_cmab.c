@@ -1,7 +1,7 @@
 /* A CMAB's tree:
  *   /mads/  header.txt raw.bin  N_TYPE_material_M[_channel_C]/{header.txt, raw.bin,
  *           TRACK.csv..., sampled.csv}
- *   /txpt/  header.txt raw.bin NAME.txt (one per texture, named by strt)
+ *   /txpt/  (tree_txpt.c)
  *   /strt/  header.txt raw.bin strings.txt */
 #include <stdio.h>
 #include <stdlib.h>
@@ -94,63 +94,6 @@ static nm_status tree_mads(nm_tree *t, nm_node *root, ga_anim *a, nm_reader *r)
 	return NM_OK;
 }
 
-static nm_status tree_txpt(nm_tree *t, nm_node *root, ga_anim *a, nm_reader *r)
-{
-	if (!a->txpt_off)
-		return NM_OK;
-	nm_node *dir = nm_dir(t, root, "txpt");
-	if (!dir || !ga_raw(t, dir, r, a->txpt_off, a->txpt_off + 8 + 0x18 * (uint64_t)a->ntextures))
-		return NM_E_NOMEM;
-	nm_out o;
-	nm_out_init(&o);
-	nm_kv(&o, "magic", "txpt");
-	nm_kv(&o, "offset", "0x%x", a->txpt_off);
-	if (a->txpt_ok) {
-		nm_kv(&o, "texture_count", "%u", a->ntextures);
-		nm_kv(&o, "unknown_06", "0x%x", a->txpt_unknown);
-		nm_kv(&o, "texture_data", "0x%x (the header's; entries' offsets are relative to it)",
-		      a->texdata_off);
-	} else {
-		nm_kv_str(&o, "error", a->txpt_error ? a->txpt_error : "");
-	}
-	if (!ga_text(t, dir, "header.txt", &o))
-		return NM_E_NOMEM;
-	if (!a->txpt_ok)
-		return ga_error_file(t, dir, a->txpt_error);
-	static const char *const exts[] = { ".txt", NULL };
-	for (uint16_t i = 0; i < a->ntextures; i++) {
-		const ga_texture *x = &a->textures[i];
-		char num[16];
-		snprintf(num, sizeof num, "%u", i);
-		char *safe = nm_safe_name(x->name ? x->name : num, strlen(x->name ? x->name : num));
-		char *stem = safe ? nm_unique_stem(t, dir, safe, exts) : NULL;
-		free(safe);
-		if (!stem)
-			return NM_E_NOMEM;
-		nm_kv(&o, "index", "%u", i);
-		nm_kv(&o, "offset", "0x%llx", (unsigned long long)x->at);
-		if (x->name)
-			nm_kv_str(&o, "name", x->name);
-		nm_kv(&o, "name_index", "%u%s", x->name_index, x->name ? "" : " (not in strt)");
-		nm_kv(&o, "data_size", "%u", x->size);
-		nm_kv(&o, "mip_count", "%u", x->mips);
-		nm_kv(&o, "etc1", "%u", x->etc1);
-		nm_kv(&o, "cube", "%u", x->cube);
-		nm_kv(&o, "width", "%u", x->width);
-		nm_kv(&o, "height", "%u", x->height);
-		nm_kv(&o, "gl_format", "0x%04x", x->gl_format);
-		nm_kv(&o, "data_type", "0x%04x", x->data_type);
-		nm_kv(&o, "data_offset", "0x%x (absolute 0x%llx)", x->data_offset,
-		      (unsigned long long)a->texdata_off + x->data_offset);
-		char file[NM_SAFE_NAME_MAX + 32];
-		snprintf(file, sizeof file, "%s.txt", stem);
-		free(stem);
-		if (!ga_text(t, dir, file, &o))
-			return NM_E_NOMEM;
-	}
-	return NM_OK;
-}
-
 static nm_status tree_strt(nm_tree *t, nm_node *root, ga_anim *a, nm_reader *r)
 {
 	if (!a->strt_off)
@@ -185,7 +128,7 @@ nm_status ga_tree_cmab(nm_tree *t, nm_node *root, ga_anim *a, nm_reader *r)
 {
 	nm_status s = tree_mads(t, root, a, r);
 	if (s == NM_OK)
-		s = tree_txpt(t, root, a, r);
+		s = ga_tree_txpt(t, root, a, r);
 	if (s == NM_OK)
 		s = tree_strt(t, root, a, r);
 	return s;
