@@ -110,6 +110,12 @@ START_TEST(test_cmab_types)
 	size_t len;
 	uint8_t *f = cmab_fixture(&len, 0);
 	nm_tree *t = build_ok(f, len);
+	/* Listing and stat-ing everything produces nothing: sizes come from counts. */
+	walk_stats st;
+	walk_opts sizes = { .sizes_only = true };
+	walk_tree_opts(t, &sizes, &st);
+	ck_assert_uint_gt(st.files, 30);
+	ck_assert_uint_eq(nm_tree_productions(t), 0);
 	walk_clean(t);
 	char *info = must_read(t, "/info.txt");
 	static const char *const lines[] = { "kind: cmab", "loop: repeat (0x1)", "duration: 8",
