@@ -482,6 +482,28 @@ START_TEST(test_overlapping_tracks)
 }
 END_TEST
 
+/* A duration no real animation has (a flipped byte): no sampled.csv, said in info.txt. */
+START_TEST(test_long_duration)
+{
+	size_t len;
+	uint8_t *f = cmab_fixture(&len, 0);
+	put32(f, 0x24, GA_MAX_SAMPLED_FRAMES + 1);
+	nm_tree *t = build_ok(f, len);
+	assert_contains(t, "/info.txt", "sampled: none (the duration is past 65536 frames");
+	ck_assert(!walk_exists(t, "/mads/0_translation_material_4_channel_0/sampled.csv"));
+	ck_assert(walk_exists(t, "/mads/0_translation_material_4_channel_0/translation_s.csv"));
+	nm_tree_free(t);
+	put32(f, 0x24, GA_MAX_SAMPLED_FRAMES);
+	t = build_ok(f, len);
+	char *smp = must_read(t, "/mads/0_translation_material_4_channel_0/sampled.csv");
+	ck_assert_uint_eq(csv_rows(smp), GA_MAX_SAMPLED_FRAMES);
+	ck_near(csv_at(smp, GA_MAX_SAMPLED_FRAMES - 1, 1), 1.0);
+	free(smp);
+	nm_tree_free(t);
+	free(f);
+}
+END_TEST
+
 START_TEST(test_not_ours)
 {
 	static const uint8_t junk[8] = "cmab";
@@ -635,6 +657,7 @@ static Suite *grezzo_anim_suite(void)
 	tcase_add_test(bad, test_truncations);
 	tcase_add_test(bad, test_absurd_counts);
 	tcase_add_test(bad, test_overlapping_tracks);
+	tcase_add_test(bad, test_long_duration);
 	tcase_add_test(bad, test_not_ours);
 	suite_add_tcase(s, bad);
 	TCase *corpus = tcase_create("corpus");

@@ -52,6 +52,9 @@ static void info_text(nm_out *o, nm_reader *r, const ga_anim *a)
 	} else {
 		nm_kv(o, "bones", "%u", a->nbones);
 	}
+	if (a->duration > GA_MAX_SAMPLED_FRAMES)
+		nm_kv(o, "sampled", "none (the duration is past %u frames: no sampled.csv; the key "
+		      "CSVs hold every key)", GA_MAX_SAMPLED_FRAMES);
 	if (a->anim_count != 1)
 		nm_kv(o, "animation_count", "%u (only the first is read)", a->anim_count);
 	uint64_t have = nm_reader_size(r);

@@ -142,6 +142,12 @@ const char *ga_interp_name(uint32_t stored_type, ga_kind kind); /* "linear", ...
 const char *ga_track_name(const ga_anim *a, const ga_target *g, unsigned slot);
 const char *ga_form_name(ga_form f);
 
+/* The longest animation sampled.csv is made for. The duration is a u32 no bytes of the
+ * file bound: a flipped byte in a 1 KB file would otherwise announce a 1 GB table that a
+ * walk of the tree produces. 65536 frames is 36 minutes at 30 fps (MM3D's tracks store
+ * frames as u16); past it the key CSVs still hold every key. */
+#define GA_MAX_SAMPLED_FRAMES 65536u
+
 /* tree_*.c */
 nm_status ga_tree_cmab(nm_tree *t, nm_node *root, ga_anim *a, nm_reader *r);
 nm_status ga_tree_csab(nm_tree *t, nm_node *root, ga_anim *a, nm_reader *r);

@@ -90,6 +90,8 @@ nm_status ga_tree_tracks(nm_tree *t, nm_node *dir, const ga_anim *a, const ga_ta
 			     (void *)tr))
 			return NM_E_NOMEM;
 	}
+	if (a->duration > GA_MAX_SAMPLED_FRAMES)
+		return NM_OK; /* info.txt says why */
 	struct sampled *sm = nm_tree_alloc(t, sizeof *sm);
 	if (!sm)
 		return NM_E_NOMEM;
