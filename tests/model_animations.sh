@@ -1,5 +1,6 @@
 #!/bin/bash
-# Models with their animations (doc/j3danim.md, "With their model") on the corpus archives
+# Models with their animations (doc/j3danim.md, "With their model"; CMB's: doc/grezzo_anim.md)
+# on the corpus archives
 # and folders: each model takes the animations that fit it (info.txt), model.glb has one
 # glTF animation per name, and every joint's world in the glb, at frames 0, 10 and the
 # last of every animation of WaddleDoo (21 BCKs, INF1's Softimage rule), equals the one
@@ -46,7 +47,15 @@ rarc/smg2mod_MogucchiShooter.arc mogucchishooter/mogucchishooter.bdl 18
 rarc/smg2mod_WaterBazooka.arc waterbazooka/waterbazooka.bdl 15
 rarc/fin_pikmin2_pikis.yaz0 designer/piki_model/piki_p2_red.bmd 68
 folder/sms_sky sky.bmd 1
+gar/mm3dr_zelda2_mag.gar.lzs Model/title_logo.cmb 4
 LIST
+# Majora's Mask 3D's title logo: of its 4 CMABs one moves the texture the glb shows
+# (title_logo_loop: texture translation); the others swap textures or set colours.
+"$NMODEL" cat "$CORPUS/gar/mm3dr_zelda2_mag.gar.lzs" Model/title_logo.cmb/model.glb \
+	>"$WORK/logo.glb"
+check "title_logo.cmb: one glTF animation, title_logo_loop" \
+	test "$(glb_animations "$WORK/logo.glb")" = title_logo_loop
+check "... through KHR_texture_transform" grep -q 'KHR_texture_transform/offset' "$WORK/logo.glb"
 # Pikmin 2: the cursor's BRKs name the cursor's materials only; a leaf takes none.
 pikis=$CORPUS/rarc/fin_pikmin2_pikis.yaz0
 check "pikis: cursor.bmd takes the 4 cursor BRKs" \

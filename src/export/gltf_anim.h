@@ -93,8 +93,9 @@ typedef struct nm_gltf_anim {
  * uv' = S * R(r) * (uv - C) + C + T with R(r) = [[cos, -sin], [sin, cos]] (J3D's basic
  * texture matrix, FORMATS.md 10.4; Grezzo's with C = 0), as KHR_texture_transform's
  * offset, rotation and scale (uv' = T(offset) * R(rotation) * S(scale) * uv). flip_v: the
- * glb's coordinates are (s, 1 - t) of the game's (J3D's mesh.obj and model.glb), so the
- * matrix is conjugated by that flip. Exact when r = 0 or Sx = Sy (glTF scales after it
+ * glb's coordinates are (s, 1 - t) of the game's (a format whose t = 0 is the image's
+ * bottom row, as OpenGL's: CMB), so the matrix is conjugated by that flip; J3D's t = 0 is
+ * the top row, as glTF's. Exact when r = 0 or Sx = Sy (glTF scales after it
  * rotates, the game before); otherwise the rotation and scale are the game's and only
  * the offset is exact for the texture's center. */
 void nm_gltf_uv_transform(const float s[2], float r, const float t[2], const float c[2],

@@ -26,7 +26,13 @@ struct anim_ctx {
 	j3d_model *m;
 	struct clip *clips;
 	size_t nclips;
+	nm_key **keys;            /* per file taken: its keys while the glb is produced */
 };
+
+static const j3danim *anim_of(const j3d_model *m, size_t f)
+{
+	return m->anims.taken[f].anim;
+}
 
 /* An extra channel's key: which file and which of its targets. */
 #define KEY(file, target) ((uint32_t)(file) << 16 | (uint32_t)(target))
@@ -76,7 +82,7 @@ static void add_channel(nm_gltf_channel *chs, size_t *n, nm_gltf_channel ch)
 /* The channels file f adds to a clip; chs has room for 3 per target. */
 static void file_channels(const j3d_model *m, size_t f, nm_gltf_channel *chs, size_t *n)
 {
-	const struct j3danim *a = m->anims.files[f].a;
+	const struct j3danim *a = anim_of(m, f);
 	uint32_t frames = frames_of(a);
 	for (size_t i = 0; i < a->ntargets; i++) {
 		const j3danim_target *tg = &a->targets[i];
@@ -129,9 +135,9 @@ static nm_status sample_srt(void *ctx, size_t anim, size_t joint, enum nm_gltf_p
 {
 	(void)err;
 	const struct anim_ctx *c = ctx;
-	const j3d_anim_file *f = &c->m->anims.files[c->clips[anim].joints];
+	const j3danim *a = anim_of(c->m, (size_t)c->clips[anim].joints);
 	j3danim_trs trs;
-	j3danim_sample_joint(f->a, &f->a->targets[joint], (float)frame, &trs);
+	j3danim_sample_joint(a, &a->targets[joint], (float)frame, &trs);
 	for (int k = 0; k < 3; k++)
 		out[k] = part == NM_GLTF_PART_S ? trs.scale[k]
 		       : part == NM_GLTF_PART_T ? trs.translation[k]
@@ -145,8 +151,7 @@ static nm_status sample_extra(void *ctx, size_t anim, const nm_gltf_channel *ch,
 	(void)anim;
 	(void)err;
 	const struct anim_ctx *c = ctx;
-	const j3d_anim_file *f = &c->m->anims.files[KEY_FILE(ch->key)];
-	const struct j3danim *a = f->a;
+	const struct j3danim *a = anim_of(c->m, KEY_FILE(ch->key));
 	const j3danim_target *tg = &a->targets[KEY_TARGET(ch->key)];
 	float fr = (float)frame;
 	if (ch->path == NM_GLTF_BASE_COLOR) {
@@ -179,12 +184,13 @@ static void end_clip(void *ctx, size_t anim)
 {
 	const struct anim_ctx *c = ctx;
 	for (size_t i = 0; i < c->clips[anim].nfiles; i++) {
-		j3d_anim_file *f = &c->m->anims.files[c->clips[anim].files[i]];
-		for (size_t t = 0; t < f->a->ntargets; t++)
-			for (size_t k = 0; k < f->a->targets[t].ntracks; k++)
-				f->a->targets[t].tracks[k].keys = NULL;
-		free(f->keys);
-		f->keys = NULL;
+		size_t f = c->clips[anim].files[i];
+		j3danim *a = c->m->anims.taken[f].anim;
+		for (size_t t = 0; t < a->ntargets; t++)
+			for (size_t k = 0; k < a->targets[t].ntracks; k++)
+				a->targets[t].tracks[k].keys = NULL;
+		free(c->keys[f]);
+		c->keys[f] = NULL;
 	}
 }
 
@@ -193,20 +199,20 @@ static nm_status begin_clip(void *ctx, size_t anim, const nm_options *opt, nm_er
 	const struct anim_ctx *c = ctx;
 	nm_status s = NM_OK;
 	for (size_t i = 0; s == NM_OK && i < c->clips[anim].nfiles; i++) {
-		j3d_anim_file *f = &c->m->anims.files[c->clips[anim].files[i]];
-		struct j3danim *a = f->a;
-		f->keys = nm_alloc(opt, a->keys_total ? a->keys_total : 1, sizeof *f->keys, err,
-				   a->file, a->block_magic, a->block_off);
-		if (!f->keys) {
+		size_t f = c->clips[anim].files[i];
+		j3danim *a = c->m->anims.taken[f].anim;
+		nm_key *next = c->keys[f] = nm_alloc(opt, a->keys_total ? a->keys_total : 1,
+						     sizeof *next, err, a->file, a->block_magic,
+						     a->block_off);
+		if (!next) {
 			s = err->code;
 			break;
 		}
-		nm_key *next = f->keys;
 		for (size_t t = 0; s == NM_OK && t < a->ntargets; t++)
 			for (size_t k = 0; s == NM_OK && !a->targets[t].problem &&
 					   k < a->targets[t].ntracks; k++) {
 				j3danim_track *tr = &a->targets[t].tracks[k];
-				s = j3danim_track_keys(f->r, a, tr, next, err);
+				s = j3danim_track_keys(c->m->anims.taken[f].r, a, tr, next, err);
 				tr->keys = next;
 				next += tr->count;
 			}
@@ -225,21 +231,22 @@ static bool joint_kind(const struct j3danim *a)
 
 nm_status j3d_add_gltf_animated(nm_tree *t, nm_node *root, j3d_model *m)
 {
-	j3d_anims *an = &m->anims;
+	nm_pairs *an = &m->anims;
 	if (!an->n)
 		return j3d_add_gltf(t, root, m);
 	size_t njoints = m->jnt1 ? m->jnt1->count : 0;
 	struct anim_ctx *c = nm_tree_alloc(t, sizeof *c);
 	struct clip *clips = nm_tree_alloc_array(t, an->n, sizeof *clips);
+	nm_key **keys = nm_tree_alloc_array(t, an->n, sizeof *keys);
 	nm_gltf_clip *gc = nm_tree_alloc_array(t, an->n, sizeof *gc);
 	nm_gltf_clips *all = nm_tree_alloc(t, sizeof *all);
-	if (!c || !clips || !gc || !all)
+	if (!c || !clips || !keys || !gc || !all)
 		return NM_E_NOMEM;
-	*c = (struct anim_ctx){ .m = m, .clips = clips };
+	*c = (struct anim_ctx){ .m = m, .clips = clips, .keys = keys };
 	/* Stems in the order their first file was taken. */
 	for (size_t i = 0; i < an->n; i++) {
 		size_t k = 0;
-		while (k < c->nclips && strcmp(an->files[clips[k].files[0]].stem, an->files[i].stem))
+		while (k < c->nclips && strcmp(an->taken[clips[k].files[0]].stem, an->taken[i].stem))
 			k++;
 		struct clip *cl = &clips[k];
 		if (k == c->nclips) {
@@ -250,25 +257,25 @@ nm_status j3d_add_gltf_animated(nm_tree *t, nm_node *root, j3d_model *m)
 				return NM_E_NOMEM;
 		}
 		cl->files[cl->nfiles++] = i;
-		if (cl->joints < 0 && joint_kind(an->files[i].a))
+		if (cl->joints < 0 && joint_kind(anim_of(m, i)))
 			cl->joints = (int)i;
 	}
 	for (size_t k = 0; k < c->nclips; k++) {
 		struct clip *cl = &clips[k];
 		size_t room = 0;
 		for (size_t i = 0; i < cl->nfiles; i++)
-			room += 3 * an->files[cl->files[i]].a->ntargets;
+			room += 3 * anim_of(m, cl->files[i])->ntargets;
 		nm_gltf_channel *chs = nm_tree_alloc_array(t, room ? room : 1, sizeof *chs);
 		if (!chs)
 			return NM_E_NOMEM;
 		size_t n = 0;
 		for (size_t i = 0; i < cl->nfiles; i++)
 			file_channels(m, cl->files[i], chs, &n);
-		gc[k] = (nm_gltf_clip){ .name = an->files[cl->files[0]].stem, .extra = chs,
+		gc[k] = (nm_gltf_clip){ .name = an->taken[cl->files[0]].stem, .extra = chs,
 					.nextra = n };
 		if (cl->joints >= 0 && njoints) {
 			/* Joints past a shorter table keep their bind pose (10.10). */
-			const struct j3danim *a = an->files[cl->joints].a;
+			const struct j3danim *a = anim_of(m, (size_t)cl->joints);
 			uint32_t (*jf)[3] = nm_tree_alloc_array(t, njoints, sizeof *jf);
 			if (!jf)
 				return NM_E_NOMEM;

@@ -349,15 +349,8 @@ static void write_info(nm_out *o, j3d_model *m)
 	nm_kv(o, "matrix_groups", "%u", m->inf1 ? m->inf1->packets : 0);
 	nm_kv(o, "envelopes", "%u", m->evp1 ? m->evp1->count : 0);
 	nm_kv(o, "draw_matrices", "%u", m->drw1 ? m->drw1->count : 0);
-	/* What model.glb animates (doc/j3danim.md): the files taken, then those around it
-	 * left out and why. */
-	nm_kv(o, "animations", "%zu", m->anims.n);
-	for (size_t i = 0; i < m->anims.n; i++)
-		nm_kv_str(o, "animation", m->anims.files[i].path);
-	for (size_t i = 0; i < m->anims.nleft; i++)
-		nm_kv_str(o, "animation_left_out", m->anims.left[i]);
-	if (m->anims.others)
-		nm_kv(o, "animations_for_other_models", "%zu", m->anims.others);
+	/* What model.glb animates (doc/j3danim.md). */
+	nm_pairs_info(o, &m->anims);
 	if (m->walk_failed)
 		nm_kv_str(o, "error", m->walk_err.msg);
 	for (size_t i = 0; i < m->nchunks; i++) {

@@ -17,6 +17,7 @@
 #include "export/png.h"
 #include "export/triangulate.h"
 #include "lib/chunk.h"
+#include "formats/container/container.h"
 #include "lib/error.h"
 #include "lib/keyframes.h"
 #include "lib/out.h"
@@ -248,26 +249,6 @@ typedef struct j3d_tex1 {
 } j3d_tex1;
 
 /* ---- the model ---- */
-/* An animation file a model takes (anim_pair.c): parsed tables, keys read only while
- * model.glb is produced (anim_gltf.c). */
-typedef struct j3d_anim_file {
-	const char *path;         /* in its archive or folder */
-	const char *stem;         /* its name without folders or extension: the glTF
-				   * animation it is part of */
-	nm_reader *r;
-	struct j3danim *a;
-	nm_key *keys;             /* while the glb is produced */
-} j3d_anim_file;
-
-typedef struct j3d_anims {
-	j3d_anim_file *files;
-	size_t n;
-	char **left;              /* "path: why" of each animation beside it, or fitting it,
-				   * not taken */
-	size_t nleft;
-	size_t others;            /* animations around it for other models */
-} j3d_anims;
-
 typedef struct j3d_model {
 	nm_reader *r;
 	const char *file;
@@ -290,7 +271,8 @@ typedef struct j3d_model {
 
 	nm_tree *t;               /* the parsed tables live in its arena (nm_tree_alloc) */
 	struct j3d_mesh *mesh;    /* mesh.obj's groups (obj.c), for model.glb too */
-	j3d_anims anims;          /* the animations around it that it takes */
+	struct j3d_model *bmt;    /* the material table of its name beside it, or NULL */
+	nm_pairs anims;           /* the animations around it that it takes (anim_pair.c) */
 } j3d_model;
 
 /* The chunk tables of the J3D file r, parsed in t's arena without building its tree
