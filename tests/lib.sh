@@ -52,10 +52,11 @@ all_errors_start_with() {
 	[ -s "$WORK/errors" ] && ! grep -v "^$1" "$WORK/errors"
 }
 
-# What a file that no driver reads is told to be instead: the drivers' descriptions, as
+# What a file that no driver reads is told to be instead: the drivers' names, as
 # `nmodel formats` lists them.
 expected_formats() {
-	"$NMODEL" formats | awk '{ sub(/^[^ ]+ +/, ""); printf "%s%s", (NR > 1 ? ", " : "expected "), $0 }'
+	"$NMODEL" formats | awk '{ printf "%s%s", (NR > 1 ? ", " : "expected one of "), $1 }
+		END { printf ": nmodel formats" }'
 }
 
 # The sample model the project writes itself.

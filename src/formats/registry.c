@@ -45,15 +45,17 @@ nm_status nm_driver_find(nm_reader *r, const nm_driver **out, nm_error *err)
 			*out = nm_drivers[i];
 			return NM_OK;
 		}
-	/* Every description, cut at the buffer (snprintf's count is what it would write). */
-	char names[sizeof err->msg];
+	/* Every driver by its short name (`nmodel formats` describes each): the descriptions
+	 * together no longer fit one message with a long path. */
+	char names[sizeof err->msg / 2];
 	size_t o = 0;
 	for (size_t i = 0; nm_drivers[i] && o < sizeof names; i++)
 		o += (size_t)snprintf(names + o, sizeof names - o, "%s%s", i ? ", " : "",
-				      nm_drivers[i]->description);
+				      nm_drivers[i]->name);
 	if (len == 0)
 		return nm_fail(err, NM_E_UNSUPPORTED, nm_reader_name(r), NULL, NM_NO_OFFSET,
-			       "empty file, not a model (expected %s)", names);
+			       "empty file, not a model (expected one of %s: nmodel formats)",
+			       names);
 	char shown[4 * 8 + 1];
 	o = 0;
 	for (size_t i = 0; i < len && i < 8; i++)
@@ -62,8 +64,8 @@ nm_status nm_driver_find(nm_reader *r, const nm_driver **out, nm_error *err)
 				      head[i]);
 	shown[o] = '\0';
 	return nm_fail(err, NM_E_UNSUPPORTED, nm_reader_name(r), NULL, 0,
-		       "not a model this tool reads (starts with \"%s\"; expected %s)",
-		       shown, names);
+		       "not a model this tool reads (starts with \"%s\"; expected one of %s: "
+		       "nmodel formats)", shown, names);
 }
 
 nm_status nm_build_any(nm_reader *r, nm_tree *t, nm_node *dir, nm_error *err)
