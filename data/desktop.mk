@@ -12,7 +12,9 @@ thumbnailer_DATA = data/nmodelfs.thumbnailer
 DESKTOP_IN = src/desktop/nmodel-open.in src/desktop/nmodel-thumbnail.in \
 	data/nmodelfs.desktop.in data/nmodelfs.thumbnailer.in
 EXTRA_DIST += $(DESKTOP_IN) data/desktop.mk
-CLEANFILES = $(bin_SCRIPTS) $(desktop_DATA) $(thumbnailer_DATA) data/paths
+dist_man_MANS += man/nmodel-open.1 man/nmodel-thumbnail.1
+CLEANFILES = $(bin_SCRIPTS) $(desktop_DATA) $(thumbnailer_DATA) data/paths \
+	tests/desktop-thumbnail.png
 
 # The install paths the generated files were made with, remade (and they with it) when a
 # `make install prefix=...` names others, so that they point where they are installed
