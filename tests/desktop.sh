@@ -46,6 +46,36 @@ command -v desktop-file-validate >/dev/null &&
 	check "... a valid desktop entry" desktop-file-validate "$P/share/applications/nmodelfs.desktop"
 
 # ---- file types ----
+# Every driver's files have a type, and the desktop entry opens it (a new driver adds its
+# magic to data/nmodelfs.xml and a line here). Wrappers have none of their own: a
+# wrapped file has its content's type.
+types_of_driver() {
+	case $1 in
+	cmod) echo model/x-celestia-cmod ;;
+	cmb) echo model/x-grezzo-cmb ;;
+	j3d) echo model/x-j3d-bmd model/x-j3d-bdl application/x-j3d-bmt ;;
+	pak) echo application/x-rfrm-pak ;;
+	rfrm) echo application/x-rfrm model/x-rfrm-model image/x-rfrm-texture ;;
+	rarc) echo application/x-rarc ;;
+	zar) echo application/x-zar ;;
+	gar) echo application/x-gar ;;
+	bti) echo image/x-j3d-bti ;;
+	*_wrap) echo wrapper ;;
+	esac
+}
+entry_types=$(sed -n 's/^MimeType=//p' "$P/share/applications/nmodelfs.desktop")
+for d in $("$NMODEL" formats | awk '{print $1}'); do
+	types=$(types_of_driver "$d")
+	[ "$types" = wrapper ] && continue
+	check "driver $d has file types (${types:-none: add its magic to data/nmodelfs.xml})" test -n "$types"
+	for t in $types; do
+		check "... $t is defined" grep -q "<mime-type type=\"$t\">" "$P/share/mime/packages/nmodelfs.xml"
+		check "... and opened by nmodelfs.desktop" bash -c "[[ ';$entry_types' == *';$t;'* ]]"
+		# A model has a model.glb to preview.
+		[[ $t == model/* ]] && check "... and previewed by nmodelfs.thumbnailer" \
+			grep -q "^MimeType=.*$t;" "$P/share/thumbnailers/nmodelfs.thumbnailer"
+	done
+done
 type_of() { xdg-mime query filetype "$1" 2>/dev/null; }
 # named FILE TYPE: xdg-mime names TYPE for FILE, and GIO for its first 4 KiB under no
 # name (content alone; BTI has no magic and is known by name only).
@@ -138,23 +168,23 @@ until_gone() { # until_gone DIR SECONDS
 cp "$F/sample.cmod" "$WORK/home/sample.cmod"
 M=$XDG_RUNTIME_DIR/nmodelfs/sample.cmod
 export NMODEL_IDLE_TIMEOUT=2 NMODEL_SESSION_POLL=1
-gio open "$WORK/home/sample.cmod" 2>"$WORK/open.err"
+gio open "$WORK/home/sample.cmod" >/dev/null 2>"$WORK/open.err"
 check "gio open FILE: a file-manager window on the folder" window sample.cmod
 check "... which is a mount of FILE at \$XDG_RUNTIME_DIR/nmodelfs/NAME" \
 	test "$(findmnt -n -o SOURCE --mountpoint "$M")" = "$WORK/home/sample.cmod"
 check "... read-only" test "$(findmnt -n -o VFS-OPTIONS --mountpoint "$M" | cut -d, -f1)" = ro
 check "... showing the model" grep -q '^format: ' "$M/info.txt"
-gio open "$WORK/home/sample.cmod" 2>>"$WORK/open.err"
+gio open "$WORK/home/sample.cmod" >/dev/null 2>>"$WORK/open.err"
 sleep 0.5
 check "opened again: the mount is reused" test "$(mounts_of "$WORK/home/sample.cmod")" = 1
 mkdir -p "$WORK/home/other"
 cp "$F/fixture.cmb" "$WORK/home/other/sample.cmod"
-gio open "$WORK/home/other/sample.cmod" 2>>"$WORK/open.err"
+gio open "$WORK/home/other/sample.cmod" >/dev/null 2>>"$WORK/open.err"
 check "another file of the same name: its own mount beside it (NAME~2)" window "sample.cmod~2"
 check "... of that file" test "$(findmnt -n -o SOURCE --mountpoint "$M~2")" = "$WORK/home/other/sample.cmod"
 check "... and nothing said" test ! -s "$WORK/open.err"
 printf 'J3D2bmd3 but nothing after' >"$WORK/home/broken.bmd"
-gio open "$WORK/home/broken.bmd" 2>"$WORK/broken.err"
+gio open "$WORK/home/broken.bmd" >/dev/null 2>"$WORK/broken.err"
 sleep 1
 check "a broken file: nothing mounted" test ! -e "$XDG_RUNTIME_DIR/nmodelfs/broken.bmd"
 check "... and the reason said, naming the file" grep -q "^nmodel-open: $WORK/home/broken.bmd: " "$WORK/broken.err"
@@ -209,7 +239,7 @@ check "... and fails, writing none, for an archive (no model.glb)" \
 
 # The end of the session: a mount still in use is unmounted when the X display goes.
 export NMODEL_IDLE_TIMEOUT=600
-gio open "$F/sample.cmod" 2>>"$WORK/open.err"
+gio open "$F/sample.cmod" >/dev/null 2>>"$WORK/open.err"
 M=$XDG_RUNTIME_DIR/nmodelfs/sample.cmod
 check "a mount that idle_timeout would keep for 10 minutes" window sample.cmod
 kill "$xvfb"
