@@ -18,8 +18,8 @@
  * Groups: one glTF mesh per group that owns its vertices, with one primitive per group
  * that uses them (itself and the reuse_vertices groups after it); a group without
  * vertices or triangles is left out (glTF accessors count at least one element). A
- * dropped triangle (NM_OBJ_DROPPED) is written as the degenerate triangle (0, 0, 0),
- * which draws nothing. */
+ * triangle mesh.obj leaves out (NM_OBJ_DROPPED: one whose index is outside a damaged
+ * model's vertices) is written as the degenerate triangle (0, 0, 0), which draws nothing. */
 #ifndef NM_GLTF_H
 #define NM_GLTF_H
 

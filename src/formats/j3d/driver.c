@@ -318,6 +318,16 @@ static uint64_t total_packets(const j3d_model *m)
 	return n;
 }
 
+/* Triangles of the shapes mesh.obj and model.glb draw (export/triangulate.h's rule). */
+static uint64_t total_triangles(const j3d_model *m)
+{
+	uint64_t n = 0;
+	for (size_t i = 0; m->shp1 && i < m->shp1->count; i++)
+		if (m->shp1->shapes[i].ok)
+			n += m->shp1->shapes[i].count[J3D_PC_TRIANGLES];
+	return n;
+}
+
 static void write_info(nm_out *o, j3d_model *m)
 {
 	nm_info_begin(o, &nm_driver_j3d, m->r);
@@ -340,6 +350,7 @@ static void write_info(nm_out *o, j3d_model *m)
 	nm_kv(o, "vertices", "%u", m->inf1 ? m->inf1->vertices : 0);
 	nm_kv(o, "positions", "%u",
 	      m->vtx1 && m->vtx1->arrays[J3D_POS].present ? m->vtx1->arrays[J3D_POS].count : 0);
+	nm_kv(o, "triangles", "%llu", (unsigned long long)total_triangles(m));
 	nm_kv(o, "packets", "%llu", (unsigned long long)total_packets(m));
 	nm_kv(o, "matrix_groups", "%u", m->inf1 ? m->inf1->packets : 0);
 	nm_kv(o, "envelopes", "%u", m->evp1 ? m->evp1->count : 0);
