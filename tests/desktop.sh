@@ -92,6 +92,7 @@ F=$WORK/fixtures
 mkdir -p "$F"
 MK=$top_builddir/tests/mkfixture
 "$MK" cmod "$F/sample.cmod" && named "$F/sample.cmod" model/x-celestia-cmod
+"$MK" bmd "$F/fixture.bmd" && named "$F/fixture.bmd" model/x-j3d-bmd
 "$MK" bmt "$F/fixture.bmt" && named "$F/fixture.bmt" application/x-j3d-bmt
 "$MK" bti i4 "$F/fixture.bti" && named "$F/fixture.bti" image/x-j3d-bti
 "$MK" txtr 12 8 "$F/fixture.txtr" && named "$F/fixture.txtr" image/x-rfrm-texture
@@ -197,8 +198,13 @@ check "... and their folders" test ! -e "$M" -a ! -e "$M~2"
 # Thumbnails: pcmanfm runs data/nmodelfs.thumbnailer for the models in a folder; they
 # land in the cache the thumbnail spec names (MD5 of the file's URI).
 mkdir -p "$WORK/home/models"
+# (Not the J3D fixture: its triangles are slivers along a line, made to exercise the
+# parser, and show nothing.)
 cp "$F/sample.cmod" "$WORK/home/models/"
-[ -d "$CORPUS" ] && cp "$CORPUS/cmb/fin_oot3d_zelda_cow.cmb" "$WORK/home/models/cow.cmb"
+if [ -d "$CORPUS" ]; then
+	cp "$CORPUS/cmb/fin_oot3d_zelda_cow.cmb" "$WORK/home/models/cow.cmb"
+	cp "$CORPUS/bmd/fin_sms_kinopio_body.bmd" "$WORK/home/models/kinopio.bmd"
+fi
 pcmanfm "$WORK/home/models" >/dev/null 2>&1 &
 for f in "$WORK"/home/models/*; do
 	thumb=$XDG_CACHE_HOME/thumbnails/normal/$(printf 'file://%s' "$f" | md5sum | cut -d' ' -f1).png
