@@ -37,6 +37,7 @@
 #include <stdlib.h>
 #include <sys/eventfd.h>
 #include <unistd.h>
+#include "fuse/idle.h"
 #include "fuse/loop.h"
 
 struct loop;
@@ -65,6 +66,7 @@ struct loop {
 	bool stopping;
 	int error;              /* -1 once reading the device failed */
 	sem_t ended;            /* posted by the thread that saw the end */
+	nm_fuse_idle *uses;     /* told of every request (-o idle_timeout), or NULL */
 };
 
 static void *work(void *arg);
@@ -201,7 +203,9 @@ static void *work(void *arg)
 		}
 		pthread_mutex_unlock(&l->lock);
 		current = self;
+		nm_fuse_idle_use(l->uses);
 		fuse_session_process_buf(l->se, &buf);
+		nm_fuse_idle_unuse(l->uses);
 		current = NULL;
 		pthread_mutex_lock(&l->lock);
 		if (self->replying)
@@ -236,10 +240,11 @@ static void stop(struct loop *l)
 	}
 }
 
-int nm_fuse_loop(struct fuse_session *se, unsigned max_threads, unsigned max_idle)
+int nm_fuse_loop(struct fuse_session *se, unsigned max_threads, unsigned max_idle,
+		 nm_fuse_idle *idle)
 {
 	struct loop l = { .se = se, .fd = fuse_session_fd(se), .max_threads = max_threads,
-			  .max_idle = max_idle };
+			  .max_idle = max_idle, .uses = idle };
 	int flags = fcntl(l.fd, F_GETFL);
 	if (flags < 0 || fcntl(l.fd, F_SETFL, flags | O_NONBLOCK) < 0)
 		return -1;

@@ -4,13 +4,17 @@
 #ifndef NM_FUSE_LOOP_H
 #define NM_FUSE_LOOP_H
 
+#include "fuse/idle.h"
+
 struct fuse_session;
 
 /* Serve se until it is unmounted or told to exit (a signal, fuse_session_exit), with at
  * most max_threads threads answering requests (1: every request in turn) and at most
- * max_idle of them kept waiting once a burst is over (UINT_MAX: all). 0, or -1 when the
- * loop cannot start or reading the device fails. */
-int nm_fuse_loop(struct fuse_session *se, unsigned max_threads, unsigned max_idle);
+ * max_idle of them kept waiting once a burst is over (UINT_MAX: all); idle (or NULL) is
+ * told when each request begins and ends. 0, or -1 when the loop cannot start or reading
+ * the device fails. */
+int nm_fuse_loop(struct fuse_session *se, unsigned max_threads, unsigned max_idle,
+		 nm_fuse_idle *idle);
 
 /* Called while answering a request, before work that may take long (nm_options'
  * before_long_work: a producer or a populate about to run, or waited for): another

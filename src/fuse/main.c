@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include "config.h"
 #include "formats/driver.h"
+#include "fuse/idle.h"
 #include "fuse/log.h"
 #include "fuse/loop.h"
 #include "fuse/mountpoint.h"
@@ -24,12 +25,12 @@ static void failed(const char *what)
 /* The loop's threads: libfuse's default count (10) unless -s or -o max_threads says
  * otherwise; -o max_idle_threads as libfuse reads it (unset: UINT_MAX, all kept). */
 static int serve(struct fuse_session *se, const struct fuse_cmdline_opts *cmd,
-		 const nm_fuse_options *opts)
+		 const nm_fuse_options *opts, const nm_fuse_fs *fs)
 {
 	unsigned threads = cmd->singlethread ? 1
 			   : opts->max_threads ? opts->max_threads
 					       : cmd->max_threads;
-	return nm_fuse_loop(se, threads, cmd->max_idle_threads);
+	return nm_fuse_loop(se, threads, cmd->max_idle_threads, fs->idle);
 }
 
 int main(int argc, char *argv[])
@@ -113,7 +114,10 @@ int main(int argc, char *argv[])
 	nm_fuse_log_detach();
 	if (nm_fuse_prefill_start(&fs, opts.prefill ? opts.model.cache_size : 0) != 0)
 		nm_fuse_say("cannot start the prefill thread: every file is READ on first use");
-	rc = serve(se, &cmd, &opts) != 0;
+	if (opts.idle_timeout && !(fs.idle = nm_fuse_idle_start(mountpoint, opts.idle_timeout)))
+		nm_fuse_say("cannot start the idle_timeout thread: the mount stays until unmounted");
+	rc = serve(se, &cmd, &opts, &fs) != 0;
+	nm_fuse_idle_stop(fs.idle);
 	nm_fuse_prefill_stop(&fs);
 	fuse_session_unmount(se);
 out_signals:

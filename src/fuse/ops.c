@@ -89,9 +89,10 @@ static void fs_init(void *data, struct fuse_conn_info *conn)
 	}
 	/* Opening a file or directory needs nothing from us: answering the first OPEN and
 	 * OPENDIR with ENOSYS makes the kernel open the others itself, keeping the page
-	 * cache and the cached listing (fs_open, fs_opendir). */
-	fs->no_open = (conn->capable & FUSE_CAP_NO_OPEN_SUPPORT) != 0;
-	fs->no_opendir = (conn->capable & FUSE_CAP_NO_OPENDIR_SUPPORT) != 0;
+	 * cache and the cached listing (fs_open, fs_opendir). Not under -o idle_timeout,
+	 * which counts what is open (fuse/idle.h). */
+	fs->no_open = !fs->idle && (conn->capable & FUSE_CAP_NO_OPEN_SUPPORT) != 0;
+	fs->no_opendir = !fs->idle && (conn->capable & FUSE_CAP_NO_OPENDIR_SUPPORT) != 0;
 	/* Fewer, larger reads of big files (textures, mesh.obj): the kernel's request size
 	 * follows max_write. */
 	if (conn->max_write < NM_FUSE_MAX_REQUEST)
@@ -212,6 +213,15 @@ static bool kind_of(fuse_req_t req, nm_fuse_fs *fs, fuse_ino_t ino, nm_node_kind
 	return true;
 }
 
+/* An open file or directory is a use of the mount until its release (-o idle_timeout);
+ * one whose reply did not reach the kernel (the opener was interrupted) gets none. */
+static void reply_open(fuse_req_t req, nm_fuse_fs *fs, struct fuse_file_info *fi)
+{
+	nm_fuse_idle_use(fs->idle);
+	if (fuse_reply_open(req, fi) != 0)
+		nm_fuse_idle_unuse(fs->idle);
+}
+
 static void fs_opendir(fuse_req_t req, fuse_ino_t ino, struct fuse_file_info *fi)
 {
 	nm_fuse_fs *fs = fs_of(req);
@@ -228,7 +238,7 @@ static void fs_opendir(fuse_req_t req, fuse_ino_t ino, struct fuse_file_info *fi
 	}
 	fi->cache_readdir = 1;
 	fi->keep_cache = 1;
-	fuse_reply_open(req, fi);
+	reply_open(req, fs, fi);
 }
 
 static void fs_open(fuse_req_t req, fuse_ino_t ino, struct fuse_file_info *fi)
@@ -250,7 +260,16 @@ static void fs_open(fuse_req_t req, fuse_ino_t ino, struct fuse_file_info *fi)
 		return;
 	}
 	fi->keep_cache = 1;
-	fuse_reply_open(req, fi);
+	reply_open(req, fs, fi);
+}
+
+/* The kernel sends these only for what reply_open opened. */
+static void fs_release(fuse_req_t req, fuse_ino_t ino, struct fuse_file_info *fi)
+{
+	(void)ino;
+	(void)fi;
+	nm_fuse_idle_unuse(fs_of(req)->idle);
+	fuse_reply_err(req, 0);
 }
 
 /* Replied from the produced bytes where they lie (pinned in the cache), not copied
@@ -323,6 +342,8 @@ const struct fuse_lowlevel_ops nm_fuse_ops = {
 	.readdir = fs_readdir,
 	.readdirplus = fs_readdirplus,
 	.open = fs_open,
+	.release = fs_release,
+	.releasedir = fs_release,
 	.read = fs_read,
 	.statfs = fs_statfs,
 	.setattr = fs_setattr,

@@ -7,6 +7,7 @@
 
 #include <stdbool.h>
 #include <sys/stat.h>
+#include "fuse/idle.h"
 #include "fuse/options.h"
 #include "lib/tree.h"
 
@@ -21,6 +22,8 @@ typedef struct nm_fuse_fs {
 	bool no_opendir;        /* and directories */
 	struct fuse_session *se; /* for pushing bytes to the kernel (prefill.h) */
 	struct nm_fuse_prefill *prefill; /* the pushing thread (prefill.h), or NULL */
+	nm_fuse_idle *idle;     /* -o idle_timeout's watch (idle.h), or NULL: then opens and
+				 * releases count as uses of the mount */
 } nm_fuse_fs;
 
 /* Log a library message, naming the model by the path the user gave. */

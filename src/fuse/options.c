@@ -7,9 +7,11 @@
 
 /* libfuse refuses more threads than this (FUSE_LOOP_MT_MAX_THREADS, for idle threads). */
 #define MAX_THREADS 100000
+/* A year: longer is as good as never, which is 0, the default. */
+#define MAX_IDLE_TIMEOUT (366u * 24 * 3600)
 
-enum { KEY_HELP, KEY_VERSION, KEY_DISCARD, KEY_LOG, KEY_MAX_THREADS, KEY_FSNAME,
-       KEY_NOPREFILL };
+enum { KEY_HELP, KEY_VERSION, KEY_DISCARD, KEY_LOG, KEY_MAX_THREADS, KEY_IDLE_TIMEOUT,
+       KEY_FSNAME, KEY_NOPREFILL };
 
 /* Every option mount.nmodel takes. Our limits (cache_size=, ...) are not here: an -o item
  * that matches nothing reaches on_option, which gives it to nm_options_parse (one table
@@ -21,6 +23,7 @@ static const struct fuse_opt option_spec[] = {
 	FUSE_OPT_KEY("--version", KEY_VERSION),
 	FUSE_OPT_KEY("log=", KEY_LOG),
 	FUSE_OPT_KEY("max_threads=", KEY_MAX_THREADS),
+	FUSE_OPT_KEY("idle_timeout=", KEY_IDLE_TIMEOUT),
 	FUSE_OPT_KEY("fsname=", KEY_FSNAME),
 	FUSE_OPT_KEY("noprefill", KEY_NOPREFILL),
 	/* mount(8), /etc/fstab and gvfs pass these; they mean nothing to a FUSE session.
@@ -76,20 +79,20 @@ struct parse {
 	int own_fsname;
 };
 
-/* "max_threads=N" with the words nm_options_parse uses for a bad value. */
-static int take_max_threads(nm_fuse_options *opts, const char *arg)
+/* "NAME=N", N from least to most, with the words nm_options_parse uses for a bad value. */
+static int take_number(const char *arg, unsigned least, unsigned most, unsigned *out)
 {
 	const char *v = strchr(arg, '=') + 1;
 	char *end = NULL;
 	unsigned long n = 0;
 	if (*v >= '0' && *v <= '9')
 		n = strtoul(v, &end, 10);
-	if (!end || *end || n < 1 || n > MAX_THREADS) {
-		nm_fuse_say("max_threads: must be a whole number from 1 to %d, not \"%s\"",
-			    MAX_THREADS, v);
+	if (!end || *end || n < least || n > most) {
+		nm_fuse_say("%.*s: must be a whole number from %u to %u, not \"%s\"",
+			    (int)(v - 1 - arg), arg, least, most, v);
 		return -1;
 	}
-	opts->max_threads = (unsigned)n;
+	*out = (unsigned)n;
 	return 0;
 }
 
@@ -157,7 +160,9 @@ static int on_option(void *data, const char *arg, int key, struct fuse_args *out
 	case KEY_LOG:
 		return take_log(p->opts, arg);
 	case KEY_MAX_THREADS:
-		return take_max_threads(p->opts, arg);
+		return take_number(arg, 1, MAX_THREADS, &p->opts->max_threads);
+	case KEY_IDLE_TIMEOUT:
+		return take_number(arg, 0, MAX_IDLE_TIMEOUT, &p->opts->idle_timeout);
 	case KEY_NOPREFILL:
 		p->opts->prefill = false;
 		return 0;
@@ -238,6 +243,9 @@ void nm_fuse_usage(const char *prog)
 	       "                             without syslog ~/.local/state/nmodelfs/mount.nmodel.log\n"
 	       "    -o max_threads=N         threads answering requests at most; default 10\n"
 	       "    -o max_idle_threads=N    of those, kept waiting after a burst; default all\n"
+	       "    -o idle_timeout=SECONDS  unmount once nothing has used the mount for that\n"
+	       "                             long (no request, nothing open); retried while a\n"
+	       "                             process works inside it; default 0: never\n"
 	       "    -o noprefill             do not hand the kernel the small files beside the\n"
 	       "                             first one read in a directory (each is then read\n"
 	       "                             from the daemon on first use)\n"

@@ -16,6 +16,7 @@ typedef struct nm_fuse_options {
 	nm_options model;       /* -o cache_size=MiB, -o max_file_size=MiB, ... */
 	char *log_file;         /* -o log=FILE, or NULL */
 	unsigned max_threads;   /* -o max_threads=N, or 0 for libfuse's default */
+	unsigned idle_timeout;  /* -o idle_timeout=SECONDS, or 0: never (fuse/idle.h) */
 	bool prefill;           /* false with -o noprefill (fuse/prefill.h) */
 	int show_help;
 	int show_version;
