@@ -60,6 +60,8 @@ types_of_driver() {
 	zar) echo application/x-zar ;;
 	gar) echo application/x-gar ;;
 	bti) echo image/x-j3d-bti ;;
+	j3danim) echo application/x-j3d-animation ;;
+	grezzo_anim) echo application/x-grezzo-animation ;;
 	*_wrap) echo wrapper ;;
 	esac
 }
@@ -94,6 +96,7 @@ MK=$top_builddir/tests/mkfixture
 "$MK" cmod "$F/sample.cmod" && named "$F/sample.cmod" model/x-celestia-cmod
 "$MK" bmd "$F/fixture.bmd" && named "$F/fixture.bmd" model/x-j3d-bmd
 "$MK" bmt "$F/fixture.bmt" && named "$F/fixture.bmt" application/x-j3d-bmt
+"$MK" grezzo cmab "$F/fixture.cmab" && named "$F/fixture.cmab" application/x-grezzo-animation
 "$MK" bti i4 "$F/fixture.bti" && named "$F/fixture.bti" image/x-j3d-bti
 "$MK" txtr 12 8 "$F/fixture.txtr" && named "$F/fixture.txtr" image/x-rfrm-texture
 "$MK" bigtex 8 "$F/fixture.cmb" && named "$F/fixture.cmb" model/x-grezzo-cmb
