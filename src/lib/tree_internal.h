@@ -105,6 +105,10 @@ struct nm_node {
 	uint8_t formats_direct;    /* a lazy file that only formats bytes of a direct reader */
 	char name[];
 };
+/* A text file's inverse lives in room the union has for the other kinds anyway: a tree
+ * nobody edits pays nothing for it. */
+_Static_assert(sizeof(uint8_t *) + sizeof(nm_inverse_fn) + sizeof(void *) <=
+	       sizeof(nm_produce_fn) + 2 * sizeof(void *), "the text arm must not grow nm_node");
 
 struct nm_tree {
 	/* Guards the structure: the name hash, every directory's children, the contents
