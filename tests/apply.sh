@@ -42,6 +42,14 @@ check "the bone reads back, with its new world matrix" \
 edit comb mats/combiners/0.txt 's/^combine_rgb: .*/combine_rgb: ADD (0x104)/'
 check "a combiner: only it and the materials' raw.bin" \
 	test "$(applied comb)" = "info.txt mats/combiners/0.txt mats/raw.bin "
+edit pos sepd/0/positions.csv '3s/.*/+2.50000000e-01,-3.00000000e+00,+7.00000000e+00/'
+check "a vertex position: the CSV, vatr's raw.bin and the meshes made from it" \
+	test "$(applied pos)" = "info.txt mesh.obj model.glb sepd/0/positions.csv vatr/raw.bin "
+check "the position reads back" grep -qx '+2.50000000e-01,-3.00000000e+00,+7.00000000e+00' "$WORK/x-pos/sepd/0/positions.csv"
+edit uv sepd/0/texcoords0.csv '4s/.*/0.75,-1/'
+check "a texture coordinate (SHORT x 1/256), written in any spelling" \
+	test "$(applied uv)" = "info.txt mesh.obj model.glb sepd/0/texcoords0.csv vatr/raw.bin "
+check "the texture coordinate reads back" grep -qx '+7.50000000e-01,-1.00000000e+00' "$WORK/x-uv/sepd/0/texcoords0.csv"
 mkdir -p "$WORK/e-raw/skl"
 python3 -c "import sys; b = bytearray(open(sys.argv[1], 'rb').read()); b[-1] ^= 0xff; open(sys.argv[2], 'wb').write(b)" \
 	"$WORK/t/skl/raw.bin" "$WORK/e-raw/skl/raw.bin"
@@ -85,6 +93,13 @@ edit few skl/bones/0.txt 's/^scale: .*/scale: 1 1/'
 check "too few numbers are refused" refused few "bones/0.txt:[0-9]+: scale: expects 3 numbers, found 2$"
 edit bits skl/bones/0.txt 's/^id_flags: .*/id_flags: 0x10/'
 check "a bit field past its width is refused" refused bits "id_flags: 0x10 is out of range 0\.\.15 \(4 bits\)$"
+edit quant sepd/0/texcoords0.csv '4s/.*/0.001,0/'
+check "a value the stored type cannot hold is refused with the nearest it can" \
+	refused quant "texcoords0.csv:4: u: 0.001 is not a value this attribute holds \(SHORT x 0.00390625\): the nearest is 0$"
+edit rows sepd/0/positions.csv '$a 1,2,3'
+check "a vertex row added is refused as a layout change" refused rows "positions.csv:5: a row past the shape's 3 vertices"
+edit cols sepd/0/positions.csv '2s/.*/1,2/'
+check "a row of too few values is refused" refused cols "positions.csv:2: 2 values where the attribute has 3 components"
 mkdir -p "$WORK/e-len/skl" && { cat "$WORK/t/skl/raw.bin"; echo x; } > "$WORK/e-len/skl/raw.bin"
 check "raw.bin of another length is refused as a layout change" refused len "skl/raw.bin: .* changes the model's layout"
 mkdir -p "$WORK/e-extra" && echo hi > "$WORK/e-extra/notes.txt"

@@ -10,6 +10,8 @@
 #include <stdlib.h>
 #include <string.h>
 #include "edit/apply.h"
+#include "formats/cmb/cmb.h"
+#include "formats/cmb/names.h"
 #include "formats/driver.h"
 #include "lib/bytes.h"
 #include "lib/edit.h"
@@ -404,6 +406,44 @@ START_TEST(compressed_members_compressed_again)
 }
 END_TEST
 
+/* cmb_quantize against the decoder's arithmetic (component * scale, in float): an exact
+ * value is stored, anything else refused with the nearest value the type holds. */
+START_TEST(vertex_values_quantise_exactly_or_not_at_all)
+{
+	static const struct {
+		uint16_t type;
+		float scale, v;
+		bool ok;
+		uint8_t bytes[4];
+		float near;
+	} cases[] = {
+		{ 0x1406, 1.0f, 0.1f, true, { 0xcd, 0xcc, 0xcc, 0x3d }, 0 },
+		{ 0x1406, 0.5f, 3.0f, true, { 0, 0, 0xc0, 0x40 }, 0 },
+		{ 0x1402, 1.0f / 256, -0.5f, true, { 0x80, 0xff }, 0 },
+		{ 0x1402, 1.0f / 256, 0.001f, false, { 0 }, 0 },
+		{ 0x1402, 1.0f / 256, 200.0f, false, { 0 }, 32767.0f / 256 },
+		{ 0x1401, 1.0f, 255.0f, true, { 0xff }, 0 },
+		{ 0x1401, 1.0f, 256.0f, false, { 0 }, 255.0f },
+		{ 0x1401, 1.0f, -1.0f, false, { 0 }, 0.0f },
+		{ 0x1400, 1.0f / 127, 1.0f, true, { 0x7f }, 0 },
+		{ 0x1400, 1.0f / 127, 0.5f, false, { 0 }, 64.0f / 127 },
+		{ 0x1403, 2.0f, 131070.0f, true, { 0xff, 0xff }, 0 },
+	};
+	for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+		cmb_attrib a = { .type = cases[i].type, .scale = cases[i].scale };
+		a.type_size = cmb_data_type_size(a.type);
+		uint8_t out[4] = { 0 };
+		float near;
+		bool ok = cmb_quantize(&a, cases[i].v, out, &near);
+		ck_assert_msg(ok == cases[i].ok, "case %zu", i);
+		if (ok)
+			ck_assert_mem_eq(out, cases[i].bytes, a.type_size);
+		else if (cases[i].near)
+			ck_assert_msg(near == cases[i].near, "case %zu: near %g", i, (double)near);
+	}
+}
+END_TEST
+
 static Suite *suite(void)
 {
 	Suite *s = suite_create("apply");
@@ -416,6 +456,7 @@ static Suite *suite(void)
 	tcase_add_test(tc, values_out_of_their_types_are_refused);
 	tcase_add_test(tc, conflicting_edits_are_refused);
 	tcase_add_test(tc, compressed_members_compressed_again);
+	tcase_add_test(tc, vertex_values_quantise_exactly_or_not_at_all);
 	suite_add_tcase(s, tc);
 	return s;
 }

@@ -272,6 +272,9 @@ nm_status cmb_add_gltf(nm_tree *t, nm_node *root, cmb_model *m);
 
 /* Shared by tree_sepd.c and obj.c: values of an attribute for vertices
  * [0, nverts), comps floats per vertex (scale applied, constants expanded). */
+/* The stored bytes (a->type_size of them) of an attribute value that reads back as
+ * exactly v (component times scale), or false and the nearest value it can hold. */
+bool cmb_quantize(const cmb_attrib *a, float v, uint8_t *out, float *near);
 nm_status cmb_load_attr(cmb_model *m, const cmb_sepd *s, int kind, float **out,
 			nm_error *err);
 /* The indices of a prms, as u32; count = index_count. */
