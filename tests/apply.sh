@@ -45,6 +45,8 @@ check "a combiner: only it and the materials' raw.bin" \
 edit pos sepd/0/positions.csv '3s/.*/+2.50000000e-01,-3.00000000e+00,+7.00000000e+00/'
 check "a vertex position: the CSV, vatr's raw.bin and the meshes made from it" \
 	test "$(applied pos)" = "info.txt mesh.obj model.glb sepd/0/positions.csv vatr/raw.bin "
+check "--dry-run says what depends on a position and stays as it was" \
+	bash -c "'$NMODEL' apply --dry-run '$F' '$WORK/e-pos' | grep -qx '$WORK/e-pos/sepd/0/positions.csv: note: the shape.s center and qtrs. boxes stay as they were: apply does not compute bounds again'"
 check "the position reads back" grep -qx '+2.50000000e-01,-3.00000000e+00,+7.00000000e+00' "$WORK/x-pos/sepd/0/positions.csv"
 edit uv sepd/0/texcoords0.csv '4s/.*/0.75,-1/'
 check "a texture coordinate (SHORT x 1/256), written in any spelling" \

@@ -279,6 +279,12 @@ void nm_apply_each_change(const nm_apply *a, void (*fn)(const char *line, void *
 			 hex, p->len > 16 ? " ..." : "");
 		fn(line, ctx);
 	}
+	for (size_t i = 0; i < a->ed.nnotes; i++) {
+		char line[1200];
+		snprintf(line, sizeof line, "%s: note: %s", a->files[a->ed.notes[i].file].shown,
+			 a->ed.notes[i].text);
+		fn(line, ctx);
+	}
 	for (size_t i = 0; i < a->notes.n; i++)
 		fn(a->notes.s[i], ctx);
 }

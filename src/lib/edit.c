@@ -21,8 +21,11 @@ void nm_edit_free(nm_edit *ed)
 		free(ed->refusals[i].field);
 		free(ed->refusals[i].why);
 	}
+	for (size_t i = 0; i < ed->nnotes; i++)
+		free(ed->notes[i].text);
 	free(ed->patches);
 	free(ed->refusals);
+	free(ed->notes);
 	nm_edit_init(ed);
 }
 
@@ -98,4 +101,20 @@ void nm_edit_refuse(nm_edit *ed, unsigned line, const char *field, const char *f
 		return;
 	}
 	ed->refusals[ed->nrefusals++] = r;
+}
+
+void nm_edit_note(nm_edit *ed, const char *fmt, ...)
+{
+	char text[512];
+	va_list ap;
+	va_start(ap, fmt);
+	vsnprintf(text, sizeof text, fmt, ap);
+	va_end(ap);
+	nm_note n = { .file = ed->file, .text = strdup(text) };
+	if (!n.text || !grow((void **)&ed->notes, ed->nnotes, &ed->capnotes, sizeof *ed->notes)) {
+		free(n.text);
+		ed->nomem = true;
+		return;
+	}
+	ed->notes[ed->nnotes++] = n;
 }

@@ -41,12 +41,21 @@ typedef struct nm_refusal {
 	char *why;
 } nm_refusal;
 
+/* What an edit leaves as it was though it depends on the edited values (a bounding box
+ * after a position): --dry-run says it. */
+typedef struct nm_note {
+	size_t file;
+	char *text;
+} nm_note;
+
 /* What inverses say, collected: src/edit makes one per run of edits. */
 typedef struct nm_edit {
 	nm_patch *patches;
 	size_t npatches, cappatches;
 	nm_refusal *refusals;
 	size_t nrefusals, caprefusals;
+	nm_note *notes;
+	size_t nnotes, capnotes;
 	size_t file;         /* the file the inverse running now is for */
 	/* Re-reading an edited file from the new model: its stored values are checked;
 	 * derived lines (offsets, counts, names from other records) are not, since they
@@ -70,6 +79,9 @@ void nm_edit_patch(nm_edit *ed, nm_reader *r, uint64_t off, const void *bytes, s
 /* "LINE: FIELD: why" (line 0 and field NULL leave theirs out). */
 void nm_edit_refuse(nm_edit *ed, unsigned line, const char *field, const char *fmt, ...)
 	__attribute__((format(printf, 4, 5)));
+
+/* A note on the edit (printf-style): what depends on it and stays as it was. */
+void nm_edit_note(nm_edit *ed, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 
 /* Give a text file (nm_text) its inverse; returns file. */
 nm_node *nm_text_inverse(nm_node *file, nm_inverse_fn fn, void *arg);

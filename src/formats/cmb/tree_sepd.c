@@ -223,6 +223,7 @@ static nm_status invert_attr(void *ctx, void *arg, const uint8_t *bytes, size_t 
 		s = nm_fail(err, NM_E_NOMEM, ref->m->file, "vatr", a->data_off, "out of memory");
 	if (s == NM_OK) {
 		memcpy(was, raw, n);
+		bool changed = false;
 		invert_rows(ref, now.data, now.len, bytes, len, raw, ed);
 		/* One patch per run of changed bytes, named by its first vertex and component. */
 		size_t row = (size_t)a->comps * a->type_size;
@@ -239,7 +240,12 @@ static nm_status invert_attr(void *ctx, void *arg, const uint8_t *bytes, size_t 
 			nm_edit_patch(ed, ref->m->r, a->data_off + i, raw + i, j - i, "vatr",
 				      (unsigned)(i / row) + 2, names[i % row / a->type_size]);
 			i = j;
+			changed = true;
 		}
+		if (changed && ref->kind == CMB_POSITION)
+			nm_edit_note(ed, "the shape's center%s and qtrs' boxes stay as they were: "
+				     "apply does not compute bounds again", ref->m->L.sepd_bbox
+				     ? ", bounding box" : "");
 	}
 	free(raw);
 	free(was);
