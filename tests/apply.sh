@@ -114,6 +114,8 @@ python3 -c "import sys; b = bytearray(open(sys.argv[1], 'rb').read()); b[0xA8] ^
 check "two files setting the same bytes differently are refused as a conflict" \
 	refused conflict "conflicts with .*: both set bytes"
 check "two problems give two lines" test "$(cat "$WORK/err-few" "$WORK/err-range" | wc -l)" = 2
+mkdir -p "$WORK/e-loop" && ln -s .. "$WORK/e-loop/up"
+check "a link to a directory in DIR is not followed (it could loop)" refused loop "e-loop/up: a link to a directory: not followed"
 cp "$F" "$WORK/same.cmb"
 check "OUT naming FILE is refused, FILE untouched" \
 	bash -c "! '$NMODEL' apply '$WORK/same.cmb' '$WORK/e-colour' '$WORK/same.cmb' 2>/dev/null && cmp '$F' '$WORK/same.cmb'"

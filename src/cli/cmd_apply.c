@@ -82,9 +82,14 @@ static int walk(nm_apply *a, const char *dir, const char *rel, const nm_options 
 		char sub[4200], full[8400];
 		snprintf(sub, sizeof sub, "%s%s%s", rel, rel[0] ? "/" : "", e->d_name);
 		snprintf(full, sizeof full, "%s/%s", dir, sub);
-		struct stat st;
-		if (stat(full, &st) != 0) {
+		/* A link to a file is that file (an edit made by linking a new texture in);
+		 * a link to a directory is not followed: it could lead back up. */
+		struct stat st, lst;
+		if (lstat(full, &lst) != 0 || stat(full, &st) != 0) {
 			nm_cli_error("%s: %s", full, strerror(errno));
+			rc = NM_EXIT_FAIL;
+		} else if (S_ISLNK(lst.st_mode) && S_ISDIR(st.st_mode)) {
+			nm_cli_error("%s: a link to a directory: not followed", full);
 			rc = NM_EXIT_FAIL;
 		} else if (S_ISDIR(st.st_mode)) {
 			if (walk(a, dir, sub, opt) != NM_EXIT_OK)
