@@ -123,6 +123,33 @@ ln "$WORK/same.cmb" "$WORK/hardlink.cmb"
 check "OUT naming FILE through a hard link is refused" \
 	bash -c "! '$NMODEL' apply '$WORK/same.cmb' '$WORK/e-colour' '$WORK/hardlink.cmb' 2>/dev/null && cmp '$F' '$WORK/same.cmb'"
 
+# Archives and wrappers (the fixtures' own): an edit inside gives an OUT of the same
+# kind showing it; compressed streams are compressed again in their own codec.
+wrappers_ok=1
+for k in lz10 lz11 gar2 gar2-lzs gar5 zar rarc rarc-yaz0; do
+	A=$WORK/$k.bin
+	"$top_builddir/tests/mkfixture" archive $k "$A"
+	rm -rf "$WORK/w"
+	case $k in
+	lz*) p=decompressed.bin ;;
+	gar5) p="read me.txt" ;;
+	rarc*) p="archive/misc/read me.txt" ;;
+	*) p="misc/read me.txt" ;;
+	esac
+	mkdir -p "$WORK/w/$(dirname "$p")"
+	"$NMODEL" cat "$A" "/$p" > "$WORK/w/$p"
+	# a text member's first letter; the CMOD's first material colour's lowest byte
+	python3 -c "import sys; b = bytearray(open(sys.argv[1], 'rb').read()); i = 0x17 if sys.argv[2] == 'decompressed.bin' else 0; b[i] ^= 0x21 if i == 0 else 1; open(sys.argv[1], 'wb').write(b)" "$WORK/w/$p" "$(basename "$p")"
+	if ! "$NMODEL" apply "$A" "$WORK/w" "$WORK/w.out" ||
+	   ! "$NMODEL" cat "$WORK/w.out" "/$p" | cmp -s - "$WORK/w/$p" ||
+	   [ "$("$NMODEL" info "$WORK/w.out" | grep '^format:\|^compression\|^compressed_members')" != \
+	     "$("$NMODEL" info "$A" | grep '^format:\|^compression\|^compressed_members')" ]; then
+		echo "  $k: $p"
+		wrappers_ok=0
+	fi
+done
+check "an edit inside every archive and wrapper kind: OUT of the same kind shows it" test $wrappers_ok = 1
+
 # The corpus: identity for every file (models and archives), and a record edit inside
 # an LzS-compressed GAR.
 files=$(corpus_files)
