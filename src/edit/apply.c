@@ -222,10 +222,14 @@ size_t nm_apply_verify(nm_apply *a, nm_tree *out, nm_error *err)
 		nm_node *n;
 		nm_inverse_fn fn;
 		void *ctx, *arg;
-		if (nm_resolve(out, f->path, &n, err) != NM_OK ||
-		    !nm_node_inverse(out, n, &fn, &ctx, &arg)) {
+		if (nm_resolve(out, f->path, &n, err) != NM_OK) {
 			nm_lines_add(&a->problems, &a->nomem, "%s: the new model has no such file "
 				     "to check (%s)", f->shown, err->msg);
+			continue;
+		}
+		if (!nm_node_inverse(out, n, &fn, &ctx, &arg)) {
+			nm_lines_add(&a->problems, &a->nomem, "%s: the new model shows it as a "
+				     "file apply cannot read back", f->shown);
 			continue;
 		}
 		nm_edit ed;
