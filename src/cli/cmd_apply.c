@@ -163,7 +163,10 @@ static int write_out(nm_apply *a, const char *out, const uint8_t *b, size_t len,
 		nm_apply_each_problem(a, print_line, NULL);
 		goto out;
 	}
-	if (fchmod(fd, 0644) != 0 || rename(tmp, out) != 0) {
+	/* mkstemp made it 0600: OUT gets the mode of any new file. */
+	mode_t mask = umask(0);
+	umask(mask);
+	if (fchmod(fd, 0666 & ~mask) != 0 || rename(tmp, out) != 0) {
 		nm_cli_error("%s: %s", out, strerror(errno));
 		goto out;
 	}
