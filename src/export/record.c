@@ -381,12 +381,10 @@ static void read_derived(nm_rec *rec, const char *key)
 
 void nm_rec_derived(nm_rec *rec, const char *key, const char *fmt, ...)
 {
-	char small[512];
 	va_list ap;
 	va_start(ap, fmt);
-	vsnprintf(small, sizeof small, fmt, ap);
+	nm_kvv(dest(rec), key, fmt, ap);
 	va_end(ap);
-	nm_out_printf(dest(rec), "%s: %s\n", key, small);
 	if (rec->ed)
 		read_derived(rec, key);
 }
