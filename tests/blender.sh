@@ -25,10 +25,23 @@ for f in "$CMB" "$J3D" "$TF"; do
 	case $f in *.cmb) want=$(count "$f" '^/skl/bones/[0-9]*\.txt$') ;;
 		*.smdl) want=$("$NMODEL" cat "$f" /skhd/header.txt | sed -n 's/^unknown_u32: //p') ;;
 		*) want=$(count "$f" '^/jnt1/joints/[0-9]*\.txt$') ;; esac
-	read -r _ _ _ arms _ bones _ meshes _ skinned <<<"$(result "$f")"
+	read -r _ _ _ arms _ bones _ meshes _ skinned _ <<<"$(result "$f")"
 	check "$(basename "$f"): one armature" test "${arms:-x}" = 1
 	check "$(basename "$f"): $want bones" test "${bones:-x}" = "$want"
 	check "$(basename "$f"): every mesh skinned ($skinned of $meshes)" \
 		test "${skinned:-x}" = "${meshes:-y}" -a "${meshes:-0}" -gt 0
 done
+# A model with its animations (doc/j3danim.md): WaddleDoo's 21 BCKs are 21 actions, and
+# the import stays usable (the time is printed, not asserted).
+WD=$CORPUS/rarc/smg2mod_WaddleDoo.arc
+if [ -f "$WD" ]; then
+	"$NMODEL" cat "$WD" WaddleDoo/WaddleDoo.bdl/model.glb >"$WORK/waddledoo.glb"
+	timeout 600 blender -b --factory-startup --python "$(dirname "$0")/blender_import.py" -- \
+		"$WORK/waddledoo.glb" >"$WORK/wd.log" 2>&1
+	read -r _ _ _ arms _ _ _ _ _ _ _ actions _ seconds < <(grep "^RESULT " "$WORK/wd.log")
+	check "WaddleDoo: one armature with 21 actions (imported in ${seconds:-?} s)" \
+		test "${arms:-x}" = 1 -a "${actions:-x}" = 21
+else
+	echo "not run: WaddleDoo's actions ($WD is not in the corpus)"
+fi
 finish

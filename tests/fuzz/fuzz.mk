@@ -23,9 +23,9 @@ FUZZ_TARGETS = tests/fuzz/fuzz_cmod tests/fuzz/fuzz_cmb tests/fuzz/fuzz_j3d \
 	tests/fuzz/fuzz_pica tests/fuzz/fuzz_gx tests/fuzz/fuzz_lzss tests/fuzz/fuzz_inflate \
 	tests/fuzz/fuzz_gpu tests/fuzz/fuzz_tegra tests/fuzz/fuzz_astc tests/fuzz/fuzz_bcn \
 	tests/fuzz/fuzz_txtr_struct tests/fuzz/fuzz_yaz0 tests/fuzz/fuzz_yay0 tests/fuzz/fuzz_lz_cx \
-	tests/fuzz/fuzz_lzs tests/fuzz/fuzz_bti \
+	tests/fuzz/fuzz_lzs tests/fuzz/fuzz_bti tests/fuzz/fuzz_grezzo_anim \
 	tests/fuzz/fuzz_rarc tests/fuzz/fuzz_zar tests/fuzz/fuzz_gar tests/fuzz/fuzz_yaz0_wrap \
-	tests/fuzz/fuzz_lzs_wrap tests/fuzz/fuzz_lz_cx_wrap tests/fuzz/fuzz_apply
+	tests/fuzz/fuzz_lzs_wrap tests/fuzz/fuzz_lz_cx_wrap tests/fuzz/fuzz_j3danim tests/fuzz/fuzz_apply
 EXTRA_PROGRAMS = $(FUZZ_TARGETS)
 fuzz: $(FUZZ_TARGETS)
 FUZZ_LD = -fsanitize=fuzzer
@@ -48,6 +48,10 @@ tests_fuzz_fuzz_j3d_SOURCES = $(FUZZ_DRIVER_SRC)
 tests_fuzz_fuzz_j3d_CPPFLAGS = $(AM_CPPFLAGS) -DNM_FUZZ_DRIVER='"j3d"'
 tests_fuzz_fuzz_j3d_LDADD = $(LDADD_COMMON)
 tests_fuzz_fuzz_j3d_LDFLAGS = $(FUZZ_LD)
+tests_fuzz_fuzz_j3danim_SOURCES = $(FUZZ_DRIVER_SRC)
+tests_fuzz_fuzz_j3danim_CPPFLAGS = $(AM_CPPFLAGS) -DNM_FUZZ_DRIVER='"j3danim"'
+tests_fuzz_fuzz_j3danim_LDADD = $(LDADD_COMMON)
+tests_fuzz_fuzz_j3danim_LDFLAGS = $(FUZZ_LD)
 tests_fuzz_fuzz_j3d_struct_SOURCES = $(FUZZ_J3D_STRUCT_SRC)
 tests_fuzz_fuzz_j3d_struct_LDADD = $(LDADD_COMMON)
 tests_fuzz_fuzz_j3d_struct_LDFLAGS = $(FUZZ_LD)
@@ -117,6 +121,10 @@ tests_fuzz_fuzz_rarc_SOURCES = $(FUZZ_DRIVER_SRC)
 tests_fuzz_fuzz_rarc_CPPFLAGS = $(AM_CPPFLAGS) -DNM_FUZZ_DRIVER='"rarc"'
 tests_fuzz_fuzz_rarc_LDADD = $(LDADD_COMMON)
 tests_fuzz_fuzz_rarc_LDFLAGS = $(FUZZ_LD)
+tests_fuzz_fuzz_grezzo_anim_SOURCES = $(FUZZ_DRIVER_SRC)
+tests_fuzz_fuzz_grezzo_anim_CPPFLAGS = $(AM_CPPFLAGS) -DNM_FUZZ_DRIVER='"grezzo_anim"'
+tests_fuzz_fuzz_grezzo_anim_LDADD = $(LDADD_COMMON)
+tests_fuzz_fuzz_grezzo_anim_LDFLAGS = $(FUZZ_LD)
 tests_fuzz_fuzz_zar_SOURCES = $(FUZZ_DRIVER_SRC)
 tests_fuzz_fuzz_zar_CPPFLAGS = $(AM_CPPFLAGS) -DNM_FUZZ_DRIVER='"zar"'
 tests_fuzz_fuzz_zar_LDADD = $(LDADD_COMMON)

@@ -8,6 +8,7 @@
 #ifndef NM_CMB_H
 #define NM_CMB_H
 
+#include "formats/container/container.h"
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -227,6 +228,7 @@ typedef struct cmb_model {
 	bool slice_ok[CMB_NATTRS];  /* described, non-empty and inside the chunk */
 
 	struct cmb_obj *obj;
+	nm_pairs anims;         /* the Grezzo animations around it it takes (anim_pair.c) */
 } cmb_model;
 
 /* parse_*.c: fill the model from the chunks. Each sets the chunk's failed/err (or a
@@ -269,6 +271,12 @@ nm_status cmb_tree_vatr(nm_tree *t, nm_node *root, cmb_model *m);
 nm_status cmb_add_obj(nm_tree *t, nm_node *root, cmb_model *m);
 /* model.glb over mesh.obj's groups (gltf.c); after cmb_add_obj. */
 nm_status cmb_add_gltf(nm_tree *t, nm_node *root, cmb_model *m);
+/* Fills m->anims (anim_pair.c). */
+nm_status cmb_pair_animations(cmb_model *m, nm_error *err);
+/* g (cmb_add_gltf's) gets m->anims as glTF animations (anim_gltf.c). */
+struct nm_gltf_model;
+nm_status cmb_add_gltf_animated(nm_tree *t, nm_node *root, cmb_model *m,
+				struct nm_gltf_model *g);
 
 /* Shared by tree_sepd.c and obj.c: values of an attribute for vertices
  * [0, nverts), comps floats per vertex (scale applied, constants expanded). */
@@ -279,10 +287,8 @@ nm_status cmb_load_attr(cmb_model *m, const cmb_sepd *s, int kind, float **out,
 			nm_error *err);
 /* The indices of a prms, as u32; count = index_count. */
 nm_status cmb_load_indices(cmb_model *m, const cmb_prms *p, uint32_t **out, nm_error *err);
-/* Triangles of a prms (ntris * 3 entries); with drop_degenerate, strip and fan triangles
- * that repeat an index are NM_OBJ_DROPPED. */
-nm_status cmb_load_triangles(cmb_model *m, const cmb_prms *p, bool drop_degenerate,
-			     uint32_t **out, nm_error *err);
+/* Triangles of a prms (ntris * 3 entries), strip joins included (export/triangulate.h). */
+nm_status cmb_load_triangles(cmb_model *m, const cmb_prms *p, uint32_t **out, nm_error *err);
 
 /* error.txt in a directory of records (prms/, luts/) when some failed: lines holds
  * their messages, one per line; nothing when it is empty. Leaves lines empty. */

@@ -122,6 +122,7 @@ static void info_text(nm_out *o, nm_reader *r, const cmb_model *m)
 	nm_kv(o, "vertices", "%llu", (unsigned long long)verts);
 	nm_kv(o, "triangles", "%llu", (unsigned long long)tris);
 	nm_kv(o, "luts", "%u", m->nluts);
+	nm_pairs_info(o, &m->anims);
 	if (m->skipped[0])
 		nm_kv_str(o, "skipped", m->skipped);
 }
@@ -148,6 +149,8 @@ static nm_status cmb_build(nm_reader *r, nm_tree *t, nm_node *root, nm_error *er
 	for (size_t i = 0; i < sizeof parsers / sizeof parsers[0]; i++)
 		if (parsers[i](m) != NM_OK)
 			goto nomem;
+	if (m->L.known && cmb_pair_animations(m, err) != NM_OK)
+		return err->code;
 	if (!m->L.known)
 		snprintf(m->skipped, sizeof m->skipped,
 			 "version %u is not one of 6, 10, 12, 15: only the header, the chunks' raw "

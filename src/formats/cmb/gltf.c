@@ -83,5 +83,7 @@ nm_status cmb_add_gltf(nm_tree *t, nm_node *root, cmb_model *m)
 			      .nmaterials = m->nmats, .images = images, .nimages = m->ntex,
 			      .joints = bones, .njoints = m->nbones,
 			      .generator = "nmodelfs (CMB)" };
+	if (m->anims.n && cmb_add_gltf_animated(t, root, m, g) != NM_OK)
+		return NM_E_NOMEM;
 	return nm_gltf_add(t, root, g, NULL, NULL);
 }

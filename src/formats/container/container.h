@@ -98,6 +98,71 @@ bool nm_member_sibling(nm_reader *r, const char *name, nm_reader **sibling,
 bool nm_member_sibling_where(nm_reader *r, bool (*match)(const char *name, void *ctx),
 			     void *ctx, nm_reader **sibling, const char **dirname);
 
+/* What a model takes along from around it (a J3D model's animations): each other member
+ * of the archive r is a member of, in any of its folders whether listed yet or not, or
+ * each other file of r's folder in a folder mount. fn gets its path there
+ * ("bck/wait.bck"; in a folder mount its name) and a reader of its bytes, owned by the
+ * tree; returning false stops the walk. Readers of compressed members decompress only
+ * what is read. NM_OK without a call when r is no member; fails only when out of memory
+ * (a member that cannot be opened is skipped). */
+typedef bool (*nm_neighbour_fn)(void *ctx, const char *path, nm_reader *r);
+nm_status nm_member_neighbours(nm_tree *t, nm_reader *r, nm_neighbour_fn fn, void *ctx,
+			       nm_error *err);
+/* An archive widens its groups' neighbourhood to the whole archive: each(t, scope, self,
+ * fn, ctx, err) walks its members but self's. */
+typedef nm_status (*nm_scope_each_fn)(nm_tree *t, void *scope, nm_reader *self,
+				      nm_neighbour_fn fn, void *ctx, nm_error *err);
+void nm_member_group_scope(nm_member_group *g, nm_scope_each_fn each, void *scope);
+
+/* --- a model's animations (pairing.c) --------------------------------------------- */
+
+/* Which animation files around a model (nm_member_neighbours) it takes, by one rule for
+ * every format (doc/j3danim.md, "With their model"): those it fits best among the
+ * models of its format there, an exact fit before a loose one, then the model whose
+ * name (without extension) is the longest prefix of the animation's, without case;
+ * models equal on both all take it. Only what the rules open is read, when the
+ * model's tree is built. */
+typedef enum nm_fit { NM_NO_FIT, NM_LOOSE_FIT, NM_EXACT_FIT } nm_fit;
+typedef struct nm_pairing_rules {
+	bool (*is_model)(const uint8_t *head, size_t len);      /* another model */
+	bool (*is_animation)(const uint8_t *head, size_t len);
+	/* Another model's tables (in t's arena), NULL when they do not parse. */
+	void *(*open_model)(nm_tree *t, nm_reader *r);
+	/* An animation's tables, or NULL with err set; close_animation frees one (the
+	 * tree frees those taken). */
+	void *(*open_animation)(nm_tree *t, nm_reader *r, nm_error *err);
+	void (*close_animation)(void *anim);
+	/* How anim fits model; when not at all, *why says why. */
+	nm_fit (*fit)(void *ctx, const void *model, const void *anim, const char **why);
+	void *ctx;
+} nm_pairing_rules;
+
+typedef struct nm_paired {
+	const char *path;          /* in its archive or folder */
+	const char *stem;          /* its name without folders or extension */
+	nm_reader *r;
+	void *anim;                /* what open_animation made */
+} nm_paired;
+
+typedef struct nm_pairs {
+	nm_paired *taken;
+	size_t n;
+	char **left;               /* "path: why" of each animation beside the model (its
+				    * folder), or fitting it, that it does not take */
+	size_t nleft;
+	size_t others;             /* the animations around it for other models */
+} nm_pairs;
+
+/* Fills out (lists in t's arena) for the model whose reader is r and whose tables are
+ * model. A loose model has nothing around it. NM_E_NOMEM only. */
+nm_status nm_pair_animations(nm_tree *t, nm_reader *r, const void *model,
+			     const nm_pairing_rules *rules, nm_pairs *out, nm_error *err);
+/* info.txt's lines for them: animations, animation, animation_left_out,
+ * animations_for_other_models. */
+void nm_pairs_info(nm_out *o, const nm_pairs *p);
+/* "x.arc:dir/Name.ext" -> "Name", in t's arena (NULL: out of memory). */
+const char *nm_path_stem(nm_tree *t, const char *path);
+
 /* --- an archive's table of contents (archive.c) ------------------------------------ */
 
 typedef struct nm_entry {
