@@ -14,6 +14,7 @@ int nm_cmd_info(int argc, char **argv, const nm_options *opt);
 int nm_cmd_cat(int argc, char **argv, const nm_options *opt);
 int nm_cmd_ls(int argc, char **argv, const nm_options *opt);
 int nm_cmd_extract(int argc, char **argv, const nm_options *opt);
+int nm_cmd_apply(int argc, char **argv, const nm_options *opt);
 
 /* A command used wrongly: one line saying why and how it is used (nmodel.c keeps the
  * usage of each command). Returns NM_EXIT_USAGE. */

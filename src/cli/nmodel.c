@@ -30,6 +30,7 @@ static const struct command {
 	{ "ls", -1, "ls [-l] [-R] FILE [PATH]", nm_cmd_ls },
 	{ "cat", 2, "cat FILE PATH", nm_cmd_cat },
 	{ "extract", 2, "extract FILE DIR", nm_cmd_extract },
+	{ "apply", -1, "apply [--dry-run] FILE DIR [OUT]", nm_cmd_apply },
 	{ "formats", 0, "formats", formats },
 };
 

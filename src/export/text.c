@@ -21,14 +21,19 @@ void nm_out_float(nm_out *o, float f)
 	nm_out_commit(o, p, nm_fmt_shortest(p, f));
 }
 
-void nm_kv(nm_out *o, const char *key, const char *fmt, ...)
+void nm_kvv(nm_out *o, const char *key, const char *fmt, va_list ap)
 {
 	char small[512];
+	vsnprintf(small, sizeof small, fmt, ap);
+	nm_out_printf(o, "%s: %s\n", key, small);
+}
+
+void nm_kv(nm_out *o, const char *key, const char *fmt, ...)
+{
 	va_list ap;
 	va_start(ap, fmt);
-	vsnprintf(small, sizeof small, fmt, ap);
+	nm_kvv(o, key, fmt, ap);
 	va_end(ap);
-	nm_out_printf(o, "%s: %s\n", key, small);
 }
 
 void nm_kv_float(nm_out *o, const char *key, float f) { nm_kv_floats(o, key, &f, 1); }

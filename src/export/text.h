@@ -6,6 +6,7 @@
 #ifndef NM_TEXT_H
 #define NM_TEXT_H
 
+#include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
 #include "export/fmt_num.h"
@@ -18,6 +19,8 @@
 const char *nm_fmt_float(char *buf, float f);
 
 void nm_kv(nm_out *o, const char *key, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+void nm_kvv(nm_out *o, const char *key, const char *fmt, va_list ap)
+	__attribute__((format(printf, 3, 0)));
 void nm_kv_float(nm_out *o, const char *key, float f);
 void nm_kv_floats(nm_out *o, const char *key, const float *f, size_t n);
 /* `key: NAME (0xVALUE)`; name NULL prints `unknown (0x..)`. */

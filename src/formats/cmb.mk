@@ -7,7 +7,8 @@ libnmodel_a_SOURCES += \
 	src/formats/cmb/sepd_data.c src/formats/cmb/tree_skl.c src/formats/cmb/tree_mats.c \
 	src/formats/cmb/tree_tex.c src/formats/cmb/tree_sklm.c src/formats/cmb/tree_sepd.c \
 	src/formats/cmb/tree_misc.c src/formats/cmb/obj.c \
-	src/formats/cmb/material_texture.c src/formats/cmb/gltf.c src/formats/cmb/anim_pair.c src/formats/cmb/anim_gltf.c
+	src/formats/cmb/material_texture.c src/formats/cmb/gltf.c src/formats/cmb/anim_pair.c src/formats/cmb/anim_gltf.c \
+	src/formats/cmb/record_inverse.c
 
 check_PROGRAMS += tests/test_cmb
 TESTS += tests/test_cmb

@@ -6,6 +6,7 @@
 #ifndef NM_OPTIONS_H
 #define NM_OPTIONS_H
 
+#include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
 #include "lib/error.h"
@@ -27,6 +28,10 @@ typedef struct nm_options {
 	 * directory's populate), before it starts. mount.nmodel's loop hands the waiting
 	 * for requests to another thread (fuse/loop.c). */
 	void (*before_long_work)(void);
+	/* Not an option either: set by a front end that writes edits back (nmodel apply).
+	 * Drivers then give their record files inverses (lib/edit.h); false, they make
+	 * nothing for it. */
+	bool editable;
 } nm_options;
 
 /* Call o's before_long_work hook, if any. */

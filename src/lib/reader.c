@@ -31,6 +31,7 @@ struct nm_reader {
 	unsigned depth;
 	bool depth_set;
 	void *place;
+	nm_reader_origin origin; /* READER_SOURCE: set by nm_reader_set_origin */
 };
 
 static nm_reader *reader_alloc(enum reader_kind kind, const char *name, uint64_t size)
@@ -156,6 +157,31 @@ bool nm_reader_direct(const nm_reader *r)
 		r = r->parent;
 	return r->kind == READER_FILE || r->kind == READER_MEMORY;
 }
+nm_origin_kind nm_reader_origin_of(const nm_reader *r, nm_reader_origin *o)
+{
+	switch (r->kind) {
+	case READER_FILE:
+	case READER_MEMORY:
+		return NM_ORIGIN_ROOT;
+	case READER_WINDOW:
+		*o = (nm_reader_origin){ .parent = r->parent, .off = r->base, .len = r->size };
+		return NM_ORIGIN_PARENT;
+	case READER_SOURCE:
+		if (!r->origin.encode)
+			return NM_ORIGIN_NONE;
+		*o = r->origin;
+		return NM_ORIGIN_PARENT;
+	default:
+		return NM_ORIGIN_NONE;
+	}
+}
+
+void nm_reader_set_origin(nm_reader *r, const nm_reader_origin *o)
+{
+	if (r->kind == READER_SOURCE)
+		r->origin = *o;
+}
+
 void *nm_reader_place(const nm_reader *r) { return r->place; }
 void nm_reader_set_place(nm_reader *r, void *place) { r->place = place; }
 

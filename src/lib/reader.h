@@ -13,6 +13,8 @@
 #include "lib/error.h"
 #include "lib/options.h"
 
+struct nm_out;
+
 typedef struct nm_reader nm_reader;
 
 nm_status nm_reader_open_file(const char *path, nm_reader **out, nm_error *err);
@@ -41,6 +43,28 @@ typedef struct nm_source_ops {
 nm_status nm_reader_new_source(const char *name, uint64_t size, const nm_source_ops *ops,
 			       void *ctx, nm_reader **out, nm_error *err);
 void nm_reader_close(nm_reader *r);
+
+/* Where r's bytes come from, for writing edits back (src/edit, doc/apply.md): bytes of a
+ * window are [off, off+len) of its parent as they are; those of a source with an origin
+ * (a decompressed member: nm_reader_set_origin) are encode(plain) stored at [off, off+len)
+ * of parent. encode makes the stored bytes of new plain bytes into out (a compressed
+ * stream in the original's codec and header). */
+typedef nm_status (*nm_reencode_fn)(void *ctx, const uint8_t *plain, size_t len,
+				    struct nm_out *out, nm_error *err);
+typedef struct nm_reader_origin {
+	nm_reader *parent;
+	uint64_t off, len;
+	nm_reencode_fn encode;  /* NULL: a window, the same bytes */
+	void *ctx;
+} nm_reader_origin;
+typedef enum nm_origin_kind {
+	NM_ORIGIN_ROOT,         /* r is the file given (or memory): edits land in its bytes */
+	NM_ORIGIN_PARENT,       /* *o says where in its parent */
+	NM_ORIGIN_NONE          /* a source without an origin, a folder's file: not writable */
+} nm_origin_kind;
+nm_origin_kind nm_reader_origin_of(const nm_reader *r, nm_reader_origin *o);
+/* Give a source reader its origin (o->encode set; o is copied). */
+void nm_reader_set_origin(nm_reader *r, const nm_reader_origin *o);
 
 /* Keep r's bytes at hand until nm_reader_unpin (calls nest): a folder's file stays open,
  * a decompressed member stays in the cache. A window pins what it looks into. Reads

@@ -163,6 +163,7 @@ void nm_tree_free(nm_tree *t)
 	/* Cleanups before the cache: a reader of decompressed data forgets its entries. */
 	nm_content_free_all(t);
 	nm_cache_free(t->cache);
+	free(t->inverses);
 	free(t->buckets);
 	pthread_mutex_destroy(&t->lock);
 	pthread_cond_destroy(&t->populated);

@@ -8,6 +8,7 @@
 #include <stdbool.h>
 #include <stdlib.h>
 #include "lib/cache.h"
+#include "lib/edit.h"
 #include "lib/tree.h"
 
 struct cleanup {
@@ -84,7 +85,12 @@ struct nm_node {
 			uint32_t nkids, capkids;
 			nm_content *pop;  /* a lazy directory's content; NULL: not lazy */
 		};
-		uint8_t *text;     /* NM_NODE_TEXT */
+		struct {           /* NM_NODE_TEXT */
+			uint8_t *text;
+			/* nm_text_inverse's, in what the union has room for anyway */
+			nm_inverse_fn inverse;
+			void *inverse_arg;
+		};
 		struct {           /* NM_NODE_SLICE */
 			nm_reader *reader;
 			uint64_t off;
@@ -99,6 +105,10 @@ struct nm_node {
 	uint8_t formats_direct;    /* a lazy file that only formats bytes of a direct reader */
 	char name[];
 };
+/* A text file's inverse lives in room the union has for the other kinds anyway: a tree
+ * nobody edits pays nothing for it. */
+_Static_assert(sizeof(uint8_t *) + sizeof(nm_inverse_fn) + sizeof(void *) <=
+	       sizeof(nm_produce_fn) + 2 * sizeof(void *), "the text arm must not grow nm_node");
 
 struct nm_tree {
 	/* Guards the structure: the name hash, every directory's children, the contents
@@ -126,6 +136,12 @@ struct nm_tree {
 	size_t resident_bytes, resident_budget;
 	size_t untrimmed;          /* bytes evicted since the heap was last trimmed */
 	nm_content *oldest, *newest;
+	/* nm_tree_invert_producer's pairs (under lock); none in a tree nobody edits. */
+	struct nm_producer_inverse {
+		nm_produce_fn produce;
+		nm_inverse_fn inverse;
+	} *inverses;
+	uint32_t ninverses, capinverses;
 };
 
 /* a, or a larger copy of it, with room for at least one more than *cap elements of size

@@ -13,6 +13,9 @@ FUZZ_J3D_STRUCT_SRC = tests/fuzz/fuzz_j3d_struct.c tests/fixtures/j3d_writer.h \
 FUZZ_TXTR_STRUCT_SRC = tests/fuzz/fuzz_txtr_struct.c tests/fixtures/txtr_writer.h \
 	tests/fixtures/txtr_writer.c tests/fixtures/rfrm_writer.h tests/fixtures/rfrm_writer.c \
 	$(FUZZ_RUN_SRC)
+# Edits written back: a recipe for one edited file of apply's fixture CMB.
+FUZZ_APPLY_SRC = tests/fuzz/fuzz_apply.c tests/fixtures/cmb_writer.h tests/fixtures/cmb_writer.c \
+	tests/walk.h tests/walk.c tests/fuzz/sanitizer_options.c
 
 if FUZZING
 FUZZ_TARGETS = tests/fuzz/fuzz_cmod tests/fuzz/fuzz_cmb tests/fuzz/fuzz_j3d \
@@ -22,7 +25,7 @@ FUZZ_TARGETS = tests/fuzz/fuzz_cmod tests/fuzz/fuzz_cmb tests/fuzz/fuzz_j3d \
 	tests/fuzz/fuzz_txtr_struct tests/fuzz/fuzz_yaz0 tests/fuzz/fuzz_yay0 tests/fuzz/fuzz_lz_cx \
 	tests/fuzz/fuzz_lzs tests/fuzz/fuzz_bti tests/fuzz/fuzz_grezzo_anim \
 	tests/fuzz/fuzz_rarc tests/fuzz/fuzz_zar tests/fuzz/fuzz_gar tests/fuzz/fuzz_yaz0_wrap \
-	tests/fuzz/fuzz_lzs_wrap tests/fuzz/fuzz_lz_cx_wrap tests/fuzz/fuzz_j3danim
+	tests/fuzz/fuzz_lzs_wrap tests/fuzz/fuzz_lz_cx_wrap tests/fuzz/fuzz_j3danim tests/fuzz/fuzz_apply
 EXTRA_PROGRAMS = $(FUZZ_TARGETS)
 fuzz: $(FUZZ_TARGETS)
 FUZZ_LD = -fsanitize=fuzzer
@@ -145,10 +148,13 @@ tests_fuzz_fuzz_lz_cx_wrap_LDFLAGS = $(FUZZ_LD)
 tests_fuzz_fuzz_txtr_struct_SOURCES = $(FUZZ_TXTR_STRUCT_SRC)
 tests_fuzz_fuzz_txtr_struct_LDADD = $(LDADD_COMMON)
 tests_fuzz_fuzz_txtr_struct_LDFLAGS = $(FUZZ_LD)
+tests_fuzz_fuzz_apply_SOURCES = $(FUZZ_APPLY_SRC)
+tests_fuzz_fuzz_apply_LDADD = $(LDADD_COMMON)
+tests_fuzz_fuzz_apply_LDFLAGS = $(FUZZ_LD)
 
 # Replays, in every build: the target chosen on the command line.
 check_PROGRAMS += tests/fuzz/replay_drivers tests/fuzz/replay_codecs tests/fuzz/replay_j3d_struct \
-	tests/fuzz/replay_txtr_struct
+	tests/fuzz/replay_txtr_struct tests/fuzz/replay_apply
 tests_fuzz_replay_drivers_SOURCES = $(FUZZ_DRIVER_SRC) tests/fuzz/replay.c
 tests_fuzz_replay_drivers_CPPFLAGS = $(AM_CPPFLAGS) -DNM_REPLAY
 tests_fuzz_replay_drivers_LDADD = $(LDADD_COMMON)
@@ -161,5 +167,8 @@ tests_fuzz_replay_j3d_struct_LDADD = $(LDADD_COMMON)
 tests_fuzz_replay_txtr_struct_SOURCES = $(FUZZ_TXTR_STRUCT_SRC) tests/fuzz/replay.c
 tests_fuzz_replay_txtr_struct_CPPFLAGS = $(AM_CPPFLAGS) -DNM_REPLAY
 tests_fuzz_replay_txtr_struct_LDADD = $(LDADD_COMMON)
+tests_fuzz_replay_apply_SOURCES = $(FUZZ_APPLY_SRC) tests/fuzz/replay.c
+tests_fuzz_replay_apply_CPPFLAGS = $(AM_CPPFLAGS) -DNM_REPLAY
+tests_fuzz_replay_apply_LDADD = $(LDADD_COMMON)
 TESTS += tests/fuzz/regress.sh
 EXTRA_DIST += tests/fuzz/regress.sh tests/fuzz/dict tests/fuzz/regressions

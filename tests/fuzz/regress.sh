@@ -10,6 +10,7 @@ for t in "$dir"/*/; do
 	pica|gx|lzss|inflate|gpu|tegra|astc|bcn|yaz0|yay0|lz_cx|lzs) out=$("$top_builddir/tests/fuzz/replay_codecs" "$name" "$t" 2>&1) ;;
 	j3d_struct) out=$("$top_builddir/tests/fuzz/replay_j3d_struct" "$name" "$t" 2>&1) ;;
 	txtr_struct) out=$("$top_builddir/tests/fuzz/replay_txtr_struct" "$name" "$t" 2>&1) ;;
+	apply) out=$("$top_builddir/tests/fuzz/replay_apply" "$name" "$t" 2>&1) ;;
 	*) out=$("$top_builddir/tests/fuzz/replay_drivers" "$name" "$t" 2>&1) ;;
 	esac
 	rc=$?

@@ -280,6 +280,9 @@ nm_status cmb_add_gltf_animated(nm_tree *t, nm_node *root, cmb_model *m,
 
 /* Shared by tree_sepd.c and obj.c: values of an attribute for vertices
  * [0, nverts), comps floats per vertex (scale applied, constants expanded). */
+/* The stored bytes (a->type_size of them) of an attribute value that reads back as
+ * exactly v (component times scale), or false and the nearest value it can hold. */
+bool cmb_quantize(const cmb_attrib *a, float v, uint8_t *out, float *near);
 nm_status cmb_load_attr(cmb_model *m, const cmb_sepd *s, int kind, float **out,
 			nm_error *err);
 /* The indices of a prms, as u32; count = index_count. */
@@ -292,6 +295,22 @@ nm_status cmb_load_triangles(cmb_model *m, const cmb_prms *p, uint32_t **out, nm
 nm_status cmb_record_errors(nm_tree *t, nm_node *dir, nm_out *lines);
 /* nm_text that always leaves o empty (nm_text keeps the bytes when it fails). */
 nm_node *cmb_text(nm_tree *t, nm_node *dir, const char *name, nm_out *o);
+/* What a record file's inverse needs (nmodel apply): the model, the record, and the
+ * description that writes it (export/record.h). Made only in a tree opened for editing. */
+struct nm_rec;
+typedef void (*cmb_record_fn)(struct nm_rec *r, const struct cmb_model *m, uint32_t i);
+typedef struct cmb_record_ref {
+	struct cmb_model *m;
+	int chunk;              /* enum cmb_chunk_kind */
+	uint32_t index;
+	cmb_record_fn write;
+} cmb_record_ref;
+/* cmb_text, and when ref is not NULL (a tree opened for editing) the file's inverse:
+ * write (which wrote o) run again over the chunk's bytes reads an edit back
+ * (record_inverse.c). */
+nm_node *cmb_record_file(nm_tree *t, nm_node *dir, const char *name, nm_out *o,
+			 cmb_record_ref *ref, struct cmb_model *m, int chunk, uint32_t i,
+			 cmb_record_fn write);
 
 /* Common chunk files: header.txt lines every chunk dir starts with, and raw.bin. */
 void cmb_chunk_header(nm_out *o, const cmb_chunk *c);

@@ -3,6 +3,7 @@
  * number means different things in different fields (0 is ZERO as a blend factor and as a
  * stencil op, 0x1E01 is REPLACE for both stencil and combiner). */
 #include <stddef.h>
+#include <string.h>
 #include "formats/cmb/cmb.h"
 #include "formats/cmb/names.h"
 #include "lib/names.h"
@@ -197,4 +198,18 @@ const char *cmb_attr_file(int kind)
 {
 	const char *n = NM_NAME(attr_files, kind);
 	return n ? n : "unknown.csv";
+}
+
+bool cmb_enum_value(enum cmb_enum kind, const char *name, uint32_t *v)
+{
+	/* Every value these tables name is below 0x10000 (GL enums and small indices), so
+	 * a scan is the reverse of every table at once; it runs per edited field only. */
+	for (uint32_t x = 0; x < 0x10000; x++) {
+		const char *n = cmb_enum_name(kind, x);
+		if (n && strcmp(n, name) == 0) {
+			*v = x;
+			return true;
+		}
+	}
+	return false;
 }

@@ -2,6 +2,7 @@
 #ifndef NM_CMB_NAMES_H
 #define NM_CMB_NAMES_H
 
+#include <stdbool.h>
 #include <stdint.h>
 
 enum cmb_enum {
@@ -14,6 +15,8 @@ enum cmb_enum {
 
 /* NULL when the value has no name (nm_kv_enum prints "unknown"). */
 const char *cmb_enum_name(enum cmb_enum kind, uint32_t v);
+/* The value named name in kind (the reverse of cmb_enum_name), for edits read back. */
+bool cmb_enum_value(enum cmb_enum kind, const char *name, uint32_t *v);
 unsigned cmb_data_type_size(uint16_t t);   /* bytes, 0 if unknown */
 const char *cmb_attr_name(int kind);       /* "position" */
 const char *cmb_attr_file(int kind);       /* "positions.csv" */

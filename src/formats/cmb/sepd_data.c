@@ -2,6 +2,7 @@
  * Ranges were checked against the file at build; a file that shrank since fails here
  * with the reader's error. Vertex arrays (u32 counts) come from nm_alloc; index arrays
  * are bounded by their u16 count. */
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 #include "formats/cmb/cmb.h"
@@ -20,6 +21,59 @@ static float component(const uint8_t *p, uint16_t type)
 	case 0x1406: return nm_le_f32(p);
 	default: return 0.0f;
 	}
+}
+
+/* The inverse of component() times the scale: the stored bytes of an attribute whose
+ * value reads back as exactly v, or false and the nearest value that does (*near). */
+bool cmb_quantize(const cmb_attrib *a, float v, uint8_t *out, float *near)
+{
+	static const struct { uint16_t type; int64_t min, max; } ranges[] = {
+		{ 0x1400, INT8_MIN, INT8_MAX }, { 0x1401, 0, UINT8_MAX },
+		{ 0x1402, INT16_MIN, INT16_MAX }, { 0x1403, 0, UINT16_MAX },
+		{ 0x1404, INT32_MIN, INT32_MAX }, { 0x1405, 0, UINT32_MAX },
+	};
+	*near = v;
+	if (a->type == 0x1406) {
+		float q0 = a->scale != 0 ? v / a->scale : v;
+		const float cand[3] = { q0, nextafterf(q0, -INFINITY), nextafterf(q0, INFINITY) };
+		for (int k = 0; k < 3; k++) {
+			float q = cand[k];
+			/* A NaN has no exact match: with scale 1 it is stored as written. */
+			if (q * a->scale == v || (v != v && a->scale == 1.0f)) {
+				uint32_t u;
+				memcpy(&u, &q, 4);
+				for (int i = 0; i < 4; i++)
+					out[i] = (uint8_t)(u >> 8 * i);
+				return true;
+			}
+		}
+		float q = q0;
+		*near = q * a->scale;
+		return false;
+	}
+	size_t r = 0;
+	while (r < sizeof ranges / sizeof ranges[0] && ranges[r].type != a->type)
+		r++;
+	if (r == sizeof ranges / sizeof ranges[0] || a->scale == 0 || !isfinite(v))
+		return false;
+	double qd = (double)v / a->scale;
+	if (qd < (double)ranges[r].min - 1 || qd > (double)ranges[r].max + 1) {
+		*near = (float)(qd < 0 ? ranges[r].min : ranges[r].max) * a->scale;
+		return false;
+	}
+	int64_t q0 = llround(qd);
+	for (int64_t q = q0 - 1; q <= q0 + 1; q++) {
+		if (q < ranges[r].min || q > ranges[r].max)
+			continue;
+		if ((float)q * a->scale == v) {
+			for (unsigned i = 0; i < a->type_size; i++)
+				out[i] = (uint8_t)((uint64_t)q >> 8 * i);
+			return true;
+		}
+	}
+	int64_t c = q0 < ranges[r].min ? ranges[r].min : q0 > ranges[r].max ? ranges[r].max : q0;
+	*near = (float)c * a->scale;
+	return false;
 }
 
 nm_status cmb_load_attr(cmb_model *m, const cmb_sepd *s, int kind, float **out, nm_error *err)

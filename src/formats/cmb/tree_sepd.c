@@ -6,6 +6,7 @@
 #include <string.h>
 #include "export/csv.h"
 #include "export/text.h"
+#include "lib/edit.h"
 #include "formats/cmb/cmb.h"
 #include "formats/cmb/names.h"
 
@@ -84,6 +85,172 @@ static nm_status produce_attr(void *ctx, void *arg, nm_out *o, nm_error *err)
 		}
 	free(f);
 	return NM_OK;
+}
+
+/* The inverse of an attribute's CSV (nmodel apply): the same rows, each changed value
+ * stored in the attribute's own type and scale (cmb_quantize), or refused when the type
+ * cannot hold it exactly. The CSV as produced now is the reference: a cell whose text is
+ * unchanged is no edit, whatever its spelling would parse to. */
+struct csv_lines {
+	const char *p, *end;
+	unsigned line;
+};
+
+static bool next_line(struct csv_lines *l, const char **s, size_t *len)
+{
+	if (l->p >= l->end)
+		return false;
+	const char *nl = memchr(l->p, '\n', (size_t)(l->end - l->p));
+	*s = l->p;
+	*len = nl ? (size_t)(nl - l->p) : (size_t)(l->end - l->p);
+	l->p += *len + (nl != NULL);
+	l->line++;
+	return true;
+}
+
+/* Cell k of a row (spaces trimmed) into buf; false when the row has no such cell. */
+static bool cell(const char *row, size_t len, unsigned k, char *buf, size_t size)
+{
+	const char *p = row, *end = row + len;
+	for (unsigned i = 0; i < k; i++) {
+		p = memchr(p, ',', (size_t)(end - p));
+		if (!p)
+			return false;
+		p++;
+	}
+	const char *comma = memchr(p, ',', (size_t)(end - p));
+	const char *e = comma ? comma : end;
+	while (p < e && *p == ' ')
+		p++;
+	while (e > p && e[-1] == ' ')
+		e--;
+	size_t n = (size_t)(e - p) < size - 1 ? (size_t)(e - p) : size - 1;
+	memcpy(buf, p, n);
+	buf[n] = '\0';
+	return true;
+}
+
+static unsigned cells(const char *row, size_t len)
+{
+	unsigned n = 1;
+	for (size_t i = 0; i < len; i++)
+		n += row[i] == ',';
+	return n;
+}
+
+static void invert_rows(const struct attr_ref *ref, const uint8_t *now, size_t now_len,
+			const uint8_t *bytes, size_t len, uint8_t *raw, nm_edit *ed)
+{
+	const cmb_attrib *a = &ref->s->attr[ref->kind];
+	char names[MAX_COLS][16];
+	column_names(ref->kind, a->comps, names);
+	struct csv_lines was = { (const char *)now, (const char *)now + now_len, 0 };
+	struct csv_lines is = { (const char *)bytes, (const char *)bytes + len, 0 };
+	const char *ws, *s;
+	size_t wl, l;
+	if (!next_line(&was, &ws, &wl) || !next_line(&is, &s, &l) || wl != l ||
+	    memcmp(ws, s, l) != 0) {
+		nm_edit_refuse(ed, 1, NULL, "the header row changed: columns are the attribute's "
+			       "components and cannot change");
+		return;
+	}
+	for (uint32_t v = 0; v < ref->s->nverts; v++) {
+		next_line(&was, &ws, &wl);
+		if (!next_line(&is, &s, &l)) {
+			nm_edit_refuse(ed, is.line + 1, NULL, "the file ends after %u rows where the "
+				       "shape has %u vertices: rows cannot be added or removed (a "
+				       "layout change)", v, ref->s->nverts);
+			return;
+		}
+		if (wl == l && memcmp(ws, s, l) == 0)
+			continue;
+		if (cells(s, l) != a->comps) {
+			nm_edit_refuse(ed, is.line, NULL, "%u values where the attribute has %u "
+				       "components", cells(s, l), a->comps);
+			continue;
+		}
+		for (unsigned c = 0; c < a->comps; c++) {
+			char old[64], text[64];
+			cell(ws, wl, c, old, sizeof old);
+			cell(s, l, c, text, sizeof text);
+			if (strcmp(old, text) == 0)
+				continue;
+			char *end;
+			float f = ref->width ? (float)strtoll(text, &end, 10) : strtof(text, &end);
+			if (!text[0] || *end) {
+				nm_edit_refuse(ed, is.line, names[c], "%s is not a number", text);
+				continue;
+			}
+			float near;
+			uint8_t *at = raw + ((size_t)v * a->comps + c) * a->type_size;
+			if (!cmb_quantize(a, f, at, &near)) {
+				char nb[NM_FLOAT_BUF];
+				nm_edit_refuse(ed, is.line, names[c], "%s is not a value this attribute "
+					       "holds (%s x %s): the nearest is %s", text,
+					       cmb_enum_name(CMB_E_DATA_TYPE, a->type),
+					       nm_fmt_float((char[NM_FLOAT_BUF]){ 0 }, a->scale),
+					       nm_fmt_float(nb, near));
+			}
+		}
+	}
+	while (next_line(&is, &s, &l))
+		if (l) {
+			nm_edit_refuse(ed, is.line, NULL, "a row past the shape's %u vertices: rows "
+				       "cannot be added (a layout change)", ref->s->nverts);
+			return;
+		}
+}
+
+static nm_status invert_attr(void *ctx, void *arg, const uint8_t *bytes, size_t len,
+			     nm_edit *ed, nm_error *err)
+{
+	const struct attr_ref *ref = arg;
+	const cmb_attrib *a = &ref->s->attr[ref->kind];
+	if (a->mode != 0) {
+		nm_edit_refuse(ed, 0, NULL, "a constant attribute (one value for every vertex, in "
+			       "the shape's descriptor): apply cannot write it back yet");
+		return NM_OK;
+	}
+	nm_out now;
+	nm_out_init(&now);
+	now.opt = nm_reader_options(ref->m->r);
+	nm_status s = produce_attr(ctx, arg, &now, err);
+	size_t n = (size_t)ref->s->nverts * a->comps * a->type_size;
+	uint8_t *raw = NULL, *was = NULL;
+	if (s == NM_OK)
+		s = nm_reader_load(ref->m->r, a->data_off, n, "vatr", &raw, err);
+	if (s == NM_OK && !(was = malloc(n ? n : 1)))
+		s = nm_fail(err, NM_E_NOMEM, ref->m->file, "vatr", a->data_off, "out of memory");
+	if (s == NM_OK) {
+		memcpy(was, raw, n);
+		bool changed = false;
+		invert_rows(ref, now.data, now.len, bytes, len, raw, ed);
+		/* One patch per run of changed bytes, named by its first vertex and component. */
+		size_t row = (size_t)a->comps * a->type_size;
+		char names[MAX_COLS][16];
+		column_names(ref->kind, a->comps, names);
+		for (size_t i = 0; i < n;) {
+			if (raw[i] == was[i]) {
+				i++;
+				continue;
+			}
+			size_t j = i;
+			while (j < n && raw[j] != was[j])
+				j++;
+			nm_edit_patch(ed, ref->m->r, a->data_off + i, raw + i, j - i, "vatr",
+				      (unsigned)(i / row) + 2, names[i % row / a->type_size]);
+			i = j;
+			changed = true;
+		}
+		if (changed && ref->kind == CMB_POSITION)
+			nm_edit_note(ed, "the shape's center%s and qtrs' boxes stay as they were: "
+				     "apply does not compute bounds again", ref->m->L.sepd_bbox
+				     ? ", bounding box" : "");
+	}
+	free(raw);
+	free(was);
+	nm_out_free(&now);
+	return s;
 }
 
 /* --- prms/M.txt ------------------------------------------------------------------ */
@@ -306,6 +473,9 @@ nm_status cmb_tree_sepd(nm_tree *t, nm_node *root, cmb_model *m)
 		return NM_OK;
 	nm_node *top = nm_dir(t, root, "sepd");
 	if (!top)
+		return NM_E_NOMEM;
+	if (nm_tree_options(t)->editable &&
+	    nm_tree_invert_producer(t, produce_attr, invert_attr) != NM_OK)
 		return NM_E_NOMEM;
 	for (uint32_t i = 0; i < m->nsepds; i++) {
 		nm_status s = add_sepd(t, top, m, &m->sepds[i], i);

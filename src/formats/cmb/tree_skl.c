@@ -3,6 +3,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include "export/record.h"
 #include "export/text.h"
 #include "formats/cmb/cmb.h"
 #include "lib/transform.h"
@@ -81,25 +82,29 @@ out:
 	free(path);
 }
 
-static void bone_text(nm_out *o, const cmb_model *m, uint32_t i)
+/* One description writes bones/N.txt and reads an edited copy back (export/record.h):
+ * the id and its flags, the parent, scale, rotation and translation are stored; the
+ * world matrix follows from them and is read-only. */
+static void bone_text(nm_rec *r, const cmb_model *m, uint32_t i)
 {
 	const cmb_bone *b = &m->bones[i];
-	nm_kv(o, "index", "%u", i);
-	nm_kv(o, "id", "%u", b->raw_id & 0x0FFF);
-	nm_kv(o, "id_flags", "0x%x", b->raw_id >> 12);
-	nm_kv(o, "parent", "%d", b->parent);
+	size_t at = 0x10 + (size_t)i * m->L.bone_stride;
+	nm_rec_derived(r, "index", "%u", i);
+	nm_rec_bits(r, "id", at, NM_FIELD_U16, 0, 12, false);
+	nm_rec_bits(r, "id_flags", at, NM_FIELD_U16, 12, 4, true);
+	nm_rec_int(r, "parent", at + 2, NM_FIELD_S16);
 	if (b->parent_bad)
-		nm_kv(o, "parent_error", "bone %d is not in the table or makes a cycle; treated "
-		      "as a root", b->parent);
-	nm_kv_floats(o, "scale", b->scale, 3);
-	nm_kv_floats(o, "rotation", b->rot, 3);
-	nm_kv_floats(o, "translation", b->trans, 3);
+		nm_rec_derived(r, "parent_error", "bone %d is not in the table or makes a cycle; "
+			       "treated as a root", b->parent);
+	nm_rec_floats(r, "scale", at + 0x04, 3);
+	nm_rec_floats(r, "rotation", at + 0x10, 3);
+	nm_rec_floats(r, "translation", at + 0x1C, 3);
 	if (m->L.bone_stride >= 0x2C)
-		nm_kv(o, "unknown_28", "0x%08x", b->extra);
-	for (int r = 0; r < 4; r++) {
+		nm_rec_hex(r, "unknown_28", at + 0x28, NM_FIELD_U32, 8);
+	for (int k = 0; k < 4; k++) {
 		char key[24];
-		snprintf(key, sizeof key, "world_matrix_row%d", r);
-		nm_kv_floats(o, key, b->world + 4 * r, 4);
+		snprintf(key, sizeof key, "world_matrix_row%d", k);
+		nm_rec_derived_floats(r, key, b->world + 4 * k, 4);
 	}
 }
 
@@ -124,11 +129,18 @@ nm_status cmb_tree_skl(nm_tree *t, nm_node *root, cmb_model *m)
 	nm_node *bones = nm_dir(t, dir, "bones");
 	if (!bones)
 		return NM_E_NOMEM;
+	bool edit = nm_tree_options(t)->editable;
+	cmb_record_ref *refs = edit ? nm_tree_alloc_array(t, m->nbones, sizeof *refs) : NULL;
+	if (edit && !refs)
+		return NM_E_NOMEM;
+	nm_rec r;
+	nm_rec_write(&r, &o, &m->chunk[CMB_SKL].v);
 	for (uint32_t i = 0; i < m->nbones; i++) {
 		char name[32];
-		bone_text(&o, m, i);
+		bone_text(&r, m, i);
 		snprintf(name, sizeof name, "%u.txt", i);
-		if (!cmb_text(t, bones, name, &o)) {
+		if (!cmb_record_file(t, bones, name, &o, refs ? &refs[i] : NULL, m, CMB_SKL, i,
+				     bone_text)) {
 			nm_out_free(&o);
 			return NM_E_NOMEM;
 		}

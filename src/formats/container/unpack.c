@@ -176,6 +176,42 @@ static void unpack_close(void *ctx)
 	free(u);
 }
 
+/* The stored bytes of new decompressed bytes (apply, src/edit): a stream in the codec
+ * and header the original has. What a decoder ignores is kept as it was: Yaz0's eight
+ * bytes after the size (Wii files put an alignment there), LzS's unknown word, an LZ77
+ * tag and the LZ10/LZ11 variant. The encoders are the fixtures' greedy ones
+ * (doc/apply.md says how their size compares). */
+static nm_status reencode(void *ctx, const uint8_t *plain, size_t len, nm_out *out,
+			  nm_error *err)
+{
+	unpack *u = ctx;
+	uint8_t head[HEADER_MAX];
+	size_t hlen = u->len < sizeof head ? (size_t)u->len : sizeof head;
+	nm_status s = nm_reader_read(u->parent, u->off, head, hlen, u->c->name, err);
+	if (s != NM_OK)
+		return s;
+	size_t start = out->len;
+	if (u->c == &codecs[NM_CODEC_YAZ0]) {
+		s = nm_yaz0_encode(plain, len, out);
+		if (s == NM_OK && hlen >= 16)
+			memcpy(out->data + start + 8, head + 8, 8);
+	} else if (u->c == &codecs[NM_CODEC_YAY0]) {
+		s = nm_yay0_encode(plain, len, out);
+	} else if (u->c == &codecs[NM_CODEC_LZS]) {
+		s = nm_lzs_encode(plain, len, out);
+		if (s == NM_OK && hlen >= 8)
+			memcpy(out->data + start + 4, head + 4, 4);
+	} else {
+		size_t tag = nm_lz_cx_tag_len(head, hlen);
+		nm_out_write(out, head, tag);
+		s = nm_lz_cx_encode(nm_lz_cx_variant_of(head, hlen), plain, len, out);
+	}
+	if (s != NM_OK)
+		return nm_fail(err, s, u->name, u->c->name, NM_NO_OFFSET,
+			       "cannot compress %zu bytes again", len);
+	return NM_OK;
+}
+
 static const nm_source_ops unpack_ops = {
 	.read = unpack_read, .pin = unpack_pin, .unpin = unpack_unpin, .close = unpack_close,
 };
@@ -220,6 +256,8 @@ nm_status nm_unpack_open(nm_tree *t, nm_reader *parent, uint64_t off, uint64_t l
 		return s;
 	}
 	nm_reader_set_depth(r, nm_reader_depth(parent) + 1);
+	nm_reader_set_origin(r, &(nm_reader_origin){ .parent = parent, .off = off, .len = len,
+						     .encode = reencode, .ctx = u });
 	if (nm_tree_adopt_reader(t, r) != NM_OK)
 		return nm_fail(err, NM_E_NOMEM, name, NULL, NM_NO_OFFSET, "out of memory");
 	*out = r;

@@ -1,0 +1,254 @@
+/* nmodel apply FILE DIR OUT: DIR holds FILE's tree as nmodel extract writes it, whole or
+ * only the files changed; every file whose bytes differ from the tree's is an edit, and
+ * OUT is FILE with every edit encoded (src/edit, doc/apply.md). A file missing from DIR
+ * is no edit. Any edit that cannot be encoded: one line per problem, exit 1, no OUT.
+ * OUT is written to a temporary file beside it, read back and checked, fsynced and
+ * renamed; FILE is only ever opened for reading, and an OUT that is FILE is refused.
+ * nmodel apply --dry-run FILE DIR lists the changes instead. */
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <libgen.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+#include "cli/commands.h"
+#include "cli/common.h"
+#include "edit/apply.h"
+#include "formats/driver.h"
+#include "lib/alloc.h"
+
+static void print_line(const char *line, void *ctx)
+{
+	(void)ctx;
+	nm_cli_error("%s", line);
+}
+
+static void print_change(const char *line, void *ctx)
+{
+	(void)ctx;
+	printf("%s\n", line);
+}
+
+/* The whole of a regular file at path (under opt's max_file_size). */
+static int slurp(const char *path, const nm_options *opt, uint8_t **out, size_t *len)
+{
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	struct stat st;
+	if (fd < 0 || fstat(fd, &st) != 0) {
+		nm_cli_error("%s: %s", path, strerror(errno));
+		if (fd >= 0)
+			close(fd);
+		return -1;
+	}
+	nm_error err;
+	uint8_t *b = nm_alloc(opt, st.st_size ? (size_t)st.st_size : 1, 1, &err, path, NULL,
+			      NM_NO_OFFSET);
+	size_t got = 0;
+	while (b && got < (size_t)st.st_size) {
+		ssize_t n = read(fd, b + got, (size_t)st.st_size - got);
+		if (n <= 0)
+			break;
+		got += (size_t)n;
+	}
+	close(fd);
+	if (!b || got != (size_t)st.st_size) {
+		nm_cli_error("%s: %s", path, b ? "changed while read" : err.msg);
+		free(b);
+		return -1;
+	}
+	*out = b;
+	*len = got;
+	return 0;
+}
+
+/* Every regular file under dir/rel, as an edit of the tree's rel. */
+static int walk(nm_apply *a, const char *dir, const char *rel, const nm_options *opt)
+{
+	char path[4200];
+	snprintf(path, sizeof path, "%s%s%s", dir, rel[0] ? "/" : "", rel);
+	DIR *d = opendir(path);
+	if (!d) {
+		nm_cli_error("%s: %s", path, strerror(errno));
+		return NM_EXIT_FAIL;
+	}
+	int rc = NM_EXIT_OK;
+	struct dirent *e;
+	while ((e = readdir(d)) != NULL) {
+		if (!strcmp(e->d_name, ".") || !strcmp(e->d_name, ".."))
+			continue;
+		char sub[4200], full[8400];
+		snprintf(sub, sizeof sub, "%s%s%s", rel, rel[0] ? "/" : "", e->d_name);
+		snprintf(full, sizeof full, "%s/%s", dir, sub);
+		/* A link to a file is that file (an edit made by linking a new texture in);
+		 * a link to a directory is not followed: it could lead back up. */
+		struct stat st, lst;
+		if (lstat(full, &lst) != 0 || stat(full, &st) != 0) {
+			nm_cli_error("%s: %s", full, strerror(errno));
+			rc = NM_EXIT_FAIL;
+		} else if (S_ISLNK(lst.st_mode) && S_ISDIR(st.st_mode)) {
+			nm_cli_error("%s: a link to a directory: not followed", full);
+			rc = NM_EXIT_FAIL;
+		} else if (S_ISDIR(st.st_mode)) {
+			if (walk(a, dir, sub, opt) != NM_EXIT_OK)
+				rc = NM_EXIT_FAIL;
+		} else if (S_ISREG(st.st_mode)) {
+			uint8_t *b;
+			size_t len;
+			nm_error err;
+			if (slurp(full, opt, &b, &len) != 0) {
+				rc = NM_EXIT_FAIL;
+				continue;
+			}
+			if (nm_apply_file(a, sub, b, len, full, &err) != NM_OK) {
+				nm_cli_error("%s: %s", full, err.msg);
+				rc = NM_EXIT_FAIL;
+			}
+			free(b);
+		}
+	}
+	closedir(d);
+	return rc;
+}
+
+static int write_all(int fd, const uint8_t *b, size_t len)
+{
+	while (len) {
+		ssize_t n = write(fd, b, len);
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n <= 0)
+			return -1;
+		b += n;
+		len -= (size_t)n;
+	}
+	return 0;
+}
+
+/* OUT's bytes to a temporary file beside it, checked by reading it back as a model,
+ * fsynced, renamed over OUT, and the directory fsynced. */
+static int write_out(nm_apply *a, const char *out, const uint8_t *b, size_t len,
+		     const nm_options *opt)
+{
+	char *copy = strdup(out);
+	if (!copy) {
+		nm_cli_error("out of memory");
+		return NM_EXIT_FAIL;
+	}
+	char dir[4096], tmp[4200];
+	snprintf(dir, sizeof dir, "%s", dirname(copy));
+	free(copy);
+	snprintf(tmp, sizeof tmp, "%s/.nmodel-apply-XXXXXX", dir);
+	int fd = mkstemp(tmp);
+	if (fd < 0) {
+		nm_cli_error("%s: %s", tmp, strerror(errno));
+		return NM_EXIT_FAIL;
+	}
+	int rc = NM_EXIT_FAIL;
+	if (write_all(fd, b, len) != 0 || fsync(fd) != 0) {
+		nm_cli_error("%s: %s", tmp, strerror(errno));
+		goto out;
+	}
+	nm_tree *t;
+	nm_error err;
+	if (nm_open_model(tmp, opt, &t, &err) != NM_OK) {
+		nm_cli_error("%s: the new model does not open: %s", out, err.msg);
+		goto out;
+	}
+	size_t bad = nm_apply_verify(a, t, &err);
+	nm_tree_free(t);
+	if (bad) {
+		nm_apply_each_problem(a, print_line, NULL);
+		goto out;
+	}
+	/* mkstemp made it 0600: OUT gets the mode of any new file. */
+	mode_t mask = umask(0);
+	umask(mask);
+	if (fchmod(fd, 0666 & ~mask) != 0 || rename(tmp, out) != 0) {
+		nm_cli_error("%s: %s", out, strerror(errno));
+		goto out;
+	}
+	int dfd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	if (dfd >= 0) {
+		fsync(dfd);
+		close(dfd);
+	}
+	rc = NM_EXIT_OK;
+out:
+	close(fd);
+	if (rc != NM_EXIT_OK)
+		unlink(tmp);
+	return rc;
+}
+
+int nm_cmd_apply(int argc, char **argv, const nm_options *given)
+{
+	bool dry = argc > 1 && strcmp(argv[1], "--dry-run") == 0;
+	if (dry) {
+		argv++;
+		argc--;
+	}
+	if (argc != (dry ? 3 : 4))
+		return nm_cli_usage_error("apply", "wrong number of arguments");
+	const char *file = argv[1], *dir = argv[2], *out = dry ? NULL : argv[3];
+	struct stat fs, os, ds;
+	if (stat(file, &fs) != 0) {
+		nm_cli_error("%s: %s", file, strerror(errno));
+		return NM_EXIT_FAIL;
+	}
+	if (S_ISDIR(fs.st_mode)) {
+		nm_cli_error("%s: a folder: apply writes back into one model or archive file",
+			     file);
+		return NM_EXIT_FAIL;
+	}
+	if (stat(dir, &ds) != 0 || !S_ISDIR(ds.st_mode)) {
+		nm_cli_error("%s: %s", dir, errno ? strerror(errno) : "not a directory");
+		return NM_EXIT_FAIL;
+	}
+	if (out && stat(out, &os) == 0 && os.st_dev == fs.st_dev && os.st_ino == fs.st_ino) {
+		nm_cli_error("%s: is %s itself: apply never writes the model it reads", out, file);
+		return NM_EXIT_FAIL;
+	}
+	nm_options opt = *given;
+	opt.editable = true;
+	nm_tree *t = nm_cli_open(file, &opt);
+	if (!t)
+		return NM_EXIT_FAIL;
+	nm_apply *a = nm_apply_new(t);
+	int rc = a ? walk(a, dir, "", &opt) : NM_EXIT_FAIL;
+	nm_out bytes;
+	nm_out_init(&bytes);
+	bool changed = false;
+	nm_error err;
+	if (rc == NM_EXIT_OK && !nm_apply_problems(a)) {
+		nm_status s = nm_apply_encode(a, &bytes, &changed, &err);
+		if (s != NM_OK && s != NM_E_INVAL) {
+			nm_cli_error("%s", err.msg);
+			rc = NM_EXIT_FAIL;
+		}
+	}
+	if (a && nm_apply_problems(a)) {
+		nm_apply_each_problem(a, print_line, NULL);
+		rc = NM_EXIT_FAIL;
+	}
+	if (rc == NM_EXIT_OK && dry) {
+		nm_apply_each_change(a, print_change, NULL);
+		if (!changed)
+			printf("no edits: OUT would be %s as it is\n", file);
+	} else if (rc == NM_EXIT_OK && !changed) {
+		/* No edit: OUT is FILE's bytes. */
+		uint8_t *b = NULL;
+		size_t len = 0;
+		rc = slurp(file, &opt, &b, &len) == 0 ? write_out(a, out, b, len, &opt)
+						      : NM_EXIT_FAIL;
+		free(b);
+	} else if (rc == NM_EXIT_OK) {
+		rc = write_out(a, out, bytes.data, bytes.len, &opt);
+	}
+	nm_out_free(&bytes);
+	nm_apply_free(a);
+	nm_tree_free(t);
+	return rc;
+}

@@ -1,0 +1,55 @@
+/* Edits written back (doc/apply.md): the files of a tree, edited, in; the model file's
+ * new bytes out. This layer knows no format, as the FUSE layer knows none: each edited
+ * file's inverse (lib/edit.h) says what it changes, here those changes are checked
+ * against each other and carried up through windows (archive members) and compressed
+ * streams (encoded again) to the bytes of the file the tree was opened from.
+ *
+ * Called per edited file, so a front end that sees edits one at a time (a writable
+ * mount) uses it as nmodel apply does:
+ *	a = nm_apply_new(t);
+ *	nm_apply_file(a, "mats/0.txt", bytes, len, "work/mats/0.txt", err);   ...each file
+ *	nm_apply_encode(a, &out, &changed, err);  then nm_apply_verify on out's tree. */
+#ifndef NM_EDIT_APPLY_H
+#define NM_EDIT_APPLY_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include "lib/error.h"
+#include "lib/out.h"
+#include "lib/tree.h"
+
+typedef struct nm_apply nm_apply;
+
+/* Edits of t (opened with nm_options.editable, so its record files have inverses). */
+nm_apply *nm_apply_new(nm_tree *t);
+void nm_apply_free(nm_apply *a);
+
+/* The file at path in t now holds bytes[0..len); shown names it in messages. The same
+ * bytes as the tree's are no edit. An edit that cannot be encoded is a problem
+ * (nm_apply_problems), not a status: a status says the model could not be read. */
+nm_status nm_apply_file(nm_apply *a, const char *path, const uint8_t *bytes, size_t len,
+			const char *shown, nm_error *err);
+
+/* How many edits so far (files whose bytes differ), and how many problems. */
+size_t nm_apply_edits(const nm_apply *a);
+size_t nm_apply_problems(const nm_apply *a);
+/* Each problem, one line: "SHOWN:LINE: FIELD: why" (no line or field where none). */
+void nm_apply_each_problem(const nm_apply *a, void (*fn)(const char *line, void *ctx),
+			   void *ctx);
+
+/* The new bytes of the file t was opened from, into out, with every edit; *changed
+ * false (out empty) when nothing changes. Conflicts and changes that cannot be carried
+ * up are problems: then NM_E_INVAL and out is empty. */
+nm_status nm_apply_encode(nm_apply *a, nm_out *out, bool *changed, nm_error *err);
+/* Each change as --dry-run shows it: the edited file, line and field, the chunk, the
+ * byte range and the bytes it encodes to; then what was encoded again on the way up. */
+void nm_apply_each_change(const nm_apply *a, void (*fn)(const char *line, void *ctx),
+			  void *ctx);
+
+/* Check the tree of the new bytes: every edited file reads back as encoded (its
+ * inverse, given the edited bytes again, changes nothing) and no more chunks fail than
+ * in t. Failures are problems; returns the count of new ones. */
+size_t nm_apply_verify(nm_apply *a, nm_tree *out, nm_error *err);
+
+#endif

@@ -1,0 +1,120 @@
+/* The collector inverses report to (lib/edit.h). */
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "lib/edit.h"
+
+void nm_edit_init(nm_edit *ed)
+{
+	memset(ed, 0, sizeof *ed);
+}
+
+void nm_edit_free(nm_edit *ed)
+{
+	for (size_t i = 0; i < ed->npatches; i++) {
+		free(ed->patches[i].bytes);
+		free(ed->patches[i].field);
+		free(ed->patches[i].chunk);
+	}
+	for (size_t i = 0; i < ed->nrefusals; i++) {
+		free(ed->refusals[i].field);
+		free(ed->refusals[i].why);
+	}
+	for (size_t i = 0; i < ed->nnotes; i++)
+		free(ed->notes[i].text);
+	free(ed->patches);
+	free(ed->refusals);
+	free(ed->notes);
+	nm_edit_init(ed);
+}
+
+/* Room for one more of elem bytes in *a (doubling). */
+static bool grow(void **a, size_t n, size_t *cap, size_t elem)
+{
+	if (n < *cap)
+		return true;
+	size_t c = *cap ? *cap * 2 : 16;
+	void *p = c > *cap && c <= SIZE_MAX / elem ? realloc(*a, c * elem) : NULL;
+	if (!p)
+		return false;
+	*a = p;
+	*cap = c;
+	return true;
+}
+
+static char *dup_or_null(const char *s, bool *ok)
+{
+	if (!s)
+		return NULL;
+	char *d = strdup(s);
+	if (!d)
+		*ok = false;
+	return d;
+}
+
+void nm_edit_patch(nm_edit *ed, nm_reader *r, uint64_t off, const void *bytes, size_t len,
+		   const char *chunk, unsigned line, const char *field)
+{
+	if (!grow((void **)&ed->patches, ed->npatches, &ed->cappatches, sizeof *ed->patches)) {
+		ed->nomem = true;
+		return;
+	}
+	bool ok = true;
+	nm_patch p = { .r = r, .off = off, .len = len, .line = line, .file = ed->file };
+	p.bytes = malloc(len ? len : 1);
+	ok = p.bytes != NULL;
+	if (p.bytes && len)
+		memcpy(p.bytes, bytes, len);
+	p.field = dup_or_null(field, &ok);
+	p.chunk = dup_or_null(chunk, &ok);
+	if (!ok) {
+		free(p.bytes);
+		free(p.field);
+		free(p.chunk);
+		ed->nomem = true;
+		return;
+	}
+	ed->patches[ed->npatches++] = p;
+}
+
+void nm_edit_refuse(nm_edit *ed, unsigned line, const char *field, const char *fmt, ...)
+{
+	if (!grow((void **)&ed->refusals, ed->nrefusals, &ed->caprefusals,
+		  sizeof *ed->refusals)) {
+		ed->nomem = true;
+		return;
+	}
+	char why[512];
+	va_list ap;
+	va_start(ap, fmt);
+	vsnprintf(why, sizeof why, fmt, ap);
+	va_end(ap);
+	bool ok = true;
+	nm_refusal r = { .file = ed->file, .line = line };
+	r.field = dup_or_null(field, &ok);
+	r.why = dup_or_null(why, &ok);
+	if (!ok) {
+		free(r.field);
+		free(r.why);
+		ed->nomem = true;
+		return;
+	}
+	ed->refusals[ed->nrefusals++] = r;
+}
+
+void nm_edit_note(nm_edit *ed, const char *fmt, ...)
+{
+	char text[512];
+	va_list ap;
+	va_start(ap, fmt);
+	vsnprintf(text, sizeof text, fmt, ap);
+	va_end(ap);
+	nm_note n = { .file = ed->file, .text = strdup(text) };
+	if (!n.text || !grow((void **)&ed->notes, ed->nnotes, &ed->capnotes, sizeof *ed->notes)) {
+		free(n.text);
+		ed->nomem = true;
+		return;
+	}
+	ed->notes[ed->nnotes++] = n;
+}

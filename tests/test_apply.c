@@ -1,0 +1,453 @@
+/* Inverses and the apply layer (lib/edit.h, export/record.h, src/edit): every record
+ * file reads its own bytes back as no change; a tree nobody edits keeps no inverses for
+ * its records; edits in memory encode to the bytes the fields' types say; conflicts and
+ * a compressed member that outgrows its room are refused. tests/apply.sh covers the
+ * command. */
+#include <check.h>
+#include <dirent.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "edit/apply.h"
+#include "formats/cmb/cmb.h"
+#include "formats/cmb/names.h"
+#include "formats/driver.h"
+#include "lib/bytes.h"
+#include "lib/edit.h"
+#include "tests/fixtures/archive_writer.h"
+#include "tests/fixtures/cmb_writer.h"
+#include "tests/walk.h"
+
+static uint8_t *records_cmb(uint32_t version, size_t *len)
+{
+	uint8_t *d = fx_cmb_records(version, len);
+	ck_assert_ptr_nonnull(d);
+	return d;
+}
+
+static nm_tree *editable_tree(const uint8_t *d, size_t len)
+{
+	nm_options opt;
+	nm_options_init(&opt);
+	opt.editable = true;
+	nm_tree *t;
+	nm_error err;
+	ck_assert_int_eq(walk_build_with(d, len, "r.cmb", &opt, &t, &err), NM_OK);
+	return t;
+}
+
+/* Every record file and vertex CSV, given its own bytes: no patch, no refusal. */
+struct own_bytes {
+	size_t checked, failed;
+	const char *file;
+};
+
+static void own_bytes(void *ctx, nm_tree *t, const char *path, const uint8_t *data, size_t len)
+{
+	struct own_bytes *ob = ctx;
+	nm_node *n;
+	nm_inverse_fn fn;
+	void *fctx, *arg;
+	nm_error err;
+	/* Slices are left out: their inverse is a patch of the bytes as they are. */
+	if (nm_resolve(t, path, &n, &err) != NM_OK || nm_node_type(n) == NM_NODE_SLICE ||
+	    !nm_node_inverse(t, n, &fn, &fctx, &arg))
+		return;
+	nm_edit ed;
+	nm_edit_init(&ed);
+	nm_status s = fn(fctx, arg, data, len, &ed, &err);
+	ob->checked++;
+	if (s != NM_OK || ed.npatches || ed.nrefusals) {
+		ob->failed++;
+		printf("%s %s: %s%s\n", ob->file, path, s != NM_OK ? err.msg : "",
+		       ed.nrefusals ? ed.refusals[0].why : ed.npatches ? "patched" : "");
+	}
+	nm_edit_free(&ed);
+}
+
+static void check_own_bytes(nm_tree *t, const char *file, size_t want_at_least)
+{
+	struct own_bytes ob = { .file = file };
+	walk_opts o = { .on_file = own_bytes, .ctx = &ob };
+	walk_stats st;
+	walk_tree_opts(t, &o, &st);
+	ck_assert_uint_eq(ob.failed, 0);
+	ck_assert_uint_ge(ob.checked, want_at_least);
+}
+
+static const uint32_t versions[] = { 6, 10, 12, 15 };
+
+START_TEST(fixture_records_read_back_as_no_change)
+{
+	size_t len;
+	uint8_t *d = records_cmb(versions[_i], &len);
+	nm_tree *t = editable_tree(d, len);
+	/* a material, a combiner, two bones, positions and texture coordinates */
+	check_own_bytes(t, "fixture", 6);
+	nm_tree_free(t);
+	free(d);
+}
+END_TEST
+
+START_TEST(corpus_records_read_back_as_no_change)
+{
+	char *dir = walk_corpus_dir("cmb");
+	if (!dir)
+		return;
+	DIR *dd = opendir(dir);
+	ck_assert_ptr_nonnull(dd);
+	struct dirent *e;
+	size_t files = 0;
+	while ((e = readdir(dd)) != NULL) {
+		if (!strstr(e->d_name, ".cmb"))
+			continue;
+		char path[4200];
+		snprintf(path, sizeof path, "%s/%s", dir, e->d_name);
+		nm_options opt;
+		nm_options_init(&opt);
+		opt.editable = true;
+		nm_tree *t;
+		nm_error err;
+		ck_assert_int_eq(nm_open_model(path, &opt, &t, &err), NM_OK);
+		check_own_bytes(t, e->d_name, 1);
+		nm_tree_free(t);
+		files++;
+	}
+	closedir(dd);
+	ck_assert_uint_ge(files, 1);
+	free(dir);
+}
+END_TEST
+
+START_TEST(no_record_inverses_unless_editable)
+{
+	size_t len;
+	uint8_t *d = records_cmb(10, &len);
+	nm_tree *t;
+	nm_error err;
+	ck_assert_int_eq(walk_build(d, len, "r.cmb", &t, &err), NM_OK);
+	nm_node *n;
+	nm_inverse_fn fn;
+	void *ctx, *arg;
+	ck_assert_int_eq(nm_resolve(t, "/mats/0.txt", &n, &err), NM_OK);
+	ck_assert(!nm_node_inverse(t, n, &fn, &ctx, &arg));
+	/* A slice's inverse is the tree's own: nothing to keep. */
+	ck_assert_int_eq(nm_resolve(t, "/mats/raw.bin", &n, &err), NM_OK);
+	ck_assert(nm_node_inverse(t, n, &fn, &ctx, &arg));
+	ck_assert_int_eq(nm_resolve(t, "/mesh.obj", &n, &err), NM_OK);
+	ck_assert(!nm_node_inverse(t, n, &fn, &ctx, &arg));
+	nm_tree_free(t);
+	free(d);
+}
+END_TEST
+
+/* path's text with the line starting key replaced by "key: value". */
+static char *with_line(nm_tree *t, const char *path, const char *key, const char *value,
+		       size_t *len)
+{
+	size_t n;
+	char *text = walk_read(t, path, &n);
+	ck_assert_ptr_nonnull(text);
+	char *out = malloc(n + 256);
+	ck_assert_ptr_nonnull(out);
+	size_t o = 0;
+	bool found = false;
+	for (char *line = text; *line;) {
+		char *nl = strchr(line, '\n');
+		size_t l = nl ? (size_t)(nl - line) + 1 : strlen(line);
+		if (strncmp(line, key, strlen(key)) == 0 && line[strlen(key)] == ':') {
+			o += (size_t)sprintf(out + o, "%s: %s\n", key, value);
+			found = true;
+		} else {
+			memcpy(out + o, line, l);
+			o += l;
+		}
+		line += l;
+	}
+	ck_assert(found);
+	free(text);
+	*len = o;
+	return out;
+}
+
+/* The new model's bytes after one edit of key in path, or NULL with *problems set. */
+static uint8_t *apply_one(nm_tree *t, const char *path, const char *key, const char *value,
+			  size_t *out_len, size_t *problems)
+{
+	size_t len;
+	char *text = with_line(t, path, key, value, &len);
+	nm_apply *a = nm_apply_new(t);
+	nm_error err;
+	ck_assert_int_eq(nm_apply_file(a, path, (uint8_t *)text, len, path, &err), NM_OK);
+	free(text);
+	nm_out out;
+	nm_out_init(&out);
+	bool changed = false;
+	nm_status s = nm_apply_encode(a, &out, &changed, &err);
+	*problems = nm_apply_problems(a);
+	nm_apply_free(a);
+	if (s != NM_OK) {
+		nm_out_free(&out);
+		return NULL;
+	}
+	ck_assert(changed);
+	return nm_out_take(&out, out_len);
+}
+
+/* Each kind of field encodes in its own type at its own offset (CMB v10: materials at
+ * their chunk's offset + 0x0C; FORMATS.md 4.4). */
+START_TEST(fields_encode_in_their_types)
+{
+	static const struct {
+		const char *path, *key, *value;
+		const char *field;      /* the line as the new model shows it */
+	} cases[] = {
+		{ "/mats/0.txt", "texture0_wrap_s", "0x8370", "texture0_wrap_s: MIRRORED_REPEAT (0x8370)" },
+		{ "/mats/0.txt", "texture0_wrap_s", "33648", "texture0_wrap_s: MIRRORED_REPEAT (0x8370)" },
+		{ "/mats/0.txt", "texture0_wrap_s", "unknown (0x1234)", "texture0_wrap_s: unknown (0x1234)" },
+		{ "/mats/0.txt", "polygon_offset_units", "-32768", "polygon_offset_units: -32768" },
+		{ "/mats/0.txt", "unknown_13a", "0xbeef", "unknown_13a: 0xbeef" },
+		{ "/mats/0.txt", "blend_color", "-0 1e-45 -inf nan(0x412345)", "blend_color: -0 1e-45 -inf nan(0x412345)" },
+		{ "/mats/0.txt", "combiner_buffer_color", "0.1 1.0 1e+30 3.4028235e+38", "combiner_buffer_color: 0.1 1 1e+30 3.4028235e+38" },
+		{ "/mats/0.txt", "combiners", "-1 0 -1 -1 -1 -1", "combiners: -1 0 -1 -1 -1 -1" },
+		{ "/mats/0.txt", "distribution0_lut_index", "-128", "distribution0_lut_index: -128" },
+		{ "/skl/bones/1.txt", "id", "4095", "id: 4095" },
+		{ "/skl/bones/1.txt", "parent", "-1", "parent: -1" },
+		{ "/mats/combiners/0.txt", "constant_index", "4294967295", "constant_index: 4294967295" },
+	};
+	size_t len;
+	uint8_t *d = records_cmb(10, &len);
+	nm_tree *t = editable_tree(d, len);
+	for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+		size_t out_len, problems;
+		uint8_t *out = apply_one(t, cases[i].path, cases[i].key, cases[i].value, &out_len,
+					 &problems);
+		ck_assert_msg(out, "%s: %s refused", cases[i].key, cases[i].value);
+		ck_assert_uint_eq(out_len, len);
+		nm_tree *t2 = editable_tree(out, out_len);
+		size_t n;
+		char *text = walk_read(t2, cases[i].path, &n);
+		ck_assert_msg(strstr(text, cases[i].field), "%s not in\n%s", cases[i].field, text);
+		/* Nothing else of the file changed: the bytes differ only in the field. */
+		size_t diff = 0;
+		for (size_t k = 0; k < len; k++)
+			diff += out[k] != d[k];
+		ck_assert_uint_ge(diff, 1);
+		ck_assert_uint_le(diff, 16); /* four floats at most */
+		free(text);
+		nm_tree_free(t2);
+		free(out);
+	}
+	nm_tree_free(t);
+	free(d);
+}
+END_TEST
+
+START_TEST(values_out_of_their_types_are_refused)
+{
+	static const struct { const char *key, *value; } cases[] = {
+		{ "fog", "256" }, { "fog", "-1" }, { "polygon_offset_units", "32768" },
+		{ "fog", "1.5" }, { "fog", "0x" }, { "fog", "" }, { "cull_mode", "unknown" },
+		{ "cull_mode", "BACK (0x2)" }, { "blend_equation_rgb", "FUNC_ADD extra" },
+		{ "blend_color", "1 2 3" }, { "blend_color", "1 2 3 4 5" },
+		{ "blend_color", "1e39 0 0 0" }, { "blend_color", "0.1000000001 0 0 0" },
+		{ "fog", "010x" },
+	};
+	size_t len;
+	uint8_t *d = records_cmb(10, &len);
+	nm_tree *t = editable_tree(d, len);
+	for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+		size_t out_len, problems;
+		uint8_t *out = apply_one(t, "/mats/0.txt", cases[i].key, cases[i].value,
+					 &out_len, &problems);
+		ck_assert_msg(!out, "%s: %s was encoded", cases[i].key, cases[i].value);
+		ck_assert_uint_eq(problems, 1);
+	}
+	nm_tree_free(t);
+	free(d);
+}
+END_TEST
+
+static void first_problem(const char *line, void *ctx)
+{
+	char *buf = ctx;
+	if (!buf[0])
+		snprintf(buf, 1024, "%s", line);
+}
+
+/* mats/0.txt and mats/raw.bin both edited: the same bytes alike is fine, differently a
+ * conflict naming both. */
+START_TEST(conflicting_edits_are_refused)
+{
+	size_t len;
+	uint8_t *d = records_cmb(10, &len);
+	nm_tree *t = editable_tree(d, len);
+	for (int differ = 0; differ < 2; differ++) {
+		size_t tlen, rlen;
+		char *text = with_line(t, "/mats/0.txt", "fog", "1", &tlen);
+		uint8_t *raw = (uint8_t *)walk_read(t, "/mats/raw.bin", &rlen);
+		ck_assert_uint_eq(raw[0x0C + 0x02], 0);
+		raw[0x0C + 0x02] = differ ? 7 : 1; /* fog: the material's third byte */
+		nm_apply *a = nm_apply_new(t);
+		nm_error err;
+		ck_assert_int_eq(nm_apply_file(a, "/mats/0.txt", (uint8_t *)text, tlen, "w/mats/0.txt", &err), NM_OK);
+		ck_assert_int_eq(nm_apply_file(a, "/mats/raw.bin", raw, rlen, "w/mats/raw.bin", &err), NM_OK);
+		nm_out out;
+		nm_out_init(&out);
+		bool changed;
+		nm_status s = nm_apply_encode(a, &out, &changed, &err);
+		char line[1024] = "";
+		nm_apply_each_problem(a, first_problem, line);
+		if (differ) {
+			ck_assert_int_eq(s, NM_E_INVAL);
+			ck_assert_msg(strstr(line, "conflicts with") && strstr(line, "w/mats/0.txt") &&
+				      strstr(line, "w/mats/raw.bin"), "%s", line);
+		} else {
+			ck_assert_int_eq(s, NM_OK);
+			ck_assert_str_eq(line, "");
+		}
+		nm_out_free(&out);
+		nm_apply_free(a);
+		free(text);
+		free(raw);
+	}
+	nm_tree_free(t);
+	free(d);
+}
+END_TEST
+
+/* A Yaz0 RARC whose record member is Yaz0 too: the member is compressed again and
+ * must fit the room its table gives it (zeros after it), or the edit is refused; the
+ * whole file is compressed again around it. */
+START_TEST(compressed_members_compressed_again)
+{
+	size_t len;
+	uint8_t *cmb = records_cmb(10, &len);
+	static const uint8_t pad[64] = { 0 };
+	arcw_file files[] = { { "m/r.cmb", cmb, len, ARCW_YAZ0 },
+			      { "m/zeros.bin", pad, sizeof pad, ARCW_STORED } };
+	nm_out arc, packed;
+	nm_out_init(&arc);
+	nm_out_init(&packed);
+	ck_assert_int_eq(arcw_rarc(files, 2, "root", &arc, NULL), 0);
+	ck_assert_int_eq(arcw_pack(ARCW_YAZ0, arc.data, arc.len, &packed), 0);
+	nm_options opt;
+	nm_options_init(&opt);
+	opt.editable = true;
+	nm_tree *t;
+	nm_error err;
+	ck_assert_int_eq(walk_build_with(packed.data, packed.len, "a.arc", &opt, &t, &err), NM_OK);
+	static const char *const values[] = { "1 2 3 4", "200 100 50 255" };
+	/* A stored member: its bytes change in place inside the whole file's stream. */
+	size_t zl;
+	uint8_t *z = (uint8_t *)walk_read(t, "/root/m/zeros.bin", &zl);
+	ck_assert_uint_eq(zl, sizeof pad);
+	z[3] = 0x55;
+	nm_apply *a = nm_apply_new(t);
+	ck_assert_int_eq(nm_apply_file(a, "/root/m/zeros.bin", z, zl, "zeros.bin", &err), NM_OK);
+	nm_out out;
+	bool changed;
+	ck_assert_int_eq(nm_apply_encode(a, &out, &changed, &err), NM_OK);
+	nm_tree *t2;
+	ck_assert_int_eq(walk_build(out.data, out.len, "a2.arc", &t2, &err), NM_OK);
+	uint8_t *z2 = (uint8_t *)walk_read(t2, "/root/m/zeros.bin", &zl);
+	ck_assert_mem_eq(z2, z, sizeof pad);
+	free(z2);
+	free(z);
+	nm_tree_free(t2);
+	nm_out_free(&out);
+	nm_apply_free(a);
+	/* The compressed member: encoded again, it fits (the same encoder made it, and
+	 * an edit of a colour moves no match) or is refused by name. */
+	for (size_t i = 0; i < 2; i++) {
+		size_t tl;
+		char *text = with_line(t, "/root/m/r.cmb/mats/0.txt", "diffuse_color", values[i], &tl);
+		a = nm_apply_new(t);
+		ck_assert_int_eq(nm_apply_file(a, "/root/m/r.cmb/mats/0.txt", (uint8_t *)text, tl, "0.txt", &err), NM_OK);
+		nm_status s = nm_apply_encode(a, &out, &changed, &err);
+		if (s == NM_OK && changed) {
+			ck_assert_int_eq(walk_build_with(out.data, out.len, "a2.arc", &opt, &t2, &err),
+					 NM_OK);
+			char *back = walk_read(t2, "/root/m/r.cmb/mats/0.txt", &tl);
+			char want[64];
+			snprintf(want, sizeof want, "diffuse_color: %s\n", values[i]);
+			ck_assert_ptr_nonnull(strstr(back, want));
+			ck_assert_uint_eq(nm_apply_verify(a, t2, &err), 0);
+			free(back);
+			nm_tree_free(t2);
+			nm_out_free(&out);
+		} else if (s == NM_OK) {
+			ck_assert_str_eq(values[i], "200 100 50 255"); /* the value it has */
+		} else {
+			char line[1024] = "";
+			nm_apply_each_problem(a, first_problem, line);
+			ck_assert_msg(strstr(line, "apply does not rewrite archive tables"), "%s", line);
+		}
+		nm_apply_free(a);
+		free(text);
+	}
+	nm_tree_free(t);
+	nm_out_free(&arc);
+	nm_out_free(&packed);
+	free(cmb);
+}
+END_TEST
+
+/* cmb_quantize against the decoder's arithmetic (component * scale, in float): an exact
+ * value is stored, anything else refused with the nearest value the type holds. */
+START_TEST(vertex_values_quantise_exactly_or_not_at_all)
+{
+	static const struct {
+		uint16_t type;
+		float scale, v;
+		bool ok;
+		uint8_t bytes[4];
+		float near;
+	} cases[] = {
+		{ 0x1406, 1.0f, 0.1f, true, { 0xcd, 0xcc, 0xcc, 0x3d }, 0 },
+		{ 0x1406, 0.5f, 3.0f, true, { 0, 0, 0xc0, 0x40 }, 0 },
+		{ 0x1402, 1.0f / 256, -0.5f, true, { 0x80, 0xff }, 0 },
+		{ 0x1402, 1.0f / 256, 0.001f, false, { 0 }, 0 },
+		{ 0x1402, 1.0f / 256, 200.0f, false, { 0 }, 32767.0f / 256 },
+		{ 0x1401, 1.0f, 255.0f, true, { 0xff }, 0 },
+		{ 0x1401, 1.0f, 256.0f, false, { 0 }, 255.0f },
+		{ 0x1401, 1.0f, -1.0f, false, { 0 }, 0.0f },
+		{ 0x1400, 1.0f / 127, 1.0f, true, { 0x7f }, 0 },
+		{ 0x1400, 1.0f / 127, 0.5f, false, { 0 }, 64.0f / 127 },
+		{ 0x1403, 2.0f, 131070.0f, true, { 0xff, 0xff }, 0 },
+	};
+	for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+		cmb_attrib a = { .type = cases[i].type, .scale = cases[i].scale };
+		a.type_size = cmb_data_type_size(a.type);
+		uint8_t out[4] = { 0 };
+		float near;
+		bool ok = cmb_quantize(&a, cases[i].v, out, &near);
+		ck_assert_msg(ok == cases[i].ok, "case %zu", i);
+		if (ok)
+			ck_assert_mem_eq(out, cases[i].bytes, a.type_size);
+		else if (cases[i].near)
+			ck_assert_msg(near == cases[i].near, "case %zu: near %g", i, (double)near);
+	}
+}
+END_TEST
+
+static Suite *suite(void)
+{
+	Suite *s = suite_create("apply");
+	TCase *tc = tcase_create("apply");
+	tcase_set_timeout(tc, 120);
+	tcase_add_loop_test(tc, fixture_records_read_back_as_no_change, 0, 4);
+	tcase_add_test(tc, corpus_records_read_back_as_no_change);
+	tcase_add_test(tc, no_record_inverses_unless_editable);
+	tcase_add_test(tc, fields_encode_in_their_types);
+	tcase_add_test(tc, values_out_of_their_types_are_refused);
+	tcase_add_test(tc, conflicting_edits_are_refused);
+	tcase_add_test(tc, compressed_members_compressed_again);
+	tcase_add_test(tc, vertex_values_quantise_exactly_or_not_at_all);
+	suite_add_tcase(s, tc);
+	return s;
+}
+
+#include "tests/check_main.h"
+NM_CHECK_MAIN(suite)
