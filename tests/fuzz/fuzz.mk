@@ -16,6 +16,7 @@ FUZZ_TXTR_STRUCT_SRC = tests/fuzz/fuzz_txtr_struct.c tests/fixtures/txtr_writer.
 
 if FUZZING
 FUZZ_TARGETS = tests/fuzz/fuzz_cmod tests/fuzz/fuzz_cmb tests/fuzz/fuzz_j3d \
+	tests/fuzz/fuzz_cmod_full tests/fuzz/fuzz_cmb_full tests/fuzz/fuzz_j3d_full tests/fuzz/fuzz_rfrm_full \
 	tests/fuzz/fuzz_j3d_struct tests/fuzz/fuzz_rfrm tests/fuzz/fuzz_pak \
 	tests/fuzz/fuzz_pica tests/fuzz/fuzz_gx tests/fuzz/fuzz_lzss tests/fuzz/fuzz_inflate \
 	tests/fuzz/fuzz_gpu tests/fuzz/fuzz_tegra tests/fuzz/fuzz_astc tests/fuzz/fuzz_bcn \
@@ -45,6 +46,23 @@ tests_fuzz_fuzz_j3d_SOURCES = $(FUZZ_DRIVER_SRC)
 tests_fuzz_fuzz_j3d_CPPFLAGS = $(AM_CPPFLAGS) -DNM_FUZZ_DRIVER='"j3d"'
 tests_fuzz_fuzz_j3d_LDADD = $(LDADD_COMMON)
 tests_fuzz_fuzz_j3d_LDFLAGS = $(FUZZ_LD)
+# The model drivers again, reading every file of small inputs (run_driver.h).
+tests_fuzz_fuzz_cmod_full_SOURCES = $(FUZZ_DRIVER_SRC)
+tests_fuzz_fuzz_cmod_full_CPPFLAGS = $(AM_CPPFLAGS) -DNM_FUZZ_DRIVER='"cmod"' -DNM_FUZZ_FULL=1
+tests_fuzz_fuzz_cmod_full_LDADD = $(LDADD_COMMON)
+tests_fuzz_fuzz_cmod_full_LDFLAGS = $(FUZZ_LD)
+tests_fuzz_fuzz_cmb_full_SOURCES = $(FUZZ_DRIVER_SRC)
+tests_fuzz_fuzz_cmb_full_CPPFLAGS = $(AM_CPPFLAGS) -DNM_FUZZ_DRIVER='"cmb"' -DNM_FUZZ_FULL=1
+tests_fuzz_fuzz_cmb_full_LDADD = $(LDADD_COMMON)
+tests_fuzz_fuzz_cmb_full_LDFLAGS = $(FUZZ_LD)
+tests_fuzz_fuzz_j3d_full_SOURCES = $(FUZZ_DRIVER_SRC)
+tests_fuzz_fuzz_j3d_full_CPPFLAGS = $(AM_CPPFLAGS) -DNM_FUZZ_DRIVER='"j3d"' -DNM_FUZZ_FULL=1
+tests_fuzz_fuzz_j3d_full_LDADD = $(LDADD_COMMON)
+tests_fuzz_fuzz_j3d_full_LDFLAGS = $(FUZZ_LD)
+tests_fuzz_fuzz_rfrm_full_SOURCES = $(FUZZ_DRIVER_SRC)
+tests_fuzz_fuzz_rfrm_full_CPPFLAGS = $(AM_CPPFLAGS) -DNM_FUZZ_DRIVER='"rfrm"' -DNM_FUZZ_FULL=1
+tests_fuzz_fuzz_rfrm_full_LDADD = $(LDADD_COMMON)
+tests_fuzz_fuzz_rfrm_full_LDFLAGS = $(FUZZ_LD)
 tests_fuzz_fuzz_j3d_struct_SOURCES = $(FUZZ_J3D_STRUCT_SRC)
 tests_fuzz_fuzz_j3d_struct_LDADD = $(LDADD_COMMON)
 tests_fuzz_fuzz_j3d_struct_LDFLAGS = $(FUZZ_LD)
@@ -154,4 +172,4 @@ tests_fuzz_replay_txtr_struct_SOURCES = $(FUZZ_TXTR_STRUCT_SRC) tests/fuzz/repla
 tests_fuzz_replay_txtr_struct_CPPFLAGS = $(AM_CPPFLAGS) -DNM_REPLAY
 tests_fuzz_replay_txtr_struct_LDADD = $(LDADD_COMMON)
 TESTS += tests/fuzz/regress.sh
-EXTRA_DIST += tests/fuzz/regress.sh tests/fuzz/dict tests/fuzz/regressions
+EXTRA_DIST += tests/fuzz/regress.sh tests/fuzz/seeds.sh tests/fuzz/dict tests/fuzz/regressions
