@@ -1,5 +1,6 @@
 # Fuzzing. `./configure CC=clang --enable-fuzzing` builds a libFuzzer target per driver
-# and per codec (`make fuzz`; scripts/fuzz runs them). Every build replays the inputs
+# and per codec (`make fuzz`; scripts/fuzz runs them); `--enable-fuzzing=engine` links
+# them with $LIB_FUZZING_ENGINE instead (.clusterfuzzlite/build.sh, OSS-Fuzz). Every build replays the inputs
 # kept in tests/fuzz/regressions/TARGET/ through the same functions (make check).
 
 FUZZ_RUN_SRC = tests/fuzz/run_driver.h tests/fuzz/run_driver.c tests/walk.h tests/walk.c \
@@ -26,7 +27,7 @@ FUZZ_TARGETS = tests/fuzz/fuzz_cmod tests/fuzz/fuzz_cmb tests/fuzz/fuzz_j3d \
 	tests/fuzz/fuzz_lzs_wrap tests/fuzz/fuzz_lz_cx_wrap
 EXTRA_PROGRAMS = $(FUZZ_TARGETS)
 fuzz: $(FUZZ_TARGETS)
-FUZZ_LD = -fsanitize=fuzzer
+FUZZ_LD = @NM_FUZZ_LD@
 else
 fuzz:
 	@echo "configure with CC=clang --enable-fuzzing to build the fuzz targets"; exit 1
