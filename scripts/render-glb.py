@@ -4,7 +4,8 @@
 # with it, and envelopes must bend the mesh around it smoothly.
 #   blender -b --factory-startup --python scripts/render-glb.py -- MODEL.glb OUT.png \
 #       [JOINT DEGREES [side]]
-# Prints the joint names, so that a second run can pick one.
+#   ... -- MODEL.glb OUT.png @ACTION FRAME [side]   (the glb's animation ACTION at FRAME)
+# Prints the joint names (and the actions), so that a second run can pick one.
 import math
 import sys
 
@@ -19,6 +20,9 @@ if not hasattr(numpy, "bool"):
 args = sys.argv[sys.argv.index("--") + 1:]
 glb, out = args[0], args[1]
 joint, degrees = (args[2], float(args[3])) if len(args) > 3 else ("", 0.0)
+action = joint[1:] if joint.startswith("@") else ""
+if action:
+    joint = ""
 side = len(args) > 4 and args[4] == "side"
 if joint == "-":
     joint = ""
@@ -27,6 +31,13 @@ bpy.ops.import_scene.gltf(filepath=glb)
 arm = next((o for o in bpy.data.objects if o.type == "ARMATURE"), None)
 if arm:
     print("JOINTS", " ".join(b.name for b in arm.data.bones))
+    print("ACTIONS", " ".join(a.name for a in bpy.data.actions))
+    if action:
+        # The importer names an armature's action "ANIMATION_ARMATURE" (or ANIMATION).
+        arm.animation_data_create()
+        arm.animation_data.action = next(a for a in bpy.data.actions
+                                         if a.name == action or a.name.startswith(action + "_"))
+        bpy.context.scene.frame_set(int(degrees))
     if joint:
         pose = arm.pose.bones[joint]
         pose.rotation_mode = "XYZ"

@@ -105,3 +105,18 @@ daemon_pid() { pgrep -n -f "mount.nmodel $1 $2"; }
 unmount_model() {
 	fusermount3 -u "$1"
 }
+
+# The Khronos glTF-Validator (npm gltf-validator), installed once into the build tree:
+# sets VALIDATOR to its module's folder, or skips the test saying why.
+need_gltf_validator() {
+	local version=2.0.0-dev.3.10 cache=$top_builddir/tests/.cache/gltf-validator
+	command -v node >/dev/null || skip_all "node is not installed (scripts/deps installs nodejs and npm)"
+	if [ ! -f "$cache/node_modules/gltf-validator/package.json" ]; then
+		command -v npm >/dev/null || skip_all "npm is not installed (scripts/deps installs it)"
+		mkdir -p "$cache"
+		npm install --silent --no-audit --no-fund --prefix "$cache" "gltf-validator@$version" \
+			>"$WORK/npm.log" 2>&1 ||
+			skip_all "npm could not install gltf-validator@$version: $(tail -1 "$WORK/npm.log")"
+	fi
+	VALIDATOR=$cache/node_modules/gltf-validator
+}

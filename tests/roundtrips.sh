@@ -7,9 +7,14 @@
 . "$(dirname "$0")/lib.sh"
 fuse_usable || skip_all "no /dev/fuse or fusermount3 here: mount tests cannot run"
 
-# A model with many files and directories, else the sample.
+# A model with many files and directories; without the corpus, the J3D model the fixture
+# writer makes (textures, shapes, joints: every check below has something to look at).
 model=$CORPUS/bmd/fin_mkdd_babyluigi_course.bmd
-[ -f "$model" ] || model=$(sample)
+if [ ! -f "$model" ]; then
+	model=$WORK/fixture.bmd
+	"$top_builddir/tests/mkfixture" bmd "$model"
+	echo "note: no corpus here: the checks run on the fixture J3D model"
+fi
 mnt=$WORK/mnt
 log=$WORK/d.log
 mkdir -p "$mnt"
@@ -81,6 +86,15 @@ check "... and no texture: its $pngs PNGs but the first file were each READ" \
 mapfile -t small < <(for d in "$mnt"/shp1/*/; do
 	[ "$(stat -c %s "$d/triangles.csv" 2>/dev/null || echo 99999)" -le 65536 ] && echo "${d#"$mnt"/}"
 done)
+# The subdirectories the walk check below enters (it says which).
+walk=("${small[@]}")
+if [ "${#walk[@]}" -lt 3 ]; then
+	mapfile -t walk < <(for d in "$mnt"/*/; do
+		[ -f "$d/header.txt" ] || continue
+		big=$(find "$d" -maxdepth 1 -type f \( -size +64k -o -name '*.png' \) | head -1)
+		[ -z "$big" ] && echo "${d#"$mnt"/}"
+	done)
+fi
 # Lists formatted from the model's bytes are at hand too, and so are the files of a
 # subdirectory built with the directory read: reading a shape's header.txt pushes its
 # triangles.csv and packets/, and reading them then sends no READ. The kernel may drop a
@@ -182,38 +196,40 @@ wait
 
 # A reader entering a second subdirectory of the same directory is walking it: the rest
 # of its subdirectories are pushed then (each with one level below it), not before. On a
-# fresh mount: after one shape's header.txt and a second one's, a third shape's files
-# (all at hand: a triangles.csv of at most 64 KiB) send no READ. The kernel may drop a
-# pushed page nobody has read yet (seen: a VM's DAMON pageout drops most of them within
+# fresh mount: after one subdirectory's header.txt and a second one's, a third one's files
+# (all at hand) send no READ. The subdirectories are shapes (a triangles.csv of at most
+# 64 KiB) where the model has three such, else the root's chunk directories whose files
+# are all small and none a texture (the fixture model has two shapes). The kernel may drop
+# a pushed page nobody has read yet (seen: a VM's DAMON pageout drops most of them within
 # seconds), so a try with READs is made once more on a fresh mount, and says so.
-# walk_try: prints "READs of the second shape, READs of the last one" on a fresh mount
+# walk_try: prints "READs of the second subdirectory, READs of the last one" on a fresh mount
 walk_try() {
 	local start second
 	log=$WORK/d4.log
 	mount_debug "$model"
 	ls -lnR "$mnt" > /dev/null
-	cat "$mnt/${small[0]}header.txt" > /dev/null
+	cat "$mnt/${walk[0]}header.txt" > /dev/null
 	settle "$log"
 	start=$(mark)
-	cat "$mnt/${small[1]}header.txt" > /dev/null
+	cat "$mnt/${walk[1]}header.txt" > /dev/null
 	second=$(requests READ "$start")
 	settle "$log"
 	start=$(mark)
-	cat "$mnt/${small[-1]}header.txt" "$mnt/${small[-1]}triangles.csv" "$mnt/${small[-1]}"packets/* > /dev/null
+	find "$mnt/${walk[-1]}" -maxdepth 2 -type f -exec cat {} + > /dev/null
 	echo "$second $(requests READ "$start")"
 	unmount_model "$mnt"
 	wait
 }
-if [ "${#small[@]}" -ge 3 ]; then
+if [ "${#walk[@]}" -ge 3 ]; then
 	read -r second later < <(walk_try)
 	if [ "$later" -ne 0 ]; then
-		echo "note: ${small[-1]} sent $later READ(s) on the first try; trying once more on a fresh mount"
+		echo "note: ${walk[-1]} sent $later READ(s) on the first try; trying once more on a fresh mount"
 		read -r second later < <(walk_try)
 	fi
-	check "entering one shape pushed no other: ${small[1]}header.txt was READ" test "$second" -ge 1
-	check "entering a second one pushed the rest: ${small[-1]} sent no READ" test "$later" -eq 0
+	check "entering one subdirectory pushed no other: ${walk[1]}header.txt was READ" test "$second" -ge 1
+	check "entering a second one pushed the rest: ${walk[-1]} sent no READ" test "$later" -eq 0
 else
-	not_ok "$model has fewer than 3 shapes with a triangles.csv of at most 64 KiB"
+	not_ok "$model has fewer than 3 subdirectories whose files are all at hand"
 fi
 
 # The prefill spends at most cache_size of page cache over a mount's life, in whole pages:

@@ -435,8 +435,9 @@ START_TEST(test_joints)
 	char *j1 = must_read(t, "jnt1/joints/1.txt", NULL);
 	CK_CONTAINS(j1, "parent: 0\n");
 	CK_CONTAINS(j1, "parent_name: root\n");
-	CK_CONTAINS(j1, "rotation_raw: 0 0 32767\n");
-	CK_CONTAINS(j1, "rotation_degrees: 0 0 180\n");
+	/* 0x8000 is 180 degrees (the game's unit; 32767 would be 179.994507). */
+	CK_CONTAINS(j1, "rotation_raw: 0 0 -32768\n");
+	CK_CONTAINS(j1, "rotation_degrees: 0 0 -180\n");
 	parse_matrix(j1, "world_matrix", m);
 	const double w1[12] = { -1, 0, 0, 5, 0, -1, 0, 2, 0, 0, 1, 3 };
 	ck_matrix(m, w1, 1e-6, "world(arm)");
@@ -448,11 +449,13 @@ START_TEST(test_joints)
 	CK_CONTAINS(j2, "parent: 1\n");
 	parse_matrix(j2, "local_matrix", m);
 	const double l2[12] = { 0, 2, 0, 1, 0, 0, -2, 0, -2, 0, 0, 0 };
-	ck_matrix(m, l2, 1e-3, "local(hand)");
+	/* 16384 is exactly 90 degrees: exact to float precision (with pi / 32767 it was
+	 * off by 5e-5). */
+	ck_matrix(m, l2, 1e-6, "local(hand)");
 	parse_matrix(j2, "world_matrix", m);
 	/* world(arm) * local: rows 0 and 1 negate, translation (5-1, 2, 3). */
 	const double w2[12] = { 0, -2, 0, 4, 0, 0, 2, 2, -2, 0, 0, 3 };
-	ck_matrix(m, w2, 1e-3, "world(hand)");
+	ck_matrix(m, w2, 1e-6, "world(hand)");
 	char *by = must_read(t, "jnt1/by_name/hand.txt", NULL);
 	ck_assert_str_eq(by, j2);
 	free(by);

@@ -15,6 +15,7 @@
 #include "codec/gpu_buffer.h"
 #include "export/text.h"
 #include "fixtures/rfrm_writer.h"
+#include "fixtures/bench_pak.h"
 #include "formats/driver.h"
 #include "formats/rfrm/rfrm.h"
 #include "lib/bytes.h"
@@ -186,16 +187,20 @@ static void expect_sample_csvs(nm_tree *t, const char *dir, const rfx_sample *s,
 	snprintf(path, sizeof path, "%s/gpu/index/0.bin", dir);
 	expect_file(t, path, idx, sizeof idx);
 
-	/* mesh.obj: 10 triangles, a strip of 8 indices = 6 triangles of which those with a
-	 * repeated index are dropped (kept as same-length comment lines). */
-	int faces = RFX_SAMPLE_TRI_INDICES / 3, dropped = 0;
+	/* mesh.obj: 10 triangles, and a strip of 8 indices = 6 triangles, the zero-area
+	 * ones of its join (a repeated index) included: one rule for every count
+	 * (export/triangulate.h), so as many faces as info.txt's triangles. */
+	int faces = RFX_SAMPLE_TRI_INDICES / 3 + RFX_SAMPLE_STRIP_INDICES - 2, joins = 0;
 	const uint16_t *st = s->idx + RFX_SAMPLE_TRI_INDICES;
-	for (int k = 0; k + 2 < RFX_SAMPLE_STRIP_INDICES; k++) {
-		if (st[k] == st[k + 1] || st[k + 1] == st[k + 2] || st[k] == st[k + 2])
-			dropped++;
-		else
-			faces++;
-	}
+	for (int k = 0; k + 2 < RFX_SAMPLE_STRIP_INDICES; k++)
+		joins += st[k] == st[k + 1] || st[k + 1] == st[k + 2] || st[k] == st[k + 2];
+	ck_assert_int_gt(joins, 0); /* the fixture's strip has a join to keep */
+	snprintf(path, sizeof path, "%s/info.txt", dir);
+	char *info = slurp(t, path, NULL);
+	char want[64];
+	snprintf(want, sizeof want, "\ntriangles: %d\n", faces);
+	ck_assert_msg(strstr(info, want), "%s lacks%s", path, want);
+	free(info);
 	snprintf(path, sizeof path, "%s/mesh.obj", dir);
 	char *obj = slurp(t, path, NULL);
 	int f = 0, hashes = 0, vt = 0;
@@ -205,7 +210,7 @@ static void expect_sample_csvs(nm_tree *t, const char *dir, const rfx_sample *s,
 		vt += strncmp(line, "vt ", 3) == 0;
 	}
 	ck_assert_int_eq(f, faces);
-	ck_assert_int_eq(hashes, 1 + dropped);
+	ck_assert_int_eq(hashes, 1); /* the header comment: no face is left out */
 	ck_assert_int_eq(vt, RFX_SAMPLE_VERTS);
 	/* The first texcoord, v flipped. */
 	nm_out_init(&o);

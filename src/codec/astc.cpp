@@ -211,17 +211,19 @@ nm_status nm_astc_decode_reference(unsigned bw, unsigned bh, const uint8_t *src,
 	return s;
 }
 
-nm_status nm_astc_encode(unsigned bw, unsigned bh, const uint8_t *rgba, unsigned w,
-			 unsigned h, uint8_t *dst, size_t dst_len)
+namespace {
+
+/* A compressing context of its own for each call (the cached one is decompress-only),
+ * one thread: libastcenc's output then depends only on the image and the config. */
+nm_status compress(astcenc_profile profile, float preset, unsigned bw, unsigned bh,
+		   const uint8_t *rgba, unsigned w, unsigned h, uint8_t *dst, size_t dst_len)
 {
 	if (!dims_ok(bw, bh, w, h) || !rgba || !dst)
 		return NM_E_INVAL;
 	if (dst_len < blocks_bytes(bw, bh, w, h))
 		return NM_E_FORMAT;
-	/* A compressing context of its own: the cached one is decompress-only. */
 	astcenc_config cfg;
-	if (astcenc_config_init(ASTCENC_PRF_LDR, bw, bh, 1, ASTCENC_PRE_FAST, 0, &cfg) !=
-	    ASTCENC_SUCCESS)
+	if (astcenc_config_init(profile, bw, bh, 1, preset, 0, &cfg) != ASTCENC_SUCCESS)
 		return NM_E_INVAL;
 	astcenc_context *ctx = nullptr;
 	if (astcenc_context_alloc(&cfg, 1, &ctx) != ASTCENC_SUCCESS)
@@ -231,7 +233,29 @@ nm_status nm_astc_encode(unsigned bw, unsigned bh, const uint8_t *rgba, unsigned
 	const astcenc_swizzle swz = { ASTCENC_SWZ_R, ASTCENC_SWZ_G, ASTCENC_SWZ_B, ASTCENC_SWZ_A };
 	astcenc_error e = astcenc_compress_image(ctx, &img, &swz, dst, dst_len, 0);
 	astcenc_context_free(ctx);
-	return e == ASTCENC_SUCCESS ? NM_OK : NM_E_FORMAT;
+	return e == ASTCENC_SUCCESS ? NM_OK : e == ASTCENC_ERR_OUT_OF_MEM ? NM_E_NOMEM : NM_E_FORMAT;
+}
+
+} // namespace
+
+nm_status nm_astc_encode(unsigned bw, unsigned bh, const uint8_t *rgba, unsigned w,
+			 unsigned h, uint8_t *dst, size_t dst_len)
+{
+	return compress(ASTCENC_PRF_LDR, ASTCENC_PRE_FAST, bw, bh, rgba, w, h, dst, dst_len);
+}
+
+nm_status nm_astc_encode_level(const nm_options *opt, unsigned bw, unsigned bh, bool srgb,
+			       const uint8_t *rgba, unsigned w, unsigned h, uint8_t *dst,
+			       size_t dst_len)
+{
+	/* A short dst is the caller's mistake here, as for the other encoders. */
+	if (!dims_ok(bw, bh, w, h) || dst_len < blocks_bytes(bw, bh, w, h))
+		return NM_E_INVAL;
+	size_t bytes;
+	if (nm_alloc_check(opt, 1, NM_ASTC_CONTEXT_BYTES, &bytes) != NM_OK)
+		return NM_E_LIMIT;
+	return compress(srgb ? ASTCENC_PRF_LDR_SRGB : ASTCENC_PRF_LDR, ASTCENC_PRE_MEDIUM, bw, bh,
+			rgba, w, h, dst, dst_len);
 }
 
 void nm_astc_release(void)

@@ -59,6 +59,18 @@ nm_status nm_astc_decode(const nm_options *opt, unsigned bw, unsigned bh, bool s
 nm_status nm_astc_encode(unsigned bw, unsigned bh, const uint8_t *rgba, unsigned w,
 			 unsigned h, uint8_t *dst, size_t dst_len);
 
+/* Encode one w x h level of RGBA8 for a texture (TXTR): libastcenc's compressor with
+ * its medium preset, fixed, one thread, so the same texels give the same bytes; the
+ * sRGB profile for an sRGB format, as nm_astc_decode decodes it. dst gets ceil(w / bw)
+ * x ceil(h / bh) blocks, row by row. Its context is as large as a decoding one (32.6
+ * MiB with libastcenc 4.2 for every block size and both profiles, measured with
+ * mallinfo2, and compressing allocates nothing more): NM_E_LIMIT before libastcenc
+ * allocates anything when opt's max_file_size is below NM_ASTC_CONTEXT_BYTES; NM_E_INVAL for a block size
+ * the specification lacks, a zero size, NULL buffers or a short dst; NM_E_NOMEM. */
+nm_status nm_astc_encode_level(const nm_options *opt, unsigned bw, unsigned bh, bool srgb,
+			       const uint8_t *rgba, unsigned w, unsigned h, uint8_t *dst,
+			       size_t dst_len);
+
 /* libastcenc's own decode of the same blocks (its 8-bit output, through FP16), for the
  * tests that compare the two. */
 nm_status nm_astc_decode_reference(unsigned bw, unsigned bh, const uint8_t *src,

@@ -11,7 +11,9 @@
  * 255); BC5 as (r, g, 0, 255). Only the UNORM variants: SNORM BC4/BC5 are not decoded.
  *
  * BC7 is ours too (bc7.c; Debian has no C library that decodes it): RGBA, checked bit for
- * bit against Pillow's decoder by tests/bc7.sh. BC6H (half floats) is not decoded. */
+ * bit against Pillow's decoder by tests/bc7.sh. BC6H (half floats) is not decoded.
+ *
+ * Encoding (bcn_encode.c): BC1-BC3 by libsquish, BC4/BC5 ours, BC7 refused. */
 #ifndef NM_CODEC_BCN_H
 #define NM_CODEC_BCN_H
 
@@ -39,6 +41,29 @@ void nm_bc4_block(const uint8_t block[8], uint8_t out[16]);
 
 /* One BC7 block: its 16 texels, RGBA row by row (a reserved block: all 0). */
 void nm_bc7_block(const uint8_t block[16], uint8_t out[64]);
+
+/* Encode w x h RGBA8 texels into the blocks nm_bcn_decode reads (row by row, dst_len
+ * at least ceil(w / 4) * ceil(h / 4) block bytes). BC1-BC3: libsquish's best fit
+ * (iterative cluster fit) per block; BC4 (from R) and BC5 (R, G): ours, the endpoint
+ * pair near each block's range with the least squared error under nm_bc4_block, each
+ * texel its nearest index. Texels past the image's edge are left out of every fit.
+ * Deterministic; allocates nothing. NM_E_UNSUPPORTED for BC7 (nm_bcn_no_encoder says
+ * why), NM_E_INVAL for bad arguments or a short dst. */
+nm_status nm_bcn_encode(nm_bcn_format f, const uint8_t *rgba, unsigned w, unsigned h,
+			uint8_t *dst, size_t dst_len);
+
+/* Why f cannot be encoded, naming it ("BC7 has no encoder here ..."); NULL when it can. */
+const char *nm_bcn_no_encoder(nm_bcn_format f);
+
+/* The 4x4 texels at (x0, y0) of a w x h RGBA8 image, row by row into out; past the
+ * image's edge the edge texel again. Returns the mask of the texels inside (bit
+ * y * 4 + x), so that no fit weighs the others (nm_bcn_encode, GX's CMPR). */
+unsigned nm_bcn_gather(const uint8_t *rgba, unsigned w, unsigned h, unsigned x0, unsigned y0,
+		       uint8_t out[64]);
+
+/* One BC1-BC3 block by libsquish's iterative cluster fit: 16 texels row by row, mask
+ * bit t set for the texels that count (nm_bcn_encode, GX's CMPR). */
+void nm_squish_block(nm_bcn_format f, const uint8_t rgba[64], unsigned mask, uint8_t *block);
 
 /* libsquish itself (bcn_squish.cpp): decode BC1-BC3 (the same contract as
  * nm_bcn_decode), and encode any of BC1-BC5 (fixtures, tests, the benchmark); NM_E_INVAL

@@ -50,3 +50,17 @@ nm_status nm_squish_encode(nm_bcn_format f, const uint8_t *rgba, unsigned w, uns
 	squish::CompressImage(rgba, (int)w, (int)h, dst, squish_flags(f) | squish::kColourRangeFit);
 	return NM_OK;
 }
+
+void nm_squish_block(nm_bcn_format f, const uint8_t rgba[64], unsigned mask, uint8_t *block)
+{
+	/* No texel counts (a block wholly past the image's edge): zeros, where libsquish
+	 * would divide by its count of texels. */
+	if (!mask) {
+		for (unsigned i = 0; i < nm_bcn_block_bytes(f); i++)
+			block[i] = 0;
+		return;
+	}
+	/* Its best fit; no weighting by alpha: a transparent texel's colour is shown too. */
+	squish::CompressMasked(rgba, (int)mask, block,
+			       squish_flags(f) | squish::kColourIterativeClusterFit);
+}

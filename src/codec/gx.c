@@ -76,6 +76,17 @@ static size_t level_size(const struct gx_fmt *f, unsigned w, unsigned h)
 	return bx * by * f->block_bytes;
 }
 
+int nm_gx_block_shape(unsigned fmt, unsigned *bw, unsigned *bh, unsigned *bytes)
+{
+	const struct gx_fmt *f = find_fmt(fmt);
+	if (!f)
+		return 0;
+	*bw = f->bw;
+	*bh = f->bh;
+	*bytes = f->block_bytes;
+	return 1;
+}
+
 size_t nm_gx_level_size(unsigned fmt, unsigned w, unsigned h)
 {
 	const struct gx_fmt *f = find_fmt(fmt);
@@ -123,8 +134,12 @@ static void palette_lookup(const struct gx_palette *pal, unsigned idx, uint8_t *
 		put(px, 0, 0, 0, 0);
 		return;
 	}
-	unsigned v = nm_gx_be16(pal->data + 2 * (size_t)idx);
-	switch (pal->fmt) {
+	nm_gx_tlut_entry(nm_gx_be16(pal->data + 2 * (size_t)idx), pal->fmt, px);
+}
+
+void nm_gx_tlut_entry(unsigned v, unsigned pfmt, uint8_t px[4])
+{
+	switch (pfmt) {
 	case NM_GX_PAL_IA8:
 		/* Same byte order as an IA8 texel: alpha first. */
 		put(px, (uint8_t)v, (uint8_t)v, (uint8_t)v, (uint8_t)(v >> 8));

@@ -1,10 +1,12 @@
-/* GX (GameCube/Wii) texture decoding: block-tiled texels, palettes, CMPR.
- * Pure buffer -> RGBA8 functions; see FORMATS.md section 2. All input big-endian. */
+/* GX (GameCube/Wii) texture decoding and encoding: block-tiled texels, palettes, CMPR.
+ * Pure buffer <-> RGBA8 functions; see FORMATS.md section 2. All data big-endian. */
 #ifndef NM_CODEC_GX_H
 #define NM_CODEC_GX_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include "lib/options.h"
 #include "lib/status.h"
 
 typedef enum nm_gx_format {
@@ -39,5 +41,27 @@ nm_status nm_gx_decode(unsigned fmt, const uint8_t *src, size_t src_len,
 		       unsigned w, unsigned h,
 		       const uint8_t *palette, size_t palette_count, unsigned palette_fmt,
 		       uint8_t *rgba);
+
+/* Encode one w x h level of RGBA8 (as nm_gx_decode gives it) into dst, in the same
+ * blocks and byte order: nm_gx_level_size() bytes. Deterministic.
+ * - Direct formats: each channel's nearest code under the decoder's bit replication;
+ *   I/IA formats store the BT.601 luma of RGB (a grey texel keeps its value; I4/I8
+ *   ignore alpha, which GX derives from intensity); RGB5A3 per texel the nearer of its
+ *   opaque 5:5:5 and its 4:4:4:3 form (opaque on a tie). A level nm_gx_decode made
+ *   encodes back to the same bytes.
+ * - CMPR: libsquish's BC1 endpoints per 4x4 sub-block, indices chosen under GX's own
+ *   3/8-5/8 palette; alpha below 128 is transparent.
+ * - C4, C8, C14X2: palette holds palette_count big-endian entries of palette_fmt, in
+ *   and out. When every texel's colour is one of its entries (as decoded), it is kept
+ *   and only indices are written; otherwise it is replaced by a palette of at most
+ *   min(palette_count, 16 / 256 / 16384) entries (libimagequant's when the image has
+ *   more colours than that, else its own colours; the unused ones of those entries
+ *   zero, entries past them untouched) and *palette_changed (may be NULL) says so. Its work memory (about 54 bytes a texel) is
+ *   checked against opt's max_file_size first: NM_E_LIMIT. NM_E_NOMEM.
+ * NM_E_INVAL for NULL buffers, a short dst, what nm_gx_level_size refuses, or an
+ * indexed format without a palette or with an unknown palette format. */
+nm_status nm_gx_encode(const nm_options *opt, unsigned fmt, const uint8_t *rgba, unsigned w,
+		       unsigned h, uint8_t *dst, size_t dst_len, uint8_t *palette,
+		       size_t palette_count, unsigned palette_fmt, bool *palette_changed);
 
 #endif

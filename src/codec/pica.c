@@ -1,5 +1,6 @@
 #include "codec/pica.h"
 #include "codec/etc1.h"
+#include "codec/pica_internal.h"
 
 #include <stdint.h>
 #include "lib/options.h"
@@ -167,8 +168,10 @@ static void decode_texel(nm_pica_format f, const uint8_t *src, size_t n, uint8_t
 	}
 }
 
-static void decode_texels(nm_pica_format f, const uint8_t *src, unsigned w, unsigned h,
-			  uint8_t *rgba)
+/* The one walk over PICA's tiles, both ways: texel n of the stream <-> its pixel. The
+ * stream is written only when encoding. */
+static void walk_texels(nm_pica_format f, uint8_t *stream, unsigned w, unsigned h,
+			uint8_t *rgba, int encode)
 {
 	size_t n = 0;
 
@@ -180,28 +183,36 @@ static void decode_texels(nm_pica_format f, const uint8_t *src, unsigned w, unsi
 				unsigned y = ((i >> 1) & 1) | ((i >> 2) & 2) | ((i >> 3) & 4);
 				size_t at = ((size_t)(ty + y) * w + tx + x) * 4;
 
-				decode_texel(f, src, n, rgba + at);
+				if (encode)
+					nm_pica_encode_texel(f, rgba + at, stream, n);
+				else
+					decode_texel(f, stream, n, rgba + at);
 			}
 }
 
-/* Each block is decoded straight into its place in the image. */
-static void decode_etc1(int alpha, const uint8_t *src, unsigned w, unsigned h,
-			uint8_t *rgba)
+/* The same for ETC1's 4x4 blocks: each is decoded straight into its place in the image,
+ * or encoded from there. */
+static void walk_etc1(int alpha, uint8_t *blocks, unsigned w, unsigned h, uint8_t *rgba,
+		      int encode)
 {
 	size_t stride = alpha ? 16 : 8, row = (size_t)w * 4;
-	nm_etc1_decode_fn *decode = nm_etc1_decoder(NULL);
+	nm_etc1_decode_fn *decode = encode ? NULL : nm_etc1_decoder(NULL);
 
 	for (unsigned ty = 0; ty < h; ty += TILE)
 		for (unsigned tx = 0; tx < w; tx += TILE)
 			/* Four 4x4 blocks per tile, Z order. */
-			for (unsigned b = 0; b < 4; b++, src += stride) {
+			for (unsigned b = 0; b < 4; b++, blocks += stride) {
 				unsigned bx = tx + (b & 1) * 4, by = ty + (b >> 1) * 4;
+				uint8_t *px = rgba + (size_t)by * row + (size_t)bx * 4;
+				if (encode) {
+					nm_pica_encode_etc1_block(alpha, px, row, blocks);
+					continue;
+				}
 				/* ETC1A4: the alpha nibbles come first and, like the
 				 * selectors, run down columns. */
-				uint64_t a = alpha ? nm_etc1_word_le(src) : NM_ETC1_OPAQUE;
+				uint64_t a = alpha ? nm_etc1_word_le(blocks) : NM_ETC1_OPAQUE;
 
-				decode(nm_etc1_word_le(src + stride - 8), a,
-				       rgba + (size_t)by * row + (size_t)bx * 4, row);
+				decode(nm_etc1_word_le(blocks + stride - 8), a, px, row);
 			}
 }
 
@@ -214,9 +225,25 @@ nm_status nm_pica_decode(nm_pica_format f, const uint8_t *src, size_t src_len,
 		return NM_E_INVAL;
 	if (need == 0 || !src || src_len < need)
 		return NM_E_FORMAT;
+	/* Decoding reads src only. */
 	if (f == NM_PICA_ETC1 || f == NM_PICA_ETC1A4)
-		decode_etc1(f == NM_PICA_ETC1A4, src, w, h, rgba);
+		walk_etc1(f == NM_PICA_ETC1A4, (uint8_t *)src, w, h, rgba, 0);
 	else
-		decode_texels(f, src, w, h, rgba);
+		walk_texels(f, (uint8_t *)src, w, h, rgba, 0);
+	return NM_OK;
+}
+
+nm_status nm_pica_encode(nm_pica_format f, const uint8_t *rgba, unsigned w, unsigned h,
+			 uint8_t *dst, size_t dst_len)
+{
+	size_t need = nm_pica_level_size(f, w, h);
+
+	if (need == 0 || !rgba || !dst || dst_len < need)
+		return NM_E_INVAL;
+	/* Encoding reads rgba only. */
+	if (f == NM_PICA_ETC1 || f == NM_PICA_ETC1A4)
+		walk_etc1(f == NM_PICA_ETC1A4, dst, w, h, (uint8_t *)rgba, 1);
+	else
+		walk_texels(f, dst, w, h, (uint8_t *)rgba, 1);
 	return NM_OK;
 }

@@ -1,5 +1,5 @@
-/* PICA200 (Nintendo 3DS) texture decoding: 8x8 Morton-tiled texels, ETC1/ETC1A4.
- * Pure buffer -> RGBA8 functions; see FORMATS.md section 1. */
+/* PICA200 (Nintendo 3DS) texture decoding and encoding: 8x8 Morton-tiled texels,
+ * ETC1/ETC1A4. Pure buffer <-> RGBA8 functions; see FORMATS.md section 1. */
 #ifndef NM_CODEC_PICA_H
 #define NM_CODEC_PICA_H
 
@@ -30,5 +30,16 @@ size_t nm_pica_level_size(nm_pica_format f, unsigned w, unsigned h);
  * dimensions or an unknown format). NM_E_INVAL if rgba is NULL. */
 nm_status nm_pica_decode(nm_pica_format f, const uint8_t *src, size_t src_len,
 			 unsigned w, unsigned h, uint8_t *rgba);
+
+/* Encode one w x h level of RGBA8 (as nm_pica_decode gives it) into dst, in the same
+ * tiles and byte order: nm_pica_level_size() bytes. Direct formats pack each channel's
+ * nearest code under the decoder's bit replication; L formats store the BT.601 luma
+ * of RGB (a grey texel keeps its value), A formats the alpha, HILO8 R and G. So a level
+ * nm_pica_decode made encodes back to the same bytes. ETC1 and ETC1A4: Android's
+ * libETC1 encoder per 4x4 block (every texel weighed, transparent or not), ETC1A4's
+ * alpha nibbles rounded to nearest. Deterministic; allocates nothing. NM_E_INVAL for
+ * NULL buffers, a dst shorter than the level, or what nm_pica_level_size refuses. */
+nm_status nm_pica_encode(nm_pica_format f, const uint8_t *rgba, unsigned w, unsigned h,
+			 uint8_t *dst, size_t dst_len);
 
 #endif

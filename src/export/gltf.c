@@ -42,7 +42,7 @@ static void put32(uint8_t *d, uint32_t v)
 	d[3] = (uint8_t)(v >> 24);
 }
 
-static void put_floats(nm_out *o, const float *f, uint64_t n)
+void nm_gltf_put_floats(nm_out *o, const float *f, uint64_t n)
 {
 	for (uint64_t i = 0; i < n; i++) {
 		uint8_t b[4];
@@ -84,9 +84,13 @@ static void mend(const nm_obj_group *g, nm_obj_data *d, unsigned nuv, size_t njo
 			for (int c = 0; c < 3; c++)
 				n[c] = len > 1e-12 ? (float)(n[c] / len) : c == 2;
 		}
-		for (unsigned k = 0; k < nuv; k++)
-			for (int c = 0; c < 2; c++)
-				d->texcoords[k][2 * v + c] = finite_or(d->texcoords[k][2 * v + c], 0);
+		/* The shared description's texture coordinates are OBJ's (v = 0 at the image's
+		 * bottom row); glTF's v = 0 is its top row. */
+		for (unsigned k = 0; k < nuv; k++) {
+			float *uv = d->texcoords[k] + 2 * v;
+			uv[0] = finite_or(uv[0], 0);
+			uv[1] = 1.0f - finite_or(uv[1], 1);
+		}
 		if (d->colors)
 			for (int c = 0; c < 4; c++) {
 				float x = d->colors[4 * v + c];
@@ -152,19 +156,19 @@ static nm_status write_group(const nm_gltf_model *m, const nm_gltf_plan *p, size
 			s = err->code;
 	if (s == NM_OK) {
 		mend(g, &d, q->nuv, m->njoints, mn, mx);
-		put_floats(o, d.positions, g->nverts * 3);
+		nm_gltf_put_floats(o, d.positions, g->nverts * 3);
 		if (d.normals)
-			put_floats(o, d.normals, g->nverts * 3);
+			nm_gltf_put_floats(o, d.normals, g->nverts * 3);
 		for (unsigned k = 0; k < q->nuv; k++)
-			put_floats(o, d.texcoords[k], g->nverts * 2);
+			nm_gltf_put_floats(o, d.texcoords[k], g->nverts * 2);
 		if (d.colors)
-			put_floats(o, d.colors, g->nverts * 4);
+			nm_gltf_put_floats(o, d.colors, g->nverts * 4);
 		if (q->skin) {
 			for (uint64_t v = 0; v < g->nverts * NM_MESH_INFLUENCES; v++) {
 				uint8_t b[2] = { (uint8_t)d.joints[v], (uint8_t)(d.joints[v] >> 8) };
 				nm_out_write(o, b, 2);
 			}
-			put_floats(o, d.weights, g->nverts * NM_MESH_INFLUENCES);
+			nm_gltf_put_floats(o, d.weights, g->nverts * NM_MESH_INFLUENCES);
 		}
 		if (q->draws)
 			write_indices(g, &d, o);
@@ -182,7 +186,7 @@ static void write_ibm(const nm_gltf_model *m, nm_out *o)
 		/* glTF requires the last row of an inverse bind matrix to be 0 0 0 1. */
 		f[3] = f[7] = f[11] = 0;
 		f[15] = 1;
-		put_floats(o, f, 16);
+		nm_gltf_put_floats(o, f, 16);
 	}
 }
 
@@ -246,6 +250,8 @@ nm_status nm_gltf_write(const nm_gltf_model *m, nm_out *o, nm_error *err)
 		write_ibm(m, o);
 	if (s == NM_OK)
 		s = write_images(m, &p, o, err);
+	if (s == NM_OK)
+		s = nm_gltf_anim_write(m, &p, o, err);
 	if (s == NM_OK)
 		s = nm_out_status(o);
 	if (s != NM_OK)

@@ -9,7 +9,7 @@
  * BIN chunk holds, per group that owns vertices, POSITION, NORMAL, TEXCOORD_n, COLOR_0,
  * JOINTS_0 and WEIGHTS_0 (each tightly packed, 4-byte aligned by their sizes), then per
  * group its u32 triangle indices, then the inverse bind matrices, then every PNG used
- * (padded with zeros to 4). Every offset and count follows from the counts, so the JSON
+ * (padded with zeros to 4), then the animations' times and values (gltf_anim.h). Every offset and count follows from the counts, so the JSON
  * is the same text at mount and on read except for POSITION's min and max, which
  * glTF requires and which depend on the vertices: they are written as fixed-width
  * numbers ("%+.16e" with the '+' turned into a space: the exact double of each float),
@@ -18,13 +18,14 @@
  * Groups: one glTF mesh per group that owns its vertices, with one primitive per group
  * that uses them (itself and the reuse_vertices groups after it); a group without
  * vertices or triangles is left out (glTF accessors count at least one element). A
- * dropped triangle (NM_OBJ_DROPPED) is written as the degenerate triangle (0, 0, 0),
- * which draws nothing. */
+ * triangle mesh.obj leaves out (NM_OBJ_DROPPED: one whose index is outside a damaged
+ * model's vertices) is written as the degenerate triangle (0, 0, 0), which draws nothing. */
 #ifndef NM_GLTF_H
 #define NM_GLTF_H
 
 #include <stdbool.h>
 #include <stdint.h>
+#include "export/gltf_anim.h"
 #include "export/obj.h"
 #include "export/png.h"
 
@@ -52,6 +53,11 @@ typedef struct nm_gltf_joint {
 				    * loop of parents: a root) */
 	float t[3], r[4], s[3];    /* local translation, rotation (quaternion x y z w), scale */
 	float inverse_bind[16];    /* column-major, as glTF stores it */
+	/* A node between the joint and its parent, with translation helper_t and scale
+	 * helper_s (a joint that a scaling rule glTF's T * R * S cannot express needs it:
+	 * gltf_rig.h). Helper nodes come after every other node, in joint order. */
+	bool helper;
+	float helper_t[3], helper_s[3];
 } nm_gltf_joint;
 
 typedef struct nm_gltf_model {
@@ -66,6 +72,8 @@ typedef struct nm_gltf_model {
 	const nm_gltf_joint *joints;
 	size_t njoints;
 	const char *generator;     /* asset.generator */
+	/* Animations (gltf_anim.h), or NULL: the glb is then what it was without them. */
+	const nm_gltf_anim *anim;
 } nm_gltf_model;
 
 /* The exact size model.glb will have: from counts, no vertex read. 0 when the JSON
@@ -90,5 +98,8 @@ void nm_gltf_euler_quat(const float euler[3], float q[4]);
  * its hard edge is what the game shows), else a blend is BLEND, else OPAQUE. */
 void nm_gltf_alpha_mode(nm_gltf_material *mat, bool test, uint8_t ref, bool blend);
 void nm_gltf_inverse_bind(const float *world_rows, float out[16]);
+/* Parents as model.glb writes them, in place: out of range, itself, or in a loop of
+ * parents (every member of the loop) becomes -1, a root. state: n bytes of scratch. */
+void nm_gltf_parents(int32_t *parent, size_t n, uint8_t *state);
 
 #endif

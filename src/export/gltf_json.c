@@ -13,7 +13,7 @@
 
 /* A name as a JSON string of printable ASCII: quotes and backslashes escaped, any
  * other byte (control, or not ASCII, which need not be UTF-8) as '_'. */
-static void json_name(nm_out *o, const char *s)
+static void json_name_with(nm_out *o, const char *s, const char *suffix)
 {
 	nm_out_char(o, '"');
 	for (; s && *s; s++) {
@@ -22,7 +22,13 @@ static void json_name(nm_out *o, const char *s)
 			nm_out_char(o, '\\');
 		nm_out_char(o, c >= 0x20 && c < 0x7F ? (char)c : '_');
 	}
+	nm_out_str(o, suffix);
 	nm_out_char(o, '"');
+}
+
+void nm_gltf_json_name(nm_out *o, const char *s)
+{
+	json_name_with(o, s, "");
 }
 
 /* A number known at mount (a material colour, a joint's TRS): any width will do, as
@@ -32,7 +38,7 @@ static void json_float(nm_out *o, float f, float fallback)
 	nm_out_printf(o, "%.9g", isfinite(f) ? (double)f : (double)fallback);
 }
 
-static void json_floats(nm_out *o, const float *f, int n, float fallback)
+void nm_gltf_json_floats(nm_out *o, const float *f, int n, float fallback)
 {
 	nm_out_char(o, '[');
 	for (int i = 0; i < n; i++) {
@@ -136,6 +142,7 @@ static void json_accessors(nm_out *o, const nm_gltf_model *m, const nm_gltf_plan
 		accessor(o, &first, v++, FLOAT, m->njoints, "MAT4");
 		nm_out_char(o, '}');
 	}
+	nm_gltf_anim_accessors(o, m, p, &first);
 	nm_out_char(o, ']');
 }
 
@@ -173,6 +180,7 @@ static void json_views(nm_out *o, const nm_gltf_model *m, const nm_gltf_plan *p)
 			view(o, &first, &off, m->images[k].size, 0);
 			off = (off + 3) & ~(uint64_t)3;
 		}
+	nm_gltf_anim_views(o, m, p, &first, &off);
 	nm_out_char(o, ']');
 }
 
@@ -186,7 +194,7 @@ static void json_meshes(nm_out *o, const nm_gltf_model *m, const nm_gltf_plan *p
 		if (!q->own)
 			continue;
 		nm_out_printf(o, "%s{\"name\":", q->mesh ? "," : "");
-		json_name(o, g->object ? g->object : g->name);
+		nm_gltf_json_name(o, g->object ? g->object : g->name);
 		nm_out_str(o, ",\"primitives\":[");
 		bool first = true;
 		for (size_t j = i; j < om->ngroups && p->g[j].owner == i; j++) {
@@ -228,13 +236,18 @@ static void json_materials(nm_out *o, const nm_gltf_model *m, const nm_gltf_plan
 		for (int k = 0; k < 4; k++)
 			c[k] = !(mat->color[k] >= 0) ? 0 : mat->color[k] > 1 ? 1 : mat->color[k];
 		nm_out_printf(o, "%s{\"name\":", i ? "," : "");
-		json_name(o, mat->name);
+		nm_gltf_json_name(o, mat->name);
 		nm_out_str(o, ",\"pbrMetallicRoughness\":{\"baseColorFactor\":");
-		json_floats(o, c, 4, 1);
+		nm_gltf_json_floats(o, c, 4, 1);
 		nm_out_str(o, ",\"metallicFactor\":0,\"roughnessFactor\":1");
-		if (nm_gltf_image_ok(m, mat) && p->image_of[mat->image] != SIZE_MAX)
-			nm_out_printf(o, ",\"baseColorTexture\":{\"index\":%zu,\"texCoord\":%u}",
+		if (nm_gltf_image_ok(m, mat) && p->image_of[mat->image] != SIZE_MAX) {
+			nm_out_printf(o, ",\"baseColorTexture\":{\"index\":%zu,\"texCoord\":%u",
 				      ntex++, mat->uv < NM_MESH_MAX_UV ? mat->uv : 0);
+			/* Present (at its defaults) so that animations may point at it. */
+			if (p->material_uv && p->material_uv[i])
+				nm_out_str(o, ",\"extensions\":{\"KHR_texture_transform\":{}}");
+			nm_out_char(o, '}');
+		}
 		nm_out_char(o, '}');
 		if (mat->alpha != NM_GLTF_OPAQUE)
 			nm_out_printf(o, ",\"alphaMode\":\"%s\"", modes[mat->alpha]);
@@ -277,52 +290,83 @@ static void json_materials(nm_out *o, const nm_gltf_model *m, const nm_gltf_plan
 	nm_out_char(o, ']');
 }
 
+/* The node a joint hangs from its parent by: its helper, or itself. */
+static size_t top_node(const nm_gltf_plan *p, size_t j)
+{
+	return p->helper_node[j] >= 0 ? (size_t)p->helper_node[j] : j;
+}
+
+/* ,"extensions":{"KHR_node_visibility":{"visible":true}} on a node that an animation
+ * hides and shows (KHR_animation_pointer animates only a property the node has). */
+static void node_end(nm_out *o, const nm_gltf_plan *p, size_t node)
+{
+	if (p->node_visibility && p->node_visibility[node])
+		nm_out_str(o, ",\"extensions\":{\"KHR_node_visibility\":{\"visible\":true}}");
+	nm_out_char(o, '}');
+}
+
 static void json_nodes(nm_out *o, const nm_gltf_model *m, const nm_gltf_plan *p)
 {
 	nm_out_str(o, ",\"nodes\":[");
 	for (size_t j = 0; j < m->njoints; j++) {
 		const nm_gltf_joint *jt = &m->joints[j];
 		nm_out_printf(o, "%s{\"name\":", j ? "," : "");
-		json_name(o, jt->name);
+		nm_gltf_json_name(o, jt->name);
 		nm_out_str(o, ",\"translation\":");
-		json_floats(o, jt->t, 3, 0);
+		nm_gltf_json_floats(o, jt->t, 3, 0);
 		nm_out_str(o, ",\"rotation\":");
 		/* A quaternion that is not finite: none. */
 		bool finite = isfinite(jt->r[0]) && isfinite(jt->r[1]) && isfinite(jt->r[2]) &&
 			      isfinite(jt->r[3]);
-		json_floats(o, finite ? jt->r : (const float[4]){ 0, 0, 0, 1 }, 4, 0);
+		nm_gltf_json_floats(o, finite ? jt->r : (const float[4]){ 0, 0, 0, 1 }, 4, 0);
 		nm_out_str(o, ",\"scale\":");
-		json_floats(o, jt->s, 3, 1);
+		nm_gltf_json_floats(o, jt->s, 3, 1);
 		bool first = true;
 		for (int32_t c = p->first_child[j]; c >= 0; c = p->next_sibling[c]) {
-			nm_out_printf(o, "%s%d", first ? ",\"children\":[" : ",", c);
+			nm_out_printf(o, "%s%zu", first ? ",\"children\":[" : ",", top_node(p, c));
 			first = false;
 		}
-		nm_out_str(o, first ? "}" : "]}");
+		if (!first)
+			nm_out_char(o, ']');
+		node_end(o, p, j);
 	}
-	size_t first_mesh = m->njoints + p->extra_root;
 	if (p->extra_root) {
 		nm_out_str(o, ",{\"name\":\"skeleton\",\"children\":[");
 		bool first = true;
 		for (size_t j = 0; j < m->njoints; j++)
 			if (p->parent[j] < 0) {
-				nm_out_printf(o, "%s%zu", first ? "" : ",", j);
+				nm_out_printf(o, "%s%zu", first ? "" : ",", top_node(p, j));
 				first = false;
 			}
-		nm_out_str(o, "]}");
+		nm_out_char(o, ']');
+		node_end(o, p, m->njoints);
 	}
 	for (size_t i = 0, n = 0; i < m->mesh->ngroups; i++) {
 		const nm_gltf_group_plan *q = &p->g[i];
 		if (!q->own)
 			continue;
 		nm_out_printf(o, "%s{\"name\":", m->njoints || n ? "," : "");
-		json_name(o, m->mesh->groups[i].object ? m->mesh->groups[i].object
-						       : m->mesh->groups[i].name);
+		nm_gltf_json_name(o, m->mesh->groups[i].object ? m->mesh->groups[i].object
+							: m->mesh->groups[i].name);
 		nm_out_printf(o, ",\"mesh\":%d", q->mesh);
 		if (q->skin)
 			nm_out_str(o, ",\"skin\":0");
-		nm_out_char(o, '}');
+		node_end(o, p, p->first_mesh_node + n);
 		n++;
+	}
+	/* A helper: the joint's translation and the scale that undoes its parent's. */
+	for (size_t j = 0; j < m->njoints; j++) {
+		const nm_gltf_joint *jt = &m->joints[j];
+		if (p->helper_node[j] < 0)
+			continue;
+		nm_out_str(o, ",{\"name\":");
+		json_name_with(o, jt->name, "_helper");
+		nm_out_str(o, ",\"translation\":");
+		nm_gltf_json_floats(o, jt->helper_t, 3, 0);
+		nm_out_str(o, ",\"scale\":");
+		nm_gltf_json_floats(o, jt->helper_s, 3, 1);
+		nm_out_printf(o, ",\"children\":[%zu]", j);
+		node_end(o, p, (size_t)p->helper_node[j]);
 	}
 	nm_out_str(o, "],\"scenes\":[{\"nodes\":[");
 	bool first = true;
@@ -332,12 +376,12 @@ static void json_nodes(nm_out *o, const nm_gltf_model *m, const nm_gltf_plan *p)
 	}
 	for (size_t j = 0; j < m->njoints && !p->extra_root; j++)
 		if (p->parent[j] < 0) {
-			nm_out_printf(o, "%s%zu", first ? "" : ",", j);
+			nm_out_printf(o, "%s%zu", first ? "" : ",", top_node(p, j));
 			first = false;
 		}
 	for (size_t i = 0, n = 0; i < m->mesh->ngroups; i++)
 		if (p->g[i].own) {
-			nm_out_printf(o, "%s%zu", first ? "" : ",", first_mesh + n++);
+			nm_out_printf(o, "%s%zu", first ? "" : ",", p->first_mesh_node + n++);
 			first = false;
 		}
 	nm_out_str(o, "]}],\"scene\":0");
@@ -349,11 +393,30 @@ static void json_nodes(nm_out *o, const nm_gltf_model *m, const nm_gltf_plan *p)
 	nm_out_printf(o, "],\"inverseBindMatrices\":%zu}]", p->ibm_acc);
 }
 
+/* "extensionsUsed", when the animations use any (none of them is required: a viewer
+ * without one still shows the model). */
+static void json_extensions(nm_out *o, const nm_gltf_plan *p)
+{
+	static const char *const names[] = { "KHR_animation_pointer", "KHR_node_visibility",
+					     "KHR_texture_transform" };
+	bool used[] = { p->uses_pointer, p->uses_visibility, p->uses_uv };
+	bool first = true;
+	for (size_t k = 0; k < sizeof used / sizeof *used; k++)
+		if (used[k]) {
+			nm_out_printf(o, "%s\"%s\"", first ? ",\"extensionsUsed\":[" : ",",
+				      names[k]);
+			first = false;
+		}
+	if (!first)
+		nm_out_char(o, ']');
+}
+
 void nm_gltf_json(nm_out *o, const nm_gltf_model *m, const nm_gltf_plan *p, uint64_t *minmax_at)
 {
 	nm_out_str(o, "{\"asset\":{\"version\":\"2.0\",\"generator\":");
-	json_name(o, m->generator ? m->generator : "nmodelfs");
+	nm_gltf_json_name(o, m->generator ? m->generator : "nmodelfs");
 	nm_out_char(o, '}');
+	json_extensions(o, p);
 	bool nodes = m->njoints > 0 || p->nmeshes > 0;
 	if (nodes)
 		json_nodes(o, m, p);
@@ -361,7 +424,8 @@ void nm_gltf_json(nm_out *o, const nm_gltf_model *m, const nm_gltf_plan *p, uint
 		json_meshes(o, m, p);
 	if (m->nmaterials)
 		json_materials(o, m, p);
-	if (p->naccessors) {
+	nm_gltf_anim_json(o, m, p);
+	if (p->naccessors + p->nanim_accessors) {
 		json_accessors(o, m, p, minmax_at);
 		json_views(o, m, p);
 	}

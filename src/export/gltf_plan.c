@@ -35,31 +35,31 @@ void nm_gltf_plan_free(nm_gltf_plan *p)
 	free(p->parent);
 	free(p->first_child);
 	free(p->next_sibling);
+	free(p->helper_node);
+	nm_gltf_anim_plan_free(p);
 }
 
-/* Parents without loops, in one pass: walk up from each joint until a joint already
- * settled or one on the current walk (a loop: its members become roots). */
-static void plan_hierarchy(const nm_gltf_model *m, nm_gltf_plan *p, uint8_t *state)
+void nm_gltf_parents(int32_t *parent, size_t n, uint8_t *state)
 {
-	size_t n = m->njoints;
 	for (size_t j = 0; j < n; j++) {
-		int32_t par = m->joints[j].parent;
-		p->parent[j] = par >= 0 && (size_t)par < n && (size_t)par != j ? par : -1;
-		p->first_child[j] = p->next_sibling[j] = -1;
+		if (parent[j] < 0 || (size_t)parent[j] >= n || (size_t)parent[j] == j)
+			parent[j] = -1;
+		state[j] = 0;
 	}
+	/* Walk up from each joint until a joint already settled or one on the current walk
+	 * (a loop: its members become roots). state: 0 new, 1 on this walk, 2 settled. */
 	for (size_t j = 0; j < n; j++) {
 		size_t b = j;
-		/* state: 0 new, 1 on this walk, 2 settled */
 		while (state[b] == 0) {
 			state[b] = 1;
-			if (p->parent[b] < 0)
+			if (parent[b] < 0)
 				break;
-			size_t up = (size_t)p->parent[b];
+			size_t up = (size_t)parent[b];
 			if (state[up] == 1) {
 				/* A loop from up to b: every member becomes a root. */
-				for (size_t c = up; p->parent[c] >= 0 && state[c] == 1;) {
-					size_t next = (size_t)p->parent[c];
-					p->parent[c] = -1;
+				for (size_t c = up; parent[c] >= 0 && state[c] == 1;) {
+					size_t next = (size_t)parent[c];
+					parent[c] = -1;
 					state[c] = 2;
 					c = next;
 				}
@@ -67,12 +67,23 @@ static void plan_hierarchy(const nm_gltf_model *m, nm_gltf_plan *p, uint8_t *sta
 			}
 			b = up;
 		}
-		for (b = j; state[b] == 1; b = (size_t)p->parent[b]) {
+		for (b = j; state[b] == 1; b = (size_t)parent[b]) {
 			state[b] = 2;
-			if (p->parent[b] < 0)
+			if (parent[b] < 0)
 				break;
 		}
 	}
+}
+
+/* The hierarchy as written: parents without loops, children lists in index order. */
+static void plan_hierarchy(const nm_gltf_model *m, nm_gltf_plan *p, uint8_t *state)
+{
+	size_t n = m->njoints;
+	for (size_t j = 0; j < n; j++) {
+		p->parent[j] = m->joints[j].parent;
+		p->first_child[j] = p->next_sibling[j] = -1;
+	}
+	nm_gltf_parents(p->parent, n, state);
 	size_t roots = 0;
 	for (size_t j = n; j-- > 0;)
 		if (p->parent[j] >= 0) {
@@ -102,6 +113,8 @@ nm_status nm_gltf_plan_make(const nm_gltf_model *m, const nm_options *opt, nm_gl
 					 "joints", NM_NO_OFFSET)) ||
 	     !(p->next_sibling = nm_alloc(opt, nj, sizeof *p->next_sibling, err, "model.glb",
 					  "joints", NM_NO_OFFSET)) ||
+	     !(p->helper_node = nm_alloc(opt, nj, sizeof *p->helper_node, err, "model.glb",
+					 "joints", NM_NO_OFFSET)) ||
 	     !(state = nm_alloc(opt, nj, 1, err, "model.glb", "joints", NM_NO_OFFSET)))) {
 		nm_gltf_plan_free(p);
 		return err->code;
@@ -173,5 +186,12 @@ nm_status nm_gltf_plan_make(const nm_gltf_model *m, const nm_options *opt, nm_gl
 		if (p->image_of[k] != SIZE_MAX)
 			bin += (m->images[k].size + 3) & ~(uint64_t)3;
 	p->bin_len = bin;
-	return NM_OK;
+	p->first_mesh_node = m->njoints + p->extra_root;
+	p->first_helper_node = p->nnodes = p->first_mesh_node + p->nmeshes;
+	for (size_t j = 0; j < m->njoints; j++)
+		p->helper_node[j] = m->joints[j].helper ? (int32_t)p->nnodes++ : -1;
+	nm_status s = nm_gltf_anim_plan(m, opt, p, err);
+	if (s != NM_OK)
+		nm_gltf_plan_free(p);
+	return s;
 }

@@ -8,8 +8,8 @@
  * the callback fills the non-NULL ones.
  *
  * OBJ: the size is computed from the counts. Numbers are fixed width (floats as %+.8e,
- * indices padded with spaces), and a triangle the driver drops (degenerate strip joins)
- * becomes a comment line of the same length. OBJ indices are global: group g's
+ * indices padded with spaces), and a triangle the driver drops (an index outside a
+ * damaged model's vertices) becomes a comment line of the same length. OBJ indices are global: group g's
  * vertices follow those of groups 0..g-1. Every face of one file has the same form
  * (v/vt/vn, v/vt, v//vn or v), since viewers that meet mixed forms drop faces (VTK) or
  * texture coordinates (Open3D): a group without texture coordinates or normals refers

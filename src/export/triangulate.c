@@ -1,4 +1,3 @@
-#include "export/obj.h"
 #include "export/triangulate.h"
 
 uint64_t nm_triangle_count(nm_prim kind, uint64_t n)
@@ -12,12 +11,8 @@ uint64_t nm_triangle_count(nm_prim kind, uint64_t n)
 	return 0;
 }
 
-static void put(uint32_t *t, uint32_t a, uint32_t b, uint32_t c, int drop_degenerate)
+static void put(uint32_t *t, uint32_t a, uint32_t b, uint32_t c)
 {
-	if (drop_degenerate && (a == b || b == c || a == c)) {
-		t[0] = t[1] = t[2] = NM_OBJ_DROPPED;
-		return;
-	}
 	t[0] = a;
 	t[1] = b;
 	t[2] = c;
@@ -30,23 +25,23 @@ void nm_triangulate(nm_prim kind, const uint32_t *idx, uint64_t n, uint32_t *tri
 		uint32_t *t = tris + 3 * k;
 		switch (kind) {
 		case NM_PRIM_TRIANGLES:
-			put(t, idx[3 * k], idx[3 * k + 1], idx[3 * k + 2], 0);
+			put(t, idx[3 * k], idx[3 * k + 1], idx[3 * k + 2]);
 			break;
 		case NM_PRIM_STRIP:
 			if (k & 1)
-				put(t, idx[k + 1], idx[k], idx[k + 2], 1);
+				put(t, idx[k + 1], idx[k], idx[k + 2]);
 			else
-				put(t, idx[k], idx[k + 1], idx[k + 2], 1);
+				put(t, idx[k], idx[k + 1], idx[k + 2]);
 			break;
 		case NM_PRIM_FAN:
-			put(t, idx[0], idx[k + 1], idx[k + 2], 1);
+			put(t, idx[0], idx[k + 1], idx[k + 2]);
 			break;
 		case NM_PRIM_QUADS: {
 			const uint32_t *q = idx + 4 * (k / 2);
 			if (k & 1)
-				put(t, q[0], q[2], q[3], 0);
+				put(t, q[0], q[2], q[3]);
 			else
-				put(t, q[0], q[1], q[2], 0);
+				put(t, q[0], q[1], q[2]);
 			break;
 		}
 		}

@@ -1,7 +1,9 @@
 /* Triangle lists from strips and fans, for OBJ output and triangle CSVs. The triangle
- * count depends only on the index count, so sizes are known before indices are read;
- * degenerate strip triangles (repeated index, used to join strips) are marked
- * NM_OBJ_DROPPED instead of being removed. */
+ * count depends only on the index count, so sizes are known before indices are read.
+ * One rule everywhere (info.txt, per-shape counts, mesh.obj, model.glb): a triangle is
+ * what the primitive's indices make, n / 3 per list, n - 2 per strip or fan, 2 per quad;
+ * the zero-area triangles that join strips (a repeated index) are kept, as the file
+ * has them. Reading indices at mount to drop them would break the exact sizes. */
 #ifndef NM_TRIANGULATE_H
 #define NM_TRIANGULATE_H
 

@@ -8,7 +8,7 @@
 
 extern const nm_driver nm_driver_cmod;
 extern const nm_driver nm_driver_cmb;
-extern const nm_driver nm_driver_j3d;
+extern const nm_driver nm_driver_j3d, nm_driver_j3danim;
 extern const nm_driver nm_driver_rfrm_pak, nm_driver_rfrm;
 extern const nm_driver nm_driver_rarc, nm_driver_zar, nm_driver_gar;
 extern const nm_driver nm_driver_yaz0_wrap, nm_driver_yay0_wrap, nm_driver_lzs_wrap,
@@ -20,7 +20,7 @@ extern const nm_driver nm_driver_bti;
 const nm_driver *const nm_drivers[] = {
 	&nm_driver_cmod,
 	&nm_driver_cmb,
-	&nm_driver_j3d,
+	&nm_driver_j3d, &nm_driver_j3danim,
 	&nm_driver_rfrm_pak, &nm_driver_rfrm,
 	&nm_driver_rarc, &nm_driver_zar, &nm_driver_gar,
 	&nm_driver_yaz0_wrap, &nm_driver_yay0_wrap, &nm_driver_lzs_wrap,

@@ -11,13 +11,17 @@ libnmodel_a_SOURCES += \
 	src/formats/rfrm/txtr_surface.c src/formats/rfrm/txtr_decode.c src/formats/rfrm/tree_txtr.c
 libnmodel_a_SOURCES += src/formats/rfrm/gltf.c
 
+# The PAK scripts/bench mounts, with its textures (tests/fixtures/bench_pak.h).
+BENCH_PAK_SRC = tests/fixtures/bench_pak.h tests/fixtures/bench_pak.c \
+	tests/fixtures/txtr_writer.h tests/fixtures/txtr_writer.c
 check_PROGRAMS += tests/test_rfrm tests/mkpak
 TESTS += tests/test_rfrm
 tests_test_rfrm_SOURCES = tests/test_rfrm.c tests/walk.h tests/walk.c \
-	tests/fixtures/rfrm_writer.h tests/fixtures/rfrm_writer.c
+	tests/fixtures/rfrm_writer.h tests/fixtures/rfrm_writer.c $(BENCH_PAK_SRC)
 tests_test_rfrm_CFLAGS = $(AM_CFLAGS) $(CHECK_CFLAGS)
 tests_test_rfrm_LDADD = $(LDADD_COMMON) $(CHECK_LIBS)
-tests_mkpak_SOURCES = tests/fixtures/mkpak.c tests/fixtures/rfrm_writer.h tests/fixtures/rfrm_writer.c
+tests_mkpak_SOURCES = tests/fixtures/mkpak.c tests/fixtures/rfrm_writer.h tests/fixtures/rfrm_writer.c \
+	$(BENCH_PAK_SRC)
 tests_mkpak_LDADD = $(LDADD_COMMON)
 check_PROGRAMS += tests/test_txtr
 TESTS += tests/test_txtr

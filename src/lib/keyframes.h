@@ -29,6 +29,20 @@ typedef enum {
 double nm_keys_sample(const nm_key *keys, size_t count, nm_interp interp, double frame,
 		      double rest);
 
+/* J3D's own evaluation of a keyed track (J3DGetKeyFrameInterpolation and the two
+ * Hermite routines it calls), in single precision with fused multiply-adds in the
+ * game's order of operations, and its bisection. nm_keys_sample gives the same curve in
+ * double precision; this one gives the game's float, which matters where the game
+ * truncates it (a rotation to an integer s16 angle, a colour to a byte): there, a value
+ * within an ulp of an integer truncates as the game's does.
+ * NM_J3D_ORDER_S16 is the rotation sampler's order (J3DHermiteInterpolationS, used for
+ * the s16 rotation arrays), NM_J3D_ORDER_F32 JMAHermiteInterpolation's (f32 arrays and
+ * the s16 colour arrays). count 0 gives rest, count 1 the one value. A segment with a
+ * NaN time holds its first key (the game would divide by NaN). */
+typedef enum { NM_J3D_ORDER_F32, NM_J3D_ORDER_S16 } nm_j3d_order;
+float nm_keys_sample_j3d(const nm_key *keys, size_t count, nm_j3d_order order, float frame,
+			 float rest);
+
 /* Per-frame ("full") tables (BCA, BTP, BVA, BLA): values[int(frame)] for 0 <= frame <
  * count, values[0] before, values[count - 1] after (truncated, not rounded). */
 size_t nm_full_index(size_t count, double frame);

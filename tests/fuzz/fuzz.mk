@@ -24,7 +24,7 @@ FUZZ_TARGETS = tests/fuzz/fuzz_cmod tests/fuzz/fuzz_cmb tests/fuzz/fuzz_j3d \
 	tests/fuzz/fuzz_txtr_struct tests/fuzz/fuzz_yaz0 tests/fuzz/fuzz_yay0 tests/fuzz/fuzz_lz_cx \
 	tests/fuzz/fuzz_lzs tests/fuzz/fuzz_bti \
 	tests/fuzz/fuzz_rarc tests/fuzz/fuzz_zar tests/fuzz/fuzz_gar tests/fuzz/fuzz_yaz0_wrap \
-	tests/fuzz/fuzz_lzs_wrap tests/fuzz/fuzz_lz_cx_wrap
+	tests/fuzz/fuzz_lzs_wrap tests/fuzz/fuzz_lz_cx_wrap tests/fuzz/fuzz_j3danim
 EXTRA_PROGRAMS = $(FUZZ_TARGETS)
 fuzz: $(FUZZ_TARGETS)
 FUZZ_LD = @NM_FUZZ_LD@
@@ -64,6 +64,10 @@ tests_fuzz_fuzz_rfrm_full_SOURCES = $(FUZZ_DRIVER_SRC)
 tests_fuzz_fuzz_rfrm_full_CPPFLAGS = $(AM_CPPFLAGS) -DNM_FUZZ_DRIVER='"rfrm"' -DNM_FUZZ_FULL=1
 tests_fuzz_fuzz_rfrm_full_LDADD = $(LDADD_COMMON)
 tests_fuzz_fuzz_rfrm_full_LDFLAGS = $(FUZZ_LD)
+tests_fuzz_fuzz_j3danim_SOURCES = $(FUZZ_DRIVER_SRC)
+tests_fuzz_fuzz_j3danim_CPPFLAGS = $(AM_CPPFLAGS) -DNM_FUZZ_DRIVER='"j3danim"'
+tests_fuzz_fuzz_j3danim_LDADD = $(LDADD_COMMON)
+tests_fuzz_fuzz_j3danim_LDFLAGS = $(FUZZ_LD)
 tests_fuzz_fuzz_j3d_struct_SOURCES = $(FUZZ_J3D_STRUCT_SRC)
 tests_fuzz_fuzz_j3d_struct_LDADD = $(LDADD_COMMON)
 tests_fuzz_fuzz_j3d_struct_LDFLAGS = $(FUZZ_LD)

@@ -276,10 +276,8 @@ nm_status cmb_load_attr(cmb_model *m, const cmb_sepd *s, int kind, float **out,
 			nm_error *err);
 /* The indices of a prms, as u32; count = index_count. */
 nm_status cmb_load_indices(cmb_model *m, const cmb_prms *p, uint32_t **out, nm_error *err);
-/* Triangles of a prms (ntris * 3 entries); with drop_degenerate, strip and fan triangles
- * that repeat an index are NM_OBJ_DROPPED. */
-nm_status cmb_load_triangles(cmb_model *m, const cmb_prms *p, bool drop_degenerate,
-			     uint32_t **out, nm_error *err);
+/* Triangles of a prms (ntris * 3 entries), strip joins included (export/triangulate.h). */
+nm_status cmb_load_triangles(cmb_model *m, const cmb_prms *p, uint32_t **out, nm_error *err);
 
 /* error.txt in a directory of records (prms/, luts/) when some failed: lines holds
  * their messages, one per line; nothing when it is empty. Leaves lines empty. */

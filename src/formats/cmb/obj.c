@@ -152,7 +152,7 @@ static nm_status load_group(void *ctx, size_t gi, nm_obj_data *d, nm_error *err)
 		uint32_t *tris;
 		if (!p->ok)
 			continue;
-		if ((st = cmb_load_triangles(m, p, true, &tris, err)) != NM_OK)
+		if ((st = cmb_load_triangles(m, p, &tris, err)) != NM_OK)
 			goto out;
 		bool rigid = p->skinning != CMB_SKIN_SMOOTH;
 		for (uint64_t j = 0; j < p->ntris * 3; j += 3) {

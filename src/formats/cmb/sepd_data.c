@@ -4,7 +4,6 @@
  * are bounded by their u16 count. */
 #include <stdlib.h>
 #include <string.h>
-#include "export/obj.h"
 #include "formats/cmb/cmb.h"
 #include "lib/alloc.h"
 #include "lib/bytes.h"
@@ -74,8 +73,7 @@ nm_status cmb_load_indices(cmb_model *m, const cmb_prms *p, uint32_t **out, nm_e
 }
 
 /* Strips alternate winding so every triangle faces like the first; fans share idx[0]. */
-nm_status cmb_load_triangles(cmb_model *m, const cmb_prms *p, bool drop_degenerate,
-			     uint32_t **out, nm_error *err)
+nm_status cmb_load_triangles(cmb_model *m, const cmb_prms *p, uint32_t **out, nm_error *err)
 {
 	uint32_t *idx, *tris;
 	nm_status st = cmb_load_indices(m, p, &idx, err);
@@ -100,8 +98,6 @@ nm_status cmb_load_triangles(cmb_model *m, const cmb_prms *p, bool drop_degenera
 			t[1] = idx[k + 1];
 		}
 		t[2] = idx[k + 2];
-		if (drop_degenerate && (t[0] == t[1] || t[1] == t[2] || t[0] == t[2]))
-			t[0] = t[1] = t[2] = NM_OBJ_DROPPED;
 	}
 	free(idx);
 	*out = tris;

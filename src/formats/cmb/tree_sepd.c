@@ -139,7 +139,7 @@ static nm_status produce_prms(void *ctx, void *arg, nm_out *o, nm_error *err)
 	uint32_t *tris;
 	unsigned w = index_width(ref->p);
 	(void)ctx;
-	nm_status s = cmb_load_triangles(ref->m, ref->p, false, &tris, err);
+	nm_status s = cmb_load_triangles(ref->m, ref->p, &tris, err);
 	if (s != NM_OK)
 		return s;
 	nm_out_write(o, ref->header, ref->header_len);

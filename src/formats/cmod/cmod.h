@@ -153,6 +153,8 @@ void cmod_write_indices(nm_out *o, const cmod_mesh *mesh, const cmod_group *g,
 			const uint32_t *idx);
 /* Triangles of a triangle group, after strip/fan conversion (0 for lines and points). */
 uint64_t cmod_triangle_count(const cmod_group *g);
+/* Every group's, the total info.txt shows (export/triangulate.h's rule). */
+uint64_t cmod_triangles(const cmod_model *m);
 
 /* Files: vertices.csv, primitives, model.ascii.cmod, mesh.obj/mtl. */
 nm_status cmod_add_mesh_files(nm_tree *t, nm_node *dir, cmod_model *m, cmod_mesh *mesh);

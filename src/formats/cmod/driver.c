@@ -51,6 +51,7 @@ static nm_status cmod_build(nm_reader *r, nm_tree *t, nm_node *root, nm_error *e
 	nm_kv(&o, "meshes", "%zu", m->nmeshes);
 	nm_kv(&o, "vertices", "%llu", (unsigned long long)m->vertices);
 	nm_kv(&o, "indices", "%llu", (unsigned long long)m->indices);
+	nm_kv(&o, "triangles", "%llu", (unsigned long long)cmod_triangles(m));
 	cmod_oddities_text(&o, m);
 	if (m->truncated)
 		nm_kv_str(&o, "error", m->parse_error.msg);

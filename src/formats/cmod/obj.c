@@ -26,6 +26,15 @@ uint64_t cmod_triangle_count(const cmod_group *g)
 	return kind < 0 ? 0 : nm_triangle_count((nm_prim)kind, g->count);
 }
 
+uint64_t cmod_triangles(const cmod_model *m)
+{
+	uint64_t n = 0;
+	for (size_t i = 0; i < m->nmeshes; i++)
+		for (size_t g = 0; g < m->meshes[i].ngroups; g++)
+			n += cmod_triangle_count(&m->meshes[i].groups[g]);
+	return n;
+}
+
 /* The attribute Celestia would use: the last one of that semantic (its semantic map
  * keeps the last), if it is a float vector wide enough. */
 static const cmod_attr *find_attr(const cmod_mesh *mesh, int semantic, unsigned min_comps)

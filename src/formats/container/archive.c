@@ -114,14 +114,21 @@ static void overlap_error(const archive *a, size_t i, nm_error *why)
 		(unsigned long long)o->off, (unsigned long long)(o->off + o->len));
 }
 
+/* "archive.arc:folder/name": the name of member i's reader, in every message about it. */
+static void reader_name(const archive *a, size_t i, char *buf, size_t len)
+{
+	char path[512];
+	entry_path(a, i, path, sizeof path);
+	snprintf(buf, len, "%s:%s", nm_reader_name(a->r), path);
+}
+
 /* The member's reader: a window of the archive, or its decompressed bytes. */
 static nm_status member_reader(nm_tree *t, const archive *a, size_t i, nm_reader **out,
 			       nm_error *err)
 {
 	const nm_entry *e = &a->e[i];
-	char path[512], name[768];
-	entry_path(a, i, path, sizeof path);
-	snprintf(name, sizeof name, "%s:%s", nm_reader_name(a->r), path);
+	char name[768];
+	reader_name(a, i, name, sizeof name);
 	if (e->codec != NM_CODEC_NONE)
 		return nm_unpack_open(t, a->r, e->off, e->len, e->codec, name, out, err);
 	nm_status s = nm_reader_new_window(a->r, name, e->off, e->len, out, err);
@@ -135,6 +142,37 @@ static nm_status member_reader(nm_tree *t, const archive *a, size_t i, nm_reader
 
 static nm_status populate_folder(nm_tree *t, nm_node *dir, void *ctx, void *arg, nm_error *err);
 
+/* nm_member_neighbours of a member: every other member of the archive, each through a
+ * reader made now (a window, or a stream decompressed on first read). Self is known by
+ * its reader's name, which member_reader makes from the member's path. Members left
+ * unopened (an error, bytes over another's) are skipped. */
+static nm_status archive_each(nm_tree *t, void *scope, nm_reader *self, nm_neighbour_fn fn,
+			      void *ctx, nm_error *err)
+{
+	archive *a = scope;
+	for (size_t i = 0; i < a->n; i++) {
+		const nm_entry *e = &a->e[i];
+		if (e->is_folder || e->error || a->overlap[i])
+			continue;
+		char path[512], name[768];
+		reader_name(a, i, name, sizeof name);
+		if (strcmp(name, nm_reader_name(self)) == 0)
+			continue;
+		entry_path(a, i, path, sizeof path);
+		nm_reader *r;
+		nm_error me;
+		if (member_reader(t, a, i, &r, &me) != NM_OK) {
+			if (me.code == NM_E_NOMEM)
+				return nm_fail(err, NM_E_NOMEM, nm_reader_name(a->r), NULL,
+					       NM_NO_OFFSET, "out of memory");
+			continue;
+		}
+		if (!fn(ctx, path, r))
+			break;
+	}
+	return NM_OK;
+}
+
 /* The children of folder f under dir; f = SIZE_MAX is the root (first[] is indexed by
  * f + 1, which wraps to 0). */
 static nm_status add_children(nm_tree *t, nm_node *dir, archive *a, size_t f, nm_error *err)
@@ -142,6 +180,7 @@ static nm_status add_children(nm_tree *t, nm_node *dir, archive *a, size_t f, nm
 	nm_member_group *g = nm_member_group_new(t);
 	if (!g)
 		goto nomem;
+	nm_member_group_scope(g, archive_each, a);
 	for (size_t i = a->first[f + 1]; i != SIZE_MAX; i = a->next[i]) {
 		const nm_entry *e = &a->e[i];
 		char *safe = nm_safe_name(e->name, e->name_len);

@@ -98,6 +98,22 @@ bool nm_member_sibling(nm_reader *r, const char *name, nm_reader **sibling,
 bool nm_member_sibling_where(nm_reader *r, bool (*match)(const char *name, void *ctx),
 			     void *ctx, nm_reader **sibling, const char **dirname);
 
+/* What a model takes along from around it (a J3D model's animations): each other member
+ * of the archive r is a member of, in any of its folders whether listed yet or not, or
+ * each other file of r's folder in a folder mount. fn gets its path there
+ * ("bck/wait.bck"; in a folder mount its name) and a reader of its bytes, owned by the
+ * tree; returning false stops the walk. Readers of compressed members decompress only
+ * what is read. NM_OK without a call when r is no member; fails only when out of memory
+ * (a member that cannot be opened is skipped). */
+typedef bool (*nm_neighbour_fn)(void *ctx, const char *path, nm_reader *r);
+nm_status nm_member_neighbours(nm_tree *t, nm_reader *r, nm_neighbour_fn fn, void *ctx,
+			       nm_error *err);
+/* An archive widens its groups' neighbourhood to the whole archive: each(t, scope, self,
+ * fn, ctx, err) walks its members but self's. */
+typedef nm_status (*nm_scope_each_fn)(nm_tree *t, void *scope, nm_reader *self,
+				      nm_neighbour_fn fn, void *ctx, nm_error *err);
+void nm_member_group_scope(nm_member_group *g, nm_scope_each_fn each, void *scope);
+
 /* --- an archive's table of contents (archive.c) ------------------------------------ */
 
 typedef struct nm_entry {

@@ -16,6 +16,8 @@ struct member {
 
 struct nm_member_group {
 	struct member *first, *last;
+	nm_scope_each_fn each;      /* the whole archive's members (nm_member_group_scope) */
+	void *scope;
 };
 
 nm_member_group *nm_member_group_new(nm_tree *t)
@@ -170,6 +172,26 @@ bool nm_member_sibling_where(nm_reader *r, bool (*match)(const char *name, void 
 			return true;
 		}
 	return false;
+}
+
+void nm_member_group_scope(nm_member_group *g, nm_scope_each_fn each, void *scope)
+{
+	g->each = each;
+	g->scope = scope;
+}
+
+nm_status nm_member_neighbours(nm_tree *t, nm_reader *r, nm_neighbour_fn fn, void *ctx,
+			       nm_error *err)
+{
+	const struct member *self = nm_reader_place(r);
+	if (!self || !self->group)
+		return NM_OK;
+	if (self->group->each)
+		return self->group->each(t, self->group->scope, r, fn, ctx, err);
+	for (const struct member *m = self->group->first; m; m = m->next)
+		if (m != self && !fn(ctx, m->name, m->r))
+			break;
+	return NM_OK;
 }
 
 static bool same_name(const char *name, void *ctx) { return strcasecmp(name, ctx) == 0; }

@@ -54,32 +54,25 @@ nm_status j3d_load(j3d_model *m, const j3d_chunk *c, uint64_t off, uint64_t len,
 	return nm_view_load(m->r, c->off + off, (size_t)len, c->magic, NM_BIG, v, err);
 }
 
-/* Name table: u16 count, u16 pad, count x (u16 hash, u16 offset from the table start),
- * NUL-terminated strings. Strings are read up to J3D_NAME_MAX bytes past the last
- * offset, so a table at the start of a big chunk does not load the whole chunk. */
+/* j3d_load for a name table (j3d_name_src). */
+struct chunk_of { j3d_model *m; const j3d_chunk *c; };
+static nm_status load_in_chunk(void *ctx, uint64_t off, uint64_t len, const char *what,
+			       nm_view *v, nm_error *err)
+{
+	const struct chunk_of *x = ctx;
+	return j3d_load(x->m, x->c, off, len, what, v, err);
+}
+
 nm_status j3d_names(j3d_model *m, const j3d_chunk *c, uint32_t off, size_t want,
 		    char ***out, size_t *got, nm_error *err)
 {
 	nm_view v;
+	uint16_t count;
 	*out = NULL;
 	*got = 0;
-	nm_status s = j3d_load(m, c, off, 4, "name table header", &v, err);
-	if (s != NM_OK)
-		return s;
-	uint16_t count = nm_u16(&v, 0);
-	nm_view_free(&v);
-	s = j3d_load(m, c, off, 4 + (uint64_t)count * 4, "name table", &v, err);
-	if (s != NM_OK)
-		return s;
-	uint32_t last = 0;
-	for (uint16_t i = 0; i < count; i++)
-		if (nm_u16(&v, 6 + 4 * (size_t)i) > last)
-			last = nm_u16(&v, 6 + 4 * (size_t)i);
-	nm_view_free(&v);
-	uint64_t len = (uint64_t)last + J3D_NAME_MAX;
-	if (len > c->size - off)
-		len = c->size - off;
-	s = j3d_load(m, c, off, len, "name strings", &v, err);
+	struct chunk_of x = { m, c };
+	j3d_name_src src = { load_in_chunk, &x, c->size };
+	nm_status s = j3d_name_view(&src, off, &count, &v, err);
 	if (s != NM_OK)
 		return s;
 	char **names = nm_tree_alloc_array(m->t, want ? want : 1, sizeof *names);
@@ -88,14 +81,10 @@ nm_status j3d_names(j3d_model *m, const j3d_chunk *c, uint32_t off, size_t want,
 		return nm_fail(err, NM_E_NOMEM, m->file, c->magic, NM_NO_OFFSET, "out of memory");
 	}
 	for (size_t i = 0; i < count && i < want; i++) {
-		uint16_t so = nm_u16(&v, 6 + 4 * i);
-		if (so >= v.size)
-			continue;
-		const char *p = (const char *)v.data + so;
-		size_t n = strnlen(p, v.size - so);
-		if (n > J3D_NAME_MAX)
-			n = J3D_NAME_MAX;
-		names[i] = j3d_strdup(m, p, n);
+		size_t n;
+		const char *p = j3d_name_at(&v, i, &n);
+		if (p)
+			names[i] = j3d_strdup(m, p, n);
 	}
 	nm_view_free(&v);
 	*out = names;
@@ -126,13 +115,18 @@ nm_status j3d_names_soft(j3d_model *m, const j3d_chunk *c, uint32_t off, size_t 
 
 /* ---- probe and build -------------------------------------------------------------- */
 
-static bool j3d_probe(const uint8_t *head, size_t len, uint64_t size)
+bool j3d_probe_model(const uint8_t *head, size_t len)
 {
-	(void)size;
 	for (size_t i = 0; i < sizeof magics / sizeof magics[0]; i++)
 		if (len >= 8 && memcmp(head, magics[i], 8) == 0)
 			return true;
 	return false;
+}
+
+static bool j3d_probe(const uint8_t *head, size_t len, uint64_t size)
+{
+	(void)size;
+	return j3d_probe_model(head, len);
 }
 
 static nm_status j3d_build(nm_reader *r, nm_tree *t, nm_node *dir, nm_error *err);
@@ -318,6 +312,16 @@ static uint64_t total_packets(const j3d_model *m)
 	return n;
 }
 
+/* Triangles of the shapes mesh.obj and model.glb draw (export/triangulate.h's rule). */
+static uint64_t total_triangles(const j3d_model *m)
+{
+	uint64_t n = 0;
+	for (size_t i = 0; m->shp1 && i < m->shp1->count; i++)
+		if (m->shp1->shapes[i].ok)
+			n += m->shp1->shapes[i].count[J3D_PC_TRIANGLES];
+	return n;
+}
+
 static void write_info(nm_out *o, j3d_model *m)
 {
 	nm_info_begin(o, &nm_driver_j3d, m->r);
@@ -340,10 +344,20 @@ static void write_info(nm_out *o, j3d_model *m)
 	nm_kv(o, "vertices", "%u", m->inf1 ? m->inf1->vertices : 0);
 	nm_kv(o, "positions", "%u",
 	      m->vtx1 && m->vtx1->arrays[J3D_POS].present ? m->vtx1->arrays[J3D_POS].count : 0);
+	nm_kv(o, "triangles", "%llu", (unsigned long long)total_triangles(m));
 	nm_kv(o, "packets", "%llu", (unsigned long long)total_packets(m));
 	nm_kv(o, "matrix_groups", "%u", m->inf1 ? m->inf1->packets : 0);
 	nm_kv(o, "envelopes", "%u", m->evp1 ? m->evp1->count : 0);
 	nm_kv(o, "draw_matrices", "%u", m->drw1 ? m->drw1->count : 0);
+	/* What model.glb animates (doc/j3danim.md): the files taken, then those around it
+	 * left out and why. */
+	nm_kv(o, "animations", "%zu", m->anims.n);
+	for (size_t i = 0; i < m->anims.n; i++)
+		nm_kv_str(o, "animation", m->anims.files[i].path);
+	for (size_t i = 0; i < m->anims.nleft; i++)
+		nm_kv_str(o, "animation_left_out", m->anims.left[i]);
+	if (m->anims.others)
+		nm_kv(o, "animations_for_other_models", "%zu", m->anims.others);
 	if (m->walk_failed)
 		nm_kv_str(o, "error", m->walk_err.msg);
 	for (size_t i = 0; i < m->nchunks; i++) {
@@ -428,7 +442,7 @@ static nm_status chunk_files(nm_tree *t, j3d_model *m, j3d_chunk *c)
 	return NM_OK;
 }
 
-static nm_status j3d_build(nm_reader *r, nm_tree *t, nm_node *root, nm_error *err)
+nm_status j3d_parse_model(nm_tree *t, nm_reader *r, j3d_model **out, nm_error *err)
 {
 	const char *file = nm_reader_name(r);
 	uint8_t h[J3D_HEADER_SIZE];
@@ -455,8 +469,21 @@ static nm_status j3d_build(nm_reader *r, nm_tree *t, nm_node *root, nm_error *er
 	if (s != NM_OK)
 		return s;
 	j3d_link(m);
+	*out = m;
+	return NM_OK;
+}
+
+static nm_status j3d_build(nm_reader *r, nm_tree *t, nm_node *root, nm_error *err)
+{
+	const char *file = nm_reader_name(r);
+	j3d_model *m;
+	nm_status s = j3d_parse_model(t, r, &m, err);
+	if (s != NM_OK)
+		return s;
 	/* Counts for the sizes of the shape CSVs and mesh.obj: a header-only walk. */
 	s = j3d_count_shapes(m, err);
+	if (s == NM_OK)
+		s = j3d_pair_animations(m, err);
 	if (s != NM_OK)
 		return s;
 
@@ -489,7 +516,7 @@ static nm_status j3d_build(nm_reader *r, nm_tree *t, nm_node *root, nm_error *er
 		nm_view_free(&m->mat3->v);
 	s = j3d_add_obj(t, root, m);
 	if (s == NM_OK)
-		s = j3d_add_gltf(t, root, m);
+		s = j3d_add_gltf_animated(t, root, m);
 	if (s != NM_OK)
 		return nm_fail(err, s, file, NULL, NM_NO_OFFSET, "%s while adding mesh.obj",
 			       nm_status_str(s));

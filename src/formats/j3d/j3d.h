@@ -18,6 +18,7 @@
 #include "export/triangulate.h"
 #include "lib/chunk.h"
 #include "lib/error.h"
+#include "lib/keyframes.h"
 #include "lib/out.h"
 #include "lib/reader.h"
 #include "lib/tree.h"
@@ -186,6 +187,7 @@ typedef struct j3d_material {
 	uint16_t entry;
 	int texture;              /* TEX1 index of the first texture, -1 when none */
 	uint8_t texture_uv;       /* the UV set (TEXn) it is read through (model.glb) */
+	int8_t texture_mtx;       /* the texture matrix slot its texgen applies, -1 none */
 	uint8_t color[4];         /* material colour 0 (white when absent) */
 	/* For model.glb: GX cull mode (0 none, 1 front, 2 back, 3 all; 2 when absent), the
 	 * alpha compare (masked: it can fail, with its reference) and the blend mode (1:
@@ -246,6 +248,26 @@ typedef struct j3d_tex1 {
 } j3d_tex1;
 
 /* ---- the model ---- */
+/* An animation file a model takes (anim_pair.c): parsed tables, keys read only while
+ * model.glb is produced (anim_gltf.c). */
+typedef struct j3d_anim_file {
+	const char *path;         /* in its archive or folder */
+	const char *stem;         /* its name without folders or extension: the glTF
+				   * animation it is part of */
+	nm_reader *r;
+	struct j3danim *a;
+	nm_key *keys;             /* while the glb is produced */
+} j3d_anim_file;
+
+typedef struct j3d_anims {
+	j3d_anim_file *files;
+	size_t n;
+	char **left;              /* "path: why" of each animation beside it, or fitting it,
+				   * not taken */
+	size_t nleft;
+	size_t others;            /* animations around it for other models */
+} j3d_anims;
+
 typedef struct j3d_model {
 	nm_reader *r;
 	const char *file;
@@ -268,7 +290,16 @@ typedef struct j3d_model {
 
 	nm_tree *t;               /* the parsed tables live in its arena (nm_tree_alloc) */
 	struct j3d_mesh *mesh;    /* mesh.obj's groups (obj.c), for model.glb too */
+	j3d_anims anims;          /* the animations around it that it takes */
 } j3d_model;
+
+/* The chunk tables of the J3D file r, parsed in t's arena without building its tree
+ * (another model an animation may belong to, a BMT's material names). */
+nm_status j3d_parse_model(nm_tree *t, nm_reader *r, j3d_model **out, nm_error *err);
+/* Whether the first bytes are a J3D model or material table (not an animation). */
+bool j3d_probe_model(const uint8_t *head, size_t len);
+/* Fills m->anims (anim_pair.c). */
+nm_status j3d_pair_animations(j3d_model *m, nm_error *err);
 
 /* Bytes of display lists (or MDL3 packets) a mount-time walk reads for a chunk of this
  * size. Real files' lists do not overlap, so they stay under the chunk size; a hostile
@@ -283,6 +314,21 @@ char *j3d_strdup(j3d_model *m, const char *s, size_t len);
  * what names the table in the error. */
 nm_status j3d_load(j3d_model *m, const j3d_chunk *c, uint64_t off, uint64_t len,
 		   const char *what, nm_view *v, nm_error *err);
+/* Where a name table lies: load(ctx, off, len, what, v, err) gives a view of [off,
+ * off + len) of its chunk or block, or fails naming it; size is that chunk's bytes. */
+typedef struct j3d_name_src {
+	nm_status (*load)(void *ctx, uint64_t off, uint64_t len, const char *what, nm_view *v,
+			  nm_error *err);
+	void *ctx;
+	uint64_t size;
+} j3d_name_src;
+/* The name table at off (name_table.c): *count and a view holding its entries and
+ * strings, read through j3d_name_at. */
+nm_status j3d_name_view(const j3d_name_src *src, uint32_t off, uint16_t *count, nm_view *v,
+			nm_error *err);
+/* Entry i's string in such a view and its length (at most J3D_NAME_MAX), or NULL when
+ * its offset lies past the view. */
+const char *j3d_name_at(const nm_view *v, size_t i, size_t *len);
 /* The name table at off: want names (count must match or the rest are NULL). */
 nm_status j3d_names(j3d_model *m, const j3d_chunk *c, uint32_t off, size_t want,
 		    char ***out, size_t *got, nm_error *err);
@@ -322,8 +368,20 @@ void j3d_shp1_layout(j3d_model *m);
 /* After j3d_link: count each shape's primitives (dl_count.c); a shape whose lists do
  * not walk gets !ok and its error. Fails only when memory runs out. */
 nm_status j3d_count_shapes(j3d_model *m, nm_error *err);
+/* The joints as the scaling rules see them (export/gltf_rig.h): INF1's rule (0 basic,
+ * 1 Softimage, 2 Maya; any other value basic), JNT1's S/R/T and scale-compensate byte,
+ * INF1's parents. j3d_bones: one per joint in the tree's arena (NULL: none or out of
+ * memory). j3d_rule_worlds: each joint's world as the rule composes it, where the rule
+ * makes it differ from world = parent world * local (j3d_link). */
+struct nm_gltf_bone;
+int j3d_scaling_rule(const j3d_model *m);
+struct nm_gltf_bone *j3d_bones(const j3d_model *m);
+void j3d_rule_worlds(j3d_model *m);
 void j3d_mat_identity(float *m);
 void j3d_mat_mul(const float *a, const float *b, float *out);   /* 3x4 affine */
+/* An s16 JNT1 angle in radians: 0x8000 is 180 degrees, the unit the game's sine tables
+ * use (FORMATS.md 10.1; animations share it). */
+double j3d_angle_radians(int16_t v);
 void j3d_joint_local(const j3d_joint *j, float *out);
 
 /* VTX1 element decoding. data holds the array's bytes (arr->count * arr->stride). */
@@ -412,6 +470,16 @@ nm_status j3d_with_mesh(j3d_model *m, j3d_mesh_writer fn, const void *arg, nm_ou
 			nm_error *err);
 /* model.glb (gltf.c); after j3d_add_obj. */
 nm_status j3d_add_gltf(nm_tree *t, nm_node *root, j3d_model *m);
+/* model.glb with animations (export/gltf_rig.h: clips over the joints, under INF1's
+ * scaling rule): clips must live as long as the tree. odd_scale (per joint, or NULL:
+ * every joint some clip animates the scale of) says which joints' scales may be
+ * non-uniform or other than 1 in some clip: under Softimage and Maya those get helper
+ * nodes so that every joint's world is the game's. */
+struct nm_gltf_clips;
+/* model.glb with the animations m takes (anim_gltf.c; j3d_add_gltf without any). */
+nm_status j3d_add_gltf_animated(nm_tree *t, nm_node *root, j3d_model *m);
+nm_status j3d_add_gltf_clips(nm_tree *t, nm_node *root, j3d_model *m,
+			     const struct nm_gltf_clips *clips, const bool *odd_scale);
 
 /* Material text (parse_mat3.c) while m->mat3->v is loaded. */
 void j3d_material_text(nm_out *o, j3d_model *m, size_t i);

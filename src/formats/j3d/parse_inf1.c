@@ -116,6 +116,7 @@ void j3d_link(j3d_model *m)
 		if (j->parent >= 0)
 			j3d_mat_mul(joints[j->parent].world, j->local, j->world);
 	}
+	j3d_rule_worlds(m);
 done:
 	free(joint_stack);
 	free(mat_stack);

@@ -2,9 +2,10 @@
  * world = parent world * local, parents from INF1 (j3d_link). Matrices are 3x4,
  * row-major: m[r * 4 + c], translation in column 3. */
 #include <math.h>
+#include <stdlib.h>
 #include <string.h>
+#include "export/gltf_rig.h"
 #include "formats/j3d/j3d.h"
-#include "lib/transform.h"
 #include "lib/transform.h"
 
 void j3d_mat_identity(float *m)
@@ -29,15 +30,72 @@ void j3d_mat_mul(const float *a, const float *b, float *out)
 	memcpy(out, r, sizeof r);
 }
 
-/* Angles: v * pi / 0x7FFF (so +-32767 is +-180 degrees). */
+double j3d_angle_radians(int16_t v)
+{
+	return v * (M_PI / 32768.0);
+}
+
 void j3d_joint_local(const j3d_joint *j, float *out)
 {
 	double rot[3], m[12];
 	for (int i = 0; i < 3; i++)
-		rot[i] = j->rot[i] * M_PI / 32767.0;
+		rot[i] = j3d_angle_radians(j->rot[i]);
 	nm_transform_trs(j->scale, rot, j->trans, m);
 	for (int i = 0; i < 12; i++)
 		out[i] = (float)m[i];
+}
+
+int j3d_scaling_rule(const j3d_model *m)
+{
+	int rule = m->inf1 ? m->inf1->flags & 15 : 0;
+	return rule == 1 ? NM_GLTF_RULE_SOFTIMAGE : rule == 2 ? NM_GLTF_RULE_MAYA
+							      : NM_GLTF_RULE_BASIC;
+}
+
+nm_gltf_bone *j3d_bones(const j3d_model *m)
+{
+	size_t n = m->jnt1 ? m->jnt1->count : 0;
+	nm_gltf_bone *b = nm_tree_alloc_array(m->t, n + 1, sizeof *b);
+	for (size_t i = 0; b && i < n; i++) {
+		const j3d_joint *j = &m->jnt1->joints[i];
+		b[i].parent = j->parent;
+		b[i].compensate = j->calc == 1;
+		for (int k = 0; k < 3; k++) {
+			b[i].s[k] = j->scale[k];
+			b[i].r[k] = (float)j3d_angle_radians(j->rot[k]);
+			b[i].t[k] = j->trans[k];
+		}
+	}
+	return b;
+}
+
+/* Where the rule needs a helper node in glTF, its world differs from parent world *
+ * local (gltf_rig.h); elsewhere j3d_link's worlds stay, to the last bit. */
+void j3d_rule_worlds(j3d_model *m)
+{
+	size_t n = m->jnt1 ? m->jnt1->count : 0;
+	nm_gltf_rig rig;
+	nm_gltf_bone *b = j3d_bones(m);
+	if (!n || !b || nm_gltf_rig_init(&rig, m->t, j3d_scaling_rule(m), b, n) != NM_OK)
+		return;
+	bool differs = false;
+	for (size_t i = 0; i < n; i++)
+		differs |= rig.helper[i];
+	float (*srt)[9] = differs ? calloc(n, sizeof *srt) : NULL;
+	double (*world)[12] = srt ? calloc(n, sizeof *world) : NULL;
+	if (world) {
+		for (size_t i = 0; i < n; i++) {
+			memcpy(srt[i], b[i].s, sizeof b[i].s);
+			memcpy(srt[i] + 3, b[i].r, sizeof b[i].r);
+			memcpy(srt[i] + 6, b[i].t, sizeof b[i].t);
+		}
+		nm_gltf_rig_worlds(&rig, (const float (*)[9])srt, world);
+		for (size_t i = 0; i < n; i++)
+			for (int k = 0; k < 12; k++)
+				m->jnt1->joints[i].world[k] = (float)world[i][k];
+	}
+	free(srt);
+	free(world);
 }
 
 nm_status j3d_parse_jnt1(j3d_model *m, const j3d_chunk *c, j3d_jnt1 *J, nm_error *err)

@@ -261,8 +261,12 @@ static int texture_of(mctx *c, int k)
  * samples it, that texcoord's texgen, and its source TEX0..7 (GX_TG_TEX0 = 4). 0 when
  * no stage samples it or the coordinates are generated otherwise (from positions or
  * normals: environment maps). */
-static uint8_t texture_uv(mctx *c, int k)
+/* The UV set the TEV stage reading texture k takes its coordinates from (the texgen's
+ * source TEXn), and in *mtx the texture matrix slot that texgen applies (GX_TEXMTX0 = 30
+ * in steps of 3 up to 57; -1: identity or none), which a BTK animates. */
+static uint8_t texture_uv(mctx *c, int k, int8_t *mtx)
 {
+	*mtx = -1;
 	for (int s = 0; s < 16; s++) {
 		uint16_t idx = e16(c, c->L->tevorder, s);
 		const uint8_t *p = idx == 0xFFFF ? NULL : elem(c, T_TEVORDER, idx);
@@ -270,6 +274,8 @@ static uint8_t texture_uv(mctx *c, int k)
 			continue;
 		idx = p[0] < 8 ? e16(c, c->L->texgen, p[0]) : 0xFFFF;
 		const uint8_t *g = idx == 0xFFFF ? NULL : elem(c, T_TEXGEN, idx);
+		if (g && g[2] >= 30 && g[2] <= 57 && (g[2] - 30) % 3 == 0)
+			*mtx = (int8_t)((g[2] - 30) / 3);
 		return g && g[1] >= 4 && g[1] <= 11 ? (uint8_t)(g[1] - 4) : 0;
 	}
 	return 0;
@@ -486,6 +492,7 @@ static nm_status parse(j3d_model *m, const j3d_chunk *c, bool v21, j3d_mat3 *t, 
 	for (uint16_t i = 0; i < t->count; i++) {
 		t->mats[i].entry = nm_u16(&t->v, off_remap + 2 * (size_t)i);
 		t->mats[i].texture = -1;
+		t->mats[i].texture_mtx = -1;
 		memset(t->mats[i].color, 255, 4);
 		uint64_t at = (uint64_t)off_entries + (uint64_t)t->mats[i].entry * L->entry_size;
 		if (!off_entries || at > t->v.size || L->entry_size > t->v.size - at)
@@ -507,7 +514,7 @@ static nm_status parse(j3d_model *m, const j3d_chunk *c, bool v21, j3d_mat3 *t, 
 			    .entry = (size_t)off_entries + (size_t)t->mats[i].entry * L->entry_size };
 		for (int k = 0; k < 8 && t->mats[i].texture < 0; k++)
 			if ((t->mats[i].texture = texture_of(&cx, k)) >= 0)
-				t->mats[i].texture_uv = texture_uv(&cx, k);
+				t->mats[i].texture_uv = texture_uv(&cx, k, &t->mats[i].texture_mtx);
 		uint16_t ci = e16(&cx, L->matcolor, 0);
 		const uint8_t *p = ci == 0xFFFF ? NULL : elem(&cx, T_MATCOLOR, ci);
 		if (p)

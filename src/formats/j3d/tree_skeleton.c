@@ -189,7 +189,7 @@ static void joint_text(nm_out *o, const j3d_model *m, uint16_t i)
 	nm_kv_floats(o, "scale", j->scale, 3);
 	float deg[3];
 	for (int k = 0; k < 3; k++)
-		deg[k] = (float)(j->rot[k] * 180.0 / 32767.0);
+		deg[k] = (float)(j->rot[k] * (180.0 / 32768.0));
 	nm_kv_floats(o, "rotation_degrees", deg, 3);
 	nm_kv(o, "rotation_raw", "%d %d %d", j->rot[0], j->rot[1], j->rot[2]);
 	nm_kv_floats(o, "translation", j->trans, 3);
