@@ -4,7 +4,7 @@
 # corpus for identity over every file and for an edit inside a compressed archive.
 . "$(dirname "$0")/lib.sh"
 F=$WORK/r.cmb
-"$top_builddir/tests/mkfixture" cmb 10 "$F" || { echo "mkfixture failed"; exit 1; }
+"$top_builddir/tests/mkfixture" cmb-records 10 "$F" || { echo "mkfixture failed"; exit 1; }
 "$NMODEL" extract "$F" "$WORK/t" >/dev/null
 mkdir -p "$WORK/empty"
 

@@ -149,6 +149,34 @@ else
 	echo "not run: this kernel offers no zero-message open (INIT flags $kflags)"
 fi
 check "a second listing equals the first" bash -c "ls -lnR '$mnt' | cmp -s - '$WORK/ls.1'"
+
+# Other clients on the warm mount (README, Measuring). Python's open() asks isatty() of
+# every file (ioctl TCGETS), which the kernel forwards as FUSE_IOCTL every time (Linux up
+# to 6.18 keeps no answer): at most one IOCTL per file, and nothing else.
+if command -v python3 > /dev/null; then
+	start=$(mark)
+	(cd / && python3 - "$mnt" <<'PY'
+import os, sys
+for d, _, fs in os.walk(sys.argv[1]):
+    for f in fs:
+        with open(os.path.join(d, f), "rb") as fh:
+            fh.read()
+PY
+	)
+	ioctls=$(requests IOCTL "$start")
+	check "python3 open() of every file: at most one IOCTL per file ($ioctls for $files)" \
+		test "$ioctls" -le "$files"
+	check "... and no LOOKUP, GETATTR, OPEN or FLUSH" test "$(( $(requests LOOKUP "$start") +
+		$(requests GETATTR "$start") + $(requests OPEN "$start") + $(requests FLUSH "$start") ))" -eq 0
+else
+	echo "not run: no python3"
+fi
+# A name that is not there is asked once: the kernel keeps the negative entry (GIO asks
+# for .hidden in every directory it lists, again each time).
+start=$(mark)
+for _ in 1 2 3; do stat "$mnt/.hidden" "$mnt/$dir/.hidden" > /dev/null 2>&1; done
+check "a missing name is looked up once, not each time it is asked" \
+	test "$(requests LOOKUP "$start")" -eq 2
 unmount_model "$mnt"
 wait
 

@@ -1,12 +1,13 @@
 #!/bin/bash
 # The scripts people run by hand or CI runs (bench, bench-peers, sweep, soak, fuzz, demo,
-# deps, test, .ci/run, the glb renderer) and those a file manager runs (src/desktop)
-# parse: a broken one fails only at the line it
-# breaks, after minutes of work, and scripts/bench did so unnoticed for a day (the tail of
-# a moved function was left behind).
+# deps, test, .ci/run, .clusterfuzzlite/build.sh, the glb renderer) and those a file
+# manager runs (src/desktop) parse: a broken one fails only at the line it breaks, after
+# minutes of work, and scripts/bench did so unnoticed for a day (the tail of a moved
+# function was left behind).
 . "$(dirname "$0")/lib.sh"
 n=0
-for s in "$top_srcdir"/scripts/* "$top_srcdir"/.ci/run "$top_srcdir"/src/desktop/*.in; do
+for s in "$top_srcdir"/scripts/* "$top_srcdir"/.ci/run "$top_srcdir"/.clusterfuzzlite/build.sh \
+	"$top_srcdir"/src/desktop/*.in; do
 	[ -f "$s" ] || continue
 	name=${s#"$top_srcdir"/}
 	case "$(head -1 "$s")" in

@@ -86,7 +86,7 @@ static void walk_dir(walk_ctx *w, nm_node *dir, size_t plen, unsigned depth)
 			failed(w, WALK_SIZE, s, &err);
 			continue;
 		}
-		if (!w->o->sizes_only)
+		if (!w->o->sizes_only && (!w->o->read_if || w->o->read_if(w->o->ctx, w->path, size)))
 			read_file(w, kids[i], size);
 	}
 	w->path[plen] = '\0';

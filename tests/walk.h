@@ -23,6 +23,9 @@ typedef enum walk_step { WALK_LIST, WALK_SIZE, WALK_READ } walk_step;
  * everywhere (test_cmb, test_j3d, the damaged-input tests, sweep; test_rfrm). */
 typedef struct walk_opts {
 	bool sizes_only;   /* list and stat, read nothing (what ls -lR does) */
+	/* Which files to read (NULL: all); the others are stat'ed only. A fuzz target
+	 * keeps its executions cheap so (tests/fuzz/run_driver.h). */
+	bool (*read_if)(void *ctx, const char *path, uint64_t size);
 	/* Each failed listing, stat or read, with the node's path ("/tex/a.png"). */
 	void (*on_failure)(void *ctx, walk_step step, const char *path, nm_status s,
 			   const nm_error *err);

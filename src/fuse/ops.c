@@ -113,10 +113,18 @@ static void fs_lookup(fuse_req_t req, fuse_ino_t parent, const char *name)
 	nm_fuse_loop_replying(); /* the parse a lookup may run is over */
 	struct fuse_entry_param e;
 	int rc = s != NM_OK ? nm_status_errno(s) : entry_of(fs, n, &e);
-	if (rc)
-		fuse_reply_err(req, rc);
-	else
+	if (rc == ENOENT) {
+		/* A name that is not there never will be (the tree never changes while
+		 * mounted): an entry with no inode is a negative entry, which the kernel
+		 * keeps like the others, so a probe asked again (GIO's .hidden per
+		 * directory, an interpreter's search path) sends nothing. */
+		e = (struct fuse_entry_param){ .ino = 0, .entry_timeout = FOREVER };
 		fuse_reply_entry(req, &e);
+	} else if (rc) {
+		fuse_reply_err(req, rc);
+	} else {
+		fuse_reply_entry(req, &e);
+	}
 	put(fs, dir);
 }
 

@@ -1,5 +1,6 @@
 # Fuzzing. `./configure CC=clang --enable-fuzzing` builds a libFuzzer target per driver
-# and per codec (`make fuzz`; scripts/fuzz runs them). Every build replays the inputs
+# and per codec (`make fuzz`; scripts/fuzz runs them); `--enable-fuzzing=engine` links
+# them with $LIB_FUZZING_ENGINE instead (.clusterfuzzlite/build.sh, OSS-Fuzz). Every build replays the inputs
 # kept in tests/fuzz/regressions/TARGET/ through the same functions (make check).
 
 FUZZ_RUN_SRC = tests/fuzz/run_driver.h tests/fuzz/run_driver.c tests/walk.h tests/walk.c \
@@ -19,6 +20,7 @@ FUZZ_APPLY_SRC = tests/fuzz/fuzz_apply.c tests/fixtures/cmb_writer.h tests/fixtu
 
 if FUZZING
 FUZZ_TARGETS = tests/fuzz/fuzz_cmod tests/fuzz/fuzz_cmb tests/fuzz/fuzz_j3d \
+	tests/fuzz/fuzz_cmod_full tests/fuzz/fuzz_cmb_full tests/fuzz/fuzz_j3d_full tests/fuzz/fuzz_rfrm_full \
 	tests/fuzz/fuzz_j3d_struct tests/fuzz/fuzz_rfrm tests/fuzz/fuzz_pak \
 	tests/fuzz/fuzz_pica tests/fuzz/fuzz_gx tests/fuzz/fuzz_lzss tests/fuzz/fuzz_inflate \
 	tests/fuzz/fuzz_gpu tests/fuzz/fuzz_tegra tests/fuzz/fuzz_astc tests/fuzz/fuzz_bcn \
@@ -28,7 +30,7 @@ FUZZ_TARGETS = tests/fuzz/fuzz_cmod tests/fuzz/fuzz_cmb tests/fuzz/fuzz_j3d \
 	tests/fuzz/fuzz_lzs_wrap tests/fuzz/fuzz_lz_cx_wrap tests/fuzz/fuzz_j3danim tests/fuzz/fuzz_apply
 EXTRA_PROGRAMS = $(FUZZ_TARGETS)
 fuzz: $(FUZZ_TARGETS)
-FUZZ_LD = -fsanitize=fuzzer
+FUZZ_LD = @NM_FUZZ_LD@
 else
 fuzz:
 	@echo "configure with CC=clang --enable-fuzzing to build the fuzz targets"; exit 1
@@ -48,6 +50,23 @@ tests_fuzz_fuzz_j3d_SOURCES = $(FUZZ_DRIVER_SRC)
 tests_fuzz_fuzz_j3d_CPPFLAGS = $(AM_CPPFLAGS) -DNM_FUZZ_DRIVER='"j3d"'
 tests_fuzz_fuzz_j3d_LDADD = $(LDADD_COMMON)
 tests_fuzz_fuzz_j3d_LDFLAGS = $(FUZZ_LD)
+# The model drivers again, reading every file of small inputs (run_driver.h).
+tests_fuzz_fuzz_cmod_full_SOURCES = $(FUZZ_DRIVER_SRC)
+tests_fuzz_fuzz_cmod_full_CPPFLAGS = $(AM_CPPFLAGS) -DNM_FUZZ_DRIVER='"cmod"' -DNM_FUZZ_FULL=1
+tests_fuzz_fuzz_cmod_full_LDADD = $(LDADD_COMMON)
+tests_fuzz_fuzz_cmod_full_LDFLAGS = $(FUZZ_LD)
+tests_fuzz_fuzz_cmb_full_SOURCES = $(FUZZ_DRIVER_SRC)
+tests_fuzz_fuzz_cmb_full_CPPFLAGS = $(AM_CPPFLAGS) -DNM_FUZZ_DRIVER='"cmb"' -DNM_FUZZ_FULL=1
+tests_fuzz_fuzz_cmb_full_LDADD = $(LDADD_COMMON)
+tests_fuzz_fuzz_cmb_full_LDFLAGS = $(FUZZ_LD)
+tests_fuzz_fuzz_j3d_full_SOURCES = $(FUZZ_DRIVER_SRC)
+tests_fuzz_fuzz_j3d_full_CPPFLAGS = $(AM_CPPFLAGS) -DNM_FUZZ_DRIVER='"j3d"' -DNM_FUZZ_FULL=1
+tests_fuzz_fuzz_j3d_full_LDADD = $(LDADD_COMMON)
+tests_fuzz_fuzz_j3d_full_LDFLAGS = $(FUZZ_LD)
+tests_fuzz_fuzz_rfrm_full_SOURCES = $(FUZZ_DRIVER_SRC)
+tests_fuzz_fuzz_rfrm_full_CPPFLAGS = $(AM_CPPFLAGS) -DNM_FUZZ_DRIVER='"rfrm"' -DNM_FUZZ_FULL=1
+tests_fuzz_fuzz_rfrm_full_LDADD = $(LDADD_COMMON)
+tests_fuzz_fuzz_rfrm_full_LDFLAGS = $(FUZZ_LD)
 tests_fuzz_fuzz_j3danim_SOURCES = $(FUZZ_DRIVER_SRC)
 tests_fuzz_fuzz_j3danim_CPPFLAGS = $(AM_CPPFLAGS) -DNM_FUZZ_DRIVER='"j3danim"'
 tests_fuzz_fuzz_j3danim_LDADD = $(LDADD_COMMON)
@@ -171,4 +190,4 @@ tests_fuzz_replay_apply_SOURCES = $(FUZZ_APPLY_SRC) tests/fuzz/replay.c
 tests_fuzz_replay_apply_CPPFLAGS = $(AM_CPPFLAGS) -DNM_REPLAY
 tests_fuzz_replay_apply_LDADD = $(LDADD_COMMON)
 TESTS += tests/fuzz/regress.sh
-EXTRA_DIST += tests/fuzz/regress.sh tests/fuzz/dict tests/fuzz/regressions
+EXTRA_DIST += tests/fuzz/regress.sh tests/fuzz/seeds.sh tests/fuzz/dict tests/fuzz/regressions

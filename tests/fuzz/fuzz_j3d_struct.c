@@ -184,7 +184,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	uint8_t *file = j3dw_build(&o, &len);
 	if (!file)
 		abort(); /* the writer only fails when out of memory */
-	nm_fuzz_run_driver("j3d", file, len);
+	nm_fuzz_run_driver("j3d", NM_FUZZ_EVERY_FILE, file, len);
 	free(file);
 	free(shape);
 	free(mdl3);

@@ -55,7 +55,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		surf[i] = plen ? payload[i % plen] : (uint8_t)i;
 	rfx_buf b = { 0 };
 	if (rfx_txtr_write_surface(&x, surf, slen, &b) == 0)
-		nm_fuzz_run_driver("rfrm", b.data, b.len);
+		nm_fuzz_run_driver("rfrm", NM_FUZZ_EVERY_FILE, b.data, b.len);
 	rfx_buf_free(&b);
 	free(surf);
 	return 0;

@@ -28,6 +28,7 @@ static int run_file(const char *path)
 /* The target functions read these to know what to run. */
 int nm_fuzz_codec_id;
 const char *nm_fuzz_driver_name;
+int nm_fuzz_full;
 
 int main(int argc, char **argv)
 {
@@ -40,6 +41,14 @@ int main(int argc, char **argv)
 		return 2;
 	}
 	nm_fuzz_driver_name = argv[1];
+	/* A driver's _full target (fuzz_cmb_full): the same driver, reading every file. */
+	static char driver[64];
+	size_t n = strlen(argv[1]);
+	if (n > 5 && n < sizeof driver && strcmp(argv[1] + n - 5, "_full") == 0) {
+		memcpy(driver, argv[1], n - 5);
+		nm_fuzz_driver_name = driver;
+		nm_fuzz_full = 1;
+	}
 	for (int i = 1; i < (int)(sizeof codecs / sizeof codecs[0]); i++)
 		if (strcmp(argv[1], codecs[i]) == 0)
 			nm_fuzz_codec_id = i;

@@ -12,7 +12,23 @@ static const nm_driver *driver(const char *name)
 	abort(); /* a target for a driver this build lacks */
 }
 
-void nm_fuzz_run_driver(const char *name, const uint8_t *data, size_t size)
+/* The two files that format the whole model again (every vertex, every texture): the
+ * _full and structure-aware targets read them. */
+static bool whole_model(const char *path)
+{
+	const char *base = strrchr(path, '/');
+	base = base ? base + 1 : path;
+	return strcmp(base, "mesh.obj") == 0 || strcmp(base, "model.glb") == 0;
+}
+
+static bool read_it(void *ctx, const char *path, uint64_t size)
+{
+	(void)ctx;
+	return size <= NM_FUZZ_READ_AT_MOST && !whole_model(path);
+}
+
+void nm_fuzz_run_driver(const char *name, nm_fuzz_reach reach, const uint8_t *data,
+			size_t size)
 {
 	const nm_driver *d = driver(name);
 	if (!d->probe(data, size < NM_PROBE_BYTES ? size : NM_PROBE_BYTES, size))
@@ -35,7 +51,8 @@ void nm_fuzz_run_driver(const char *name, const uint8_t *data, size_t size)
 	nm_error err;
 	if (d->build(r, t, nm_tree_root(t), &err) == NM_OK) {
 		walk_stats st;
-		walk_tree(t, &st);
+		walk_opts wo = { .read_if = reach == NM_FUZZ_PARSE ? read_it : NULL };
+		walk_tree_opts(t, &wo, &st);
 		if (st.size_mismatches)
 			abort(); /* a file disagreed with its announced size: a bug */
 	}
