@@ -32,6 +32,28 @@ node "$(dirname "$0")/gltf_check.js" "$VALIDATOR" "$WORK/object.glb" >"$WORK/obj
 check "its glb is valid" grep -q ' errors 0 ' "$WORK/object.report"
 check "... with one animation, Wait" test "$(glb_animations "$WORK/object.glb")" = Wait
 check "... that hides a shape (KHR_node_visibility)" grep -q KHR_node_visibility "$WORK/object.glb"
+# A CMB beside its CSAB in a folder (no real CSAB exists: the fixture writers' CMB of two
+# bones and the CSAB v5 sample, FORMATS.md 10.11): the model takes it, and bone 1's
+# translation x in the glb is the track's value per frame, raw x 0.5 - 1 of the stored
+# 2, 4, 6: 0, 1, 2 at frames 0, 1, 2.
+mkdir -p "$WORK/grezzo"
+"$top_builddir/tests/mkfixture" cmb 6 "$WORK/grezzo/model.cmb"
+"$top_builddir/tests/mkfixture" grezzo csab5 "$WORK/grezzo/model_walk.csab"
+check "a CMB takes the CSAB beside it" \
+	grep -q '^animation: model_walk.csab$' <("$NMODEL" cat "$WORK/grezzo" model.cmb/info.txt)
+"$NMODEL" cat "$WORK/grezzo" model.cmb/model.glb >"$WORK/grezzo.glb"
+node "$(dirname "$0")/gltf_check.js" "$VALIDATOR" "$WORK/grezzo.glb" >"$WORK/grezzo.report" 2>&1
+check "... and its glb is valid" grep -q ' errors 0 ' "$WORK/grezzo.report"
+check "... bone 1 moving 0, 1, 2 along x at frames 0, 1, 2" test "$(python3 -c 'import json, struct, sys
+b = open(sys.argv[1], "rb").read()
+n = struct.unpack("<I", b[12:16])[0]
+j = json.loads(b[20:20 + n])
+a = j["animations"][0]
+c = next(c for c in a["channels"] if c["target"] == {"node": 1, "path": "translation"})
+acc = j["accessors"][a["samplers"][c["sampler"]]["output"]]
+v = j["bufferViews"][acc["bufferView"]]
+at = 20 + n + 8 + v.get("byteOffset", 0) + acc.get("byteOffset", 0)
+print(" ".join("%g" % struct.unpack_from("<f", b, at + 12 * k)[0] for k in range(3)))' "$WORK/grezzo.glb")" = "0 1 2"
 if [ ! -d "$CORPUS" ]; then
 	echo "not run: the corpus checks (no corpus at $CORPUS)"
 	finish
