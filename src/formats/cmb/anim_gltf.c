@@ -13,10 +13,10 @@
 #include "formats/cmb/cmb.h"
 #include "formats/grezzo_anim/grezzo_anim.h"
 
+/* One glTF animation: the files of one name, and the CSAB among them (-1: none). */
 struct clip {
-	size_t *files;            /* indices into m->anims.taken */
-	size_t nfiles;
-	int bones;                /* the CSAB among them, -1 none */
+	nm_pair_group g;
+	int bones;
 };
 
 struct anim_ctx {
@@ -155,33 +155,27 @@ nm_status cmb_add_gltf_animated(nm_tree *t, nm_node *root, cmb_model *m,
 	if (!c || !clips || !gc || !all || !bones || !rig || !joints)
 		return NM_E_NOMEM;
 	*c = (struct anim_ctx){ .m = m, .clips = clips };
-	for (size_t i = 0; i < an->n; i++) {
-		size_t k = 0;
-		while (k < c->nclips && strcmp(an->taken[clips[k].files[0]].stem, an->taken[i].stem))
-			k++;
-		struct clip *cl = &clips[k];
-		if (k == c->nclips) {
-			c->nclips++;
-			cl->bones = -1;
-			if (!(cl->files = nm_tree_alloc_array(t, an->n, sizeof *cl->files)))
-				return NM_E_NOMEM;
-		}
-		cl->files[cl->nfiles++] = i;
-		if (cl->bones < 0 && anim_of(m, i)->kind == GA_CSAB)
-			cl->bones = (int)i;
+	nm_pair_group *groups;
+	if (nm_pairs_by_name(t, an, &groups, &c->nclips) != NM_OK)
+		return NM_E_NOMEM;
+	for (size_t k = 0; k < c->nclips; k++) {
+		clips[k] = (struct clip){ .g = groups[k], .bones = -1 };
+		for (size_t i = 0; i < groups[k].n && clips[k].bones < 0; i++)
+			if (anim_of(m, groups[k].files[i])->kind == GA_CSAB)
+				clips[k].bones = (int)groups[k].files[i];
 	}
 	for (size_t k = 0; k < c->nclips; k++) {
 		struct clip *cl = &clips[k];
 		size_t room = 0;
-		for (size_t i = 0; i < cl->nfiles; i++)
-			room += 3 * anim_of(m, cl->files[i])->ntargets;
+		for (size_t i = 0; i < cl->g.n; i++)
+			room += 3 * anim_of(m, cl->g.files[i])->ntargets;
 		nm_gltf_channel *chs = nm_tree_alloc_array(t, room ? room : 1, sizeof *chs);
 		if (!chs)
 			return NM_E_NOMEM;
 		size_t n = 0;
-		for (size_t i = 0; i < cl->nfiles; i++)
-			file_channels(m, cl->files[i], chs, &n);
-		gc[k] = (nm_gltf_clip){ .name = an->taken[cl->files[0]].stem, .extra = chs,
+		for (size_t i = 0; i < cl->g.n; i++)
+			file_channels(m, cl->g.files[i], chs, &n);
+		gc[k] = (nm_gltf_clip){ .name = an->taken[cl->g.files[0]].stem, .extra = chs,
 					.nextra = n };
 		if (cl->bones >= 0 && nb) {
 			const ga_anim *a = anim_of(m, (size_t)cl->bones);

@@ -157,6 +157,13 @@ typedef struct nm_pairs {
  * model. A loose model has nothing around it. NM_E_NOMEM only. */
 nm_status nm_pair_animations(nm_tree *t, nm_reader *r, const void *model,
 			     const nm_pairing_rules *rules, nm_pairs *out, nm_error *err);
+/* The files taken, grouped by name (the stem: Wait.bck and Wait.btk are one), in the
+ * order each name was first taken: one glTF animation per group. In t's arena. */
+typedef struct nm_pair_group {
+	size_t *files;             /* indices into taken */
+	size_t n;
+} nm_pair_group;
+nm_status nm_pairs_by_name(nm_tree *t, const nm_pairs *p, nm_pair_group **out, size_t *n);
 /* info.txt's lines for them: animations, animation, animation_left_out,
  * animations_for_other_models. */
 void nm_pairs_info(nm_out *o, const nm_pairs *p);

@@ -199,6 +199,22 @@ nm_status nm_pair_animations(nm_tree *t, nm_reader *r, const void *model,
 	return s;
 }
 
+nm_status nm_pairs_by_name(nm_tree *t, const nm_pairs *p, nm_pair_group **out, size_t *n)
+{
+	nm_pair_group *g = nm_tree_alloc_array(t, p->n ? p->n : 1, sizeof *g);
+	*n = 0;
+	for (size_t i = 0; g && i < p->n; i++) {
+		size_t k = 0;
+		while (k < *n && strcmp(p->taken[g[k].files[0]].stem, p->taken[i].stem))
+			k++;
+		if (k == *n && !(g[(*n)++].files = nm_tree_alloc_array(t, p->n, sizeof(size_t))))
+			return NM_E_NOMEM;
+		g[k].files[g[k].n++] = i;
+	}
+	*out = g;
+	return g ? NM_OK : NM_E_NOMEM;
+}
+
 void nm_pairs_info(nm_out *o, const nm_pairs *p)
 {
 	nm_kv(o, "animations", "%zu", p->n);

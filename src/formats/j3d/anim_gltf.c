@@ -15,11 +15,10 @@
 #include "formats/j3danim/j3danim.h"
 #include "lib/alloc.h"
 
-/* One glTF animation: the files of one stem. */
+/* One glTF animation: the files of one name, and the BCK/BCA among them (-1: none). */
 struct clip {
-	size_t *files;            /* indices into m->anims.files */
-	size_t nfiles;
-	int joints;               /* the BCK/BCA among them, -1 none */
+	nm_pair_group g;
+	int joints;
 };
 
 struct anim_ctx {
@@ -183,8 +182,8 @@ static nm_status sample_extra(void *ctx, size_t anim, const nm_gltf_channel *ch,
 static void end_clip(void *ctx, size_t anim)
 {
 	const struct anim_ctx *c = ctx;
-	for (size_t i = 0; i < c->clips[anim].nfiles; i++) {
-		size_t f = c->clips[anim].files[i];
+	for (size_t i = 0; i < c->clips[anim].g.n; i++) {
+		size_t f = c->clips[anim].g.files[i];
 		j3danim *a = c->m->anims.taken[f].anim;
 		for (size_t t = 0; t < a->ntargets; t++)
 			for (size_t k = 0; k < a->targets[t].ntracks; k++)
@@ -198,8 +197,8 @@ static nm_status begin_clip(void *ctx, size_t anim, const nm_options *opt, nm_er
 {
 	const struct anim_ctx *c = ctx;
 	nm_status s = NM_OK;
-	for (size_t i = 0; s == NM_OK && i < c->clips[anim].nfiles; i++) {
-		size_t f = c->clips[anim].files[i];
+	for (size_t i = 0; s == NM_OK && i < c->clips[anim].g.n; i++) {
+		size_t f = c->clips[anim].g.files[i];
 		j3danim *a = c->m->anims.taken[f].anim;
 		nm_key *next = c->keys[f] = nm_alloc(opt, a->keys_total ? a->keys_total : 1,
 						     sizeof *next, err, a->file, a->block_magic,
@@ -243,35 +242,27 @@ nm_status j3d_add_gltf_animated(nm_tree *t, nm_node *root, j3d_model *m)
 	if (!c || !clips || !keys || !gc || !all)
 		return NM_E_NOMEM;
 	*c = (struct anim_ctx){ .m = m, .clips = clips, .keys = keys };
-	/* Stems in the order their first file was taken. */
-	for (size_t i = 0; i < an->n; i++) {
-		size_t k = 0;
-		while (k < c->nclips && strcmp(an->taken[clips[k].files[0]].stem, an->taken[i].stem))
-			k++;
-		struct clip *cl = &clips[k];
-		if (k == c->nclips) {
-			c->nclips++;
-			cl->files = nm_tree_alloc_array(t, an->n, sizeof *cl->files);
-			cl->joints = -1;
-			if (!cl->files)
-				return NM_E_NOMEM;
-		}
-		cl->files[cl->nfiles++] = i;
-		if (cl->joints < 0 && joint_kind(anim_of(m, i)))
-			cl->joints = (int)i;
+	nm_pair_group *groups;
+	if (nm_pairs_by_name(t, an, &groups, &c->nclips) != NM_OK)
+		return NM_E_NOMEM;
+	for (size_t k = 0; k < c->nclips; k++) {
+		clips[k] = (struct clip){ .g = groups[k], .joints = -1 };
+		for (size_t i = 0; i < groups[k].n && clips[k].joints < 0; i++)
+			if (joint_kind(anim_of(m, groups[k].files[i])))
+				clips[k].joints = (int)groups[k].files[i];
 	}
 	for (size_t k = 0; k < c->nclips; k++) {
 		struct clip *cl = &clips[k];
 		size_t room = 0;
-		for (size_t i = 0; i < cl->nfiles; i++)
-			room += 3 * anim_of(m, cl->files[i])->ntargets;
+		for (size_t i = 0; i < cl->g.n; i++)
+			room += 3 * anim_of(m, cl->g.files[i])->ntargets;
 		nm_gltf_channel *chs = nm_tree_alloc_array(t, room ? room : 1, sizeof *chs);
 		if (!chs)
 			return NM_E_NOMEM;
 		size_t n = 0;
-		for (size_t i = 0; i < cl->nfiles; i++)
-			file_channels(m, cl->files[i], chs, &n);
-		gc[k] = (nm_gltf_clip){ .name = an->taken[cl->files[0]].stem, .extra = chs,
+		for (size_t i = 0; i < cl->g.n; i++)
+			file_channels(m, cl->g.files[i], chs, &n);
+		gc[k] = (nm_gltf_clip){ .name = an->taken[cl->g.files[0]].stem, .extra = chs,
 					.nextra = n };
 		if (cl->joints >= 0 && njoints) {
 			/* Joints past a shorter table keep their bind pose (10.10). */
