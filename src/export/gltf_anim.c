@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "export/gltf_plan.h"
+#include "lib/keyframes.h"
 #include "lib/alloc.h"
 
 #define FLOAT 5126
@@ -35,11 +36,11 @@ void nm_gltf_uv_transform(const float s[2], float r, const float t[2], const flo
 	for (int i = 0; i < 2; i++)
 		b[i] = c[i] + t[i] - (a[i][0] * c[0] + a[i][1] * c[1]);
 	if (flip_v) {
-		offset[0] = (float)(a[0][1] + b[0]);
-		offset[1] = (float)(1 - (a[1][1] + b[1]));
+		offset[0] = nm_float_sat(a[0][1] + b[0]);
+		offset[1] = nm_float_sat(1 - (a[1][1] + b[1]));
 	} else {
-		offset[0] = (float)b[0];
-		offset[1] = (float)b[1];
+		offset[0] = nm_float_sat(b[0]);
+		offset[1] = nm_float_sat(b[1]);
 	}
 	*rotation = flip_v ? -r : r;
 	scale[0] = s[0];

@@ -3,6 +3,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "export/gltf_rig.h"
+#include "lib/keyframes.h"
 #include "lib/transform.h"
 
 /* Equal within 1e-5, relative: exporters leave rest scales like (1, 0.99999994, 1),
@@ -187,14 +188,14 @@ nm_status nm_gltf_rig_joints(const nm_gltf_rig *rig, nm_gltf_joint *joints)
 					for (int c = 0; c < 3; c++)
 						sa[c] *= rig->bones[a].s[c];
 			for (int c = 0; c < 3; c++) {
-				g->helper_s[c] = (float)(1 / sa[c]);
+				g->helper_s[c] = nm_float_sat(1 / sa[c]);
 				if (rig->rule == NM_GLTF_RULE_SOFTIMAGE)
-					g->s[c] = (float)(sa[c] * b->s[c]);
+					g->s[c] = nm_float_sat(sa[c] * b->s[c]);
 			}
 		}
 		float rows[12];
 		for (int k = 0; k < 12; k++)
-			rows[k] = (float)world[j][k];
+			rows[k] = nm_float_sat(world[j][k]);
 		nm_gltf_inverse_bind(rows, g->inverse_bind);
 	}
 	free(srt);
@@ -275,7 +276,7 @@ static nm_status rig_sample(void *ctx, size_t anim, const nm_gltf_channel *ch, u
 		/* Softimage under a helper: the whole product of scales. */
 		if ((s = scale_product(ra, anim, p, frame, sa, err)) == NM_OK)
 			for (int c = 0; c < 3; c++)
-				out[c] = (float)(out[c] * sa[c]);
+				out[c] = nm_float_sat(out[c] * sa[c]);
 		return s;
 	default: /* KEY_HELPER_S: undoes the parent's own scale (Maya) or the product (Softimage) */
 		if (rig->rule == NM_GLTF_RULE_MAYA) {
@@ -286,7 +287,7 @@ static nm_status rig_sample(void *ctx, size_t anim, const nm_gltf_channel *ch, u
 			s = scale_product(ra, anim, p, frame, sa, err);
 		}
 		for (int c = 0; c < 3 && s == NM_OK; c++)
-			out[c] = (float)(1 / sa[c]);
+			out[c] = nm_float_sat(1 / sa[c]);
 		return s;
 	}
 }

@@ -5,6 +5,8 @@
 #ifndef NM_KEYFRAMES_H
 #define NM_KEYFRAMES_H
 
+#include <float.h>
+#include <math.h>
 #include <stddef.h>
 
 /* One key. tan_in/tan_out are slopes per frame (J3D's tangent mode 0 stores one tangent:
@@ -42,6 +44,14 @@ double nm_keys_sample(const nm_key *keys, size_t count, nm_interp interp, double
 typedef enum { NM_J3D_ORDER_F32, NM_J3D_ORDER_S16 } nm_j3d_order;
 float nm_keys_sample_j3d(const nm_key *keys, size_t count, nm_j3d_order order, float frame,
 			 float rest);
+
+/* A computed value as a float: past float's range, +-infinity (C leaves that conversion
+ * undefined; keys near FLT_MAX make sums and tangent products that large). A writer
+ * that needs a finite value checks isfinite after. */
+static inline float nm_float_sat(double v)
+{
+	return v > FLT_MAX ? INFINITY : v < -FLT_MAX ? -INFINITY : (float)v;
+}
 
 /* Per-frame ("full") tables (BCA, BTP, BVA, BLA): values[int(frame)] for 0 <= frame <
  * count, values[0] before, values[count - 1] after (truncated, not rounded). */

@@ -41,7 +41,7 @@ static uint32_t frames_of(const ga_anim *a)
 static float track_or(const ga_track *tr, uint32_t frame, float rest)
 {
 	double v = tr ? ga_track_sample(tr, frame) : NAN;
-	return isfinite(v) ? (float)v : rest;
+	return isfinite(v) ? nm_float_sat(v) : rest;
 }
 
 static nm_status sample_srt(void *ctx, size_t anim, size_t joint, enum nm_gltf_part part,
@@ -61,7 +61,7 @@ static nm_status sample_srt(void *ctx, size_t anim, size_t joint, enum nm_gltf_p
 		const ga_track *tr = tg && tg->ok ? tg->track[first[part] + k] : NULL;
 		float v = track_or(tr, frame, NAN);
 		/* CSAB rotations are read in degrees (grezzo_anim.h). */
-		out[k] = isfinite(v) ? (part == NM_GLTF_PART_R ? (float)(v * M_PI / 180) : v)
+		out[k] = isfinite(v) ? (part == NM_GLTF_PART_R ? nm_float_sat(v * M_PI / 180) : v)
 				     : rest[k];
 	}
 	return NM_OK;
