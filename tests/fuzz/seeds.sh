@@ -11,7 +11,8 @@ build=${2:-$top}
 fix=$build/tests/mkfixture
 [ -x "$fix" ] && [ -x "$build/tests/mkpak" ] ||
 	{ echo "seeds.sh: build tests/mkfixture and tests/mkpak first (make tests/mkfixture tests/mkpak)" >&2; exit 1; }
-targets="cmod cmod_full cmb cmb_full j3d j3d_full j3d_struct j3danim rfrm rfrm_full pak pica gx lzss inflate gpu tegra
+targets="cmod cmod_full cmb cmb_full j3d j3d_full j3d_struct j3danim grezzo_anim apply rfrm rfrm_full pak pica
+	gx lzss inflate gpu tegra
 	astc bcn txtr_struct yaz0 yay0 lz_cx lzs rarc zar gar yaz0_wrap lzs_wrap lz_cx_wrap bti"
 for t in $targets; do
 	mkdir -p "$out/$t"
