@@ -666,19 +666,21 @@ END_TEST
  * only where an error.txt says so). No crash, no hang, no huge allocation. */
 START_TEST(truncations_and_flips)
 {
+	/* f9: three keys of (time, value, tangent) where a kind keys its tracks, its first
+	 * three values where it has one per frame. */
 	static const float k4[] = { 0, 0, 1, 1, 4, 8, 0, 2 }, k1[] = { 3 },
-			   f3[] = { 1, 0, 2 };
+			   f9[] = { 1, 0, 2, 3, 1, 0, 5, 2, 0 };
 	for (int k = 0; k < J3DANIM_NKINDS; k++) {
 		j3daw_target tg[2] = {
 			{ .name = "m0", .tracks = { { 2, 1, k4 }, { 1, 0, k1 }, { 2, 0, k4 },
 						    [5] = { 1, 0, k1 }, [7] = { 2, 1, k4 } } },
 			{ .name = "m1", .konst = true, .post = true,
-			  .tracks = { { 3, 0, f3 }, { 1, 0, k1 } } },
+			  .tracks = { { 3, 0, f9 }, { 1, 0, k1 } } },
 		};
 		bool full = k == J3DANIM_BCA || k == J3DANIM_BTP || k == J3DANIM_BVA ||
 			    k == J3DANIM_BLA;
 		if (full)
-			tg[0].tracks[0] = (j3daw_track){ 3, 0, f3 };
+			tg[0].tracks[0] = (j3daw_track){ 3, 0, f9 };
 		j3daw_anim a = { .kind = (j3danim_kind)k, .shift = 3, .duration = 7, .targets = tg,
 				 .ntargets = 2 };
 		size_t len;

@@ -152,6 +152,13 @@ void nm_gltf_rig_worlds(const nm_gltf_rig *rig, const float (*srt)[9], double (*
 	}
 }
 
+/* A helper's scale, 1 / the scale it undoes: a zero scale (a damaged file's) has none,
+ * and infinity is what the glb writer then replaces by the default. */
+static float inverse(double v)
+{
+	return v != 0 ? nm_float_sat(1 / v) : INFINITY;
+}
+
 nm_status nm_gltf_rig_joints(const nm_gltf_rig *rig, nm_gltf_joint *joints)
 {
 	float (*srt)[9] = calloc(rig->n + 1, sizeof *srt);
@@ -188,7 +195,7 @@ nm_status nm_gltf_rig_joints(const nm_gltf_rig *rig, nm_gltf_joint *joints)
 					for (int c = 0; c < 3; c++)
 						sa[c] *= rig->bones[a].s[c];
 			for (int c = 0; c < 3; c++) {
-				g->helper_s[c] = nm_float_sat(1 / sa[c]);
+				g->helper_s[c] = inverse(sa[c]);
 				if (rig->rule == NM_GLTF_RULE_SOFTIMAGE)
 					g->s[c] = nm_float_sat(sa[c] * b->s[c]);
 			}
@@ -287,7 +294,7 @@ static nm_status rig_sample(void *ctx, size_t anim, const nm_gltf_channel *ch, u
 			s = scale_product(ra, anim, p, frame, sa, err);
 		}
 		for (int c = 0; c < 3 && s == NM_OK; c++)
-			out[c] = nm_float_sat(1 / sa[c]);
+			out[c] = inverse(sa[c]);
 		return s;
 	}
 }
