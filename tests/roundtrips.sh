@@ -127,13 +127,14 @@ check "a cold read of the rest READs fewer files than there are ($reads of $file
 # The kernel may drop pages, a file's or a cached listing's, under memory pressure (a
 # sanitizer build beside other tests) or by proactive reclaim (a VM's DAMON pageout of
 # pages it sampled as cold, seen on CI-like machines): then the pass after it is the warm
-# one, and says so.
-dropped=$(( $(requests READ "$warm") + $(requests READDIR "$warm") + $(requests READDIRPLUS "$warm") ))
-if [ "$dropped" -ne 0 ]; then
-	echo "note: the first warm pass read $dropped page run(s) or listing(s) again; the next pass is checked"
+# one, and says so; up to three passes (a sanitizer build, slower, has seen two in a row).
+for pass in 2 3; do
+	dropped=$(( $(requests READ "$warm") + $(requests READDIR "$warm") + $(requests READDIRPLUS "$warm") ))
+	[ "$dropped" -eq 0 ] && break
+	echo "note: warm pass $((pass - 1)) read $dropped page run(s) or listing(s) again; pass $pass is checked"
 	warm=$(mark)
 	(cd "$mnt" && find . -type f | sort | xargs -d '\n' sha1sum) > "$WORK/warm" 2>&1
-fi
+done
 check "the warm read gives the same bytes" cmp -s "$WORK/cold" "$WORK/warm"
 check "... of every file (no errors)" bash -c "! grep -q -v '^[0-9a-f]\{40\}  ' '$WORK/warm'"
 check "... and no READ reaches the daemon (page cache kept)" \
