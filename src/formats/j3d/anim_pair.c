@@ -1,7 +1,6 @@
 /* Which J3D animations a model takes: the container layer's rule (nm_pair_animations)
  * with J3D's fit (FORMATS.md 10.9, 10.10). Only headers and record tables are read, at
  * the model's build; keys are read when model.glb is produced (anim_gltf.c). */
-#include <stdio.h>
 #include <string.h>
 #include "formats/container/container.h"
 #include "formats/j3d/j3d.h"

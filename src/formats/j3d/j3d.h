@@ -19,7 +19,6 @@
 #include "lib/chunk.h"
 #include "formats/container/container.h"
 #include "lib/error.h"
-#include "lib/keyframes.h"
 #include "lib/out.h"
 #include "lib/reader.h"
 #include "lib/tree.h"
