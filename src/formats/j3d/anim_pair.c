@@ -55,11 +55,17 @@ static bool is_model(const uint8_t *head, size_t len)
 	return j3d_probe_model(head, len) && memcmp(head + 4, "bmt3", 4) != 0;
 }
 
+/* Another model's tables, or a BMT's; the MAT3 chunk copy the parse keeps for the
+ * material texts is let go at once (fit reads only the names). */
 static void *open_model(nm_tree *t, nm_reader *r)
 {
 	j3d_model *m;
 	nm_error e;
-	return j3d_parse_model(t, r, &m, &e) == NM_OK ? m : NULL;
+	if (j3d_parse_model(t, r, &m, &e) != NM_OK)
+		return NULL;
+	if (m->mat3)
+		nm_view_free(&m->mat3->v);
+	return m;
 }
 
 static void *open_animation(nm_tree *t, nm_reader *r, nm_error *err)
