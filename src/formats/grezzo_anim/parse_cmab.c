@@ -83,13 +83,9 @@ static nm_status parse_mmad(ga_parser *p, ga_target *g, uint32_t index, uint64_t
 	char block[32];
 	snprintf(block, sizeof block, "mmad %u", index);
 	g->at = g->end = at;
-	if (!ga_has(p, at, 0x10))
-		return ga_target_fail(p, g, block, at, "the entry's header runs past the end of the "
-				      "file (0x%zx bytes)", v->size);
-	const uint8_t *magic = nm_bytes(v, at, 4);
-	if (memcmp(magic, "mmad", 4) != 0)
-		return ga_target_fail(p, g, block, at, "expected the magic \"mmad\", found %02x %02x "
-				      "%02x %02x", magic[0], magic[1], magic[2], magic[3]);
+	nm_status s = ga_record_head(p, g, block, at, 0x10, "mmad", "the entry's header");
+	if (s != NM_OK)
+		return s;
 	g->type = nm_u32(v, at + 4);
 	g->material = nm_u32(v, at + 8);
 	size_t first;
@@ -127,16 +123,9 @@ static nm_status parse_strt(ga_parser *p)
 	nm_view *v = &p->v;
 	ga_target fail = { 0 };
 	uint64_t at = a->strt_off;
-	nm_status s = NM_OK;
-	const uint8_t *magic = ga_has(p, at, 8) ? nm_bytes(v, at, 4) : NULL;
-	uint32_t n = magic ? nm_u32(v, at + 4) : 0;
-	if (!magic)
-		s = ga_target_fail(p, &fail, "strt", at, "the string table's header runs past the end "
-				   "of the file (0x%zx bytes)", v->size);
-	else if (memcmp(magic, "strt", 4) != 0)
-		s = ga_target_fail(p, &fail, "strt", at, "expected the magic \"strt\", found %02x %02x "
-				   "%02x %02x", magic[0], magic[1], magic[2], magic[3]);
-	else if (!ga_has(p, at + 8, (uint64_t)n * 4))
+	nm_status s = ga_record_head(p, &fail, "strt", at, 8, "strt", "the string table's header");
+	uint32_t n = s == NM_OK ? nm_u32(v, at + 4) : 0;
+	if (s == NM_OK && !ga_has(p, at + 8, (uint64_t)n * 4))
 		s = ga_target_fail(p, &fail, "strt", at + 4, "a table of %u string offsets runs past "
 				   "the end of the file (0x%zx bytes)", n, v->size);
 	if (s != NM_OK) {
@@ -179,16 +168,9 @@ static nm_status parse_txpt(ga_parser *p)
 	nm_view *v = &p->v;
 	ga_target fail = { 0 };
 	uint64_t at = a->txpt_off;
-	nm_status s = NM_OK;
-	const uint8_t *magic = ga_has(p, at, 8) ? nm_bytes(v, at, 4) : NULL;
-	uint16_t n = magic ? nm_u16(v, at + 4) : 0;
-	if (!magic)
-		s = ga_target_fail(p, &fail, "txpt", at, "the texture list's header runs past the end "
-				   "of the file (0x%zx bytes)", v->size);
-	else if (memcmp(magic, "txpt", 4) != 0)
-		s = ga_target_fail(p, &fail, "txpt", at, "expected the magic \"txpt\", found %02x %02x "
-				   "%02x %02x", magic[0], magic[1], magic[2], magic[3]);
-	else if (!ga_has(p, at + 8, (uint64_t)n * TXPT_ENTRY))
+	nm_status s = ga_record_head(p, &fail, "txpt", at, 8, "txpt", "the texture list's header");
+	uint16_t n = s == NM_OK ? nm_u16(v, at + 4) : 0;
+	if (s == NM_OK && !ga_has(p, at + 8, (uint64_t)n * TXPT_ENTRY))
 		s = ga_target_fail(p, &fail, "txpt", at + 4, "a table of %u textures of 0x18 bytes "
 				   "runs past the end of the file (0x%zx bytes)", n, v->size);
 	if (s != NM_OK) {

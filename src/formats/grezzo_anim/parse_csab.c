@@ -156,13 +156,9 @@ static nm_status parse_anod(ga_parser *p, ga_target *g, uint32_t index, uint64_t
 	char block[32];
 	snprintf(block, sizeof block, "anod %u", index);
 	g->at = g->end = at;
-	if (!ga_has(p, at, ANOD_LEN))
-		return ga_target_fail(p, g, block, at, "the 0x1c-byte bone entry runs past the end of "
-				      "the file (0x%zx bytes)", v->size);
-	const uint8_t *magic = nm_bytes(v, at, 4);
-	if (memcmp(magic, "anod", 4) != 0)
-		return ga_target_fail(p, g, block, at, "expected the magic \"anod\", found %02x %02x "
-				      "%02x %02x", magic[0], magic[1], magic[2], magic[3]);
+	nm_status s = ga_record_head(p, g, block, at, ANOD_LEN, "anod", "the 0x1c-byte bone entry");
+	if (s != NM_OK)
+		return s;
 	g->bone = nm_u16(v, at + 4);
 	if (a->version > 4) {
 		g->rot_flag = nm_u8(v, at + 6);

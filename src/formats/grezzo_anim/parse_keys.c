@@ -1,5 +1,6 @@
 /* The parse context both Grezzo animation parsers share (parse_keys.h). */
 #include <stdio.h>
+#include <string.h>
 #include "formats/grezzo_anim/parse_keys.h"
 #include "lib/alloc.h"
 
@@ -36,6 +37,19 @@ nm_status ga_target_fail(ga_parser *p, ga_target *g, const char *block, uint64_t
 	nm_failv(&e, NM_E_FORMAT, p->a->file, block, off, fmt, ap);
 	va_end(ap);
 	return ga_target_error(p, g, &e);
+}
+
+nm_status ga_record_head(ga_parser *p, ga_target *g, const char *block, uint64_t at,
+			 uint64_t len, const char *fourcc, const char *what)
+{
+	if (!ga_has(p, at, len))
+		return ga_target_fail(p, g, block, at, "%s runs past the end of the file (0x%zx "
+				      "bytes)", what, p->v.size);
+	const uint8_t *magic = nm_bytes(&p->v, at, 4);
+	if (memcmp(magic, fourcc, 4) != 0)
+		return ga_target_fail(p, g, block, at, "expected the magic \"%s\", found %02x %02x "
+				      "%02x %02x", fourcc, magic[0], magic[1], magic[2], magic[3]);
+	return NM_OK;
 }
 
 nm_status ga_target_error(ga_parser *p, ga_target *g, const nm_error *e)

@@ -32,6 +32,12 @@ bool ga_has(const ga_parser *p, uint64_t off, uint64_t len);
 nm_status ga_target_fail(ga_parser *p, ga_target *g, const char *block, uint64_t off,
 			 const char *fmt, ...) __attribute__((format(printf, 5, 6)));
 
+/* A record that starts with its FourCC: len bytes at at lie in the file and begin with
+ * fourcc, or g fails naming what ran past the end ("the entry's header") or the magic
+ * found instead. */
+nm_status ga_record_head(ga_parser *p, ga_target *g, const char *block, uint64_t at,
+			 uint64_t len, const char *fourcc, const char *what);
+
 /* The same with a message already made. */
 nm_status ga_target_error(ga_parser *p, ga_target *g, const nm_error *e);
 
