@@ -7,6 +7,7 @@
 #include <string.h>
 #include "codec/gx.h"
 #include "export/png.h"
+#include "export/record.h"
 #include "export/text.h"
 #include "formats/j3d/j3d.h"
 #include "lib/alloc.h"
@@ -100,46 +101,64 @@ static bool glb_png(nm_tree *t, j3d_texture *tx, struct level_ref *level0, uint6
 	return true;
 }
 
-static void texture_text(nm_out *o, const j3d_tex1 *x, uint16_t i)
+/* NAME.txt (header.txt of a BTI) over a view of the texture's 0x20-byte header. The
+ * sampler fields edit in place; format, size, palette and image counts and offsets say
+ * where and how big the image is, so another value would be a layout change. */
+static void texture_record(nm_rec *r, j3d_model *m, uint32_t i)
 {
+	const j3d_tex1 *x = m->tex1;
 	const j3d_texture *t = &x->tex[i];
-	nm_kv(o, "index", "%u", i);
+	static const char layout[] = "says where the image or palette is or how big it is: "
+				     "another value would change the file's layout (refused)";
+	nm_rec_derived(r, "index", "%u", i);
 	if (t->name)
-		nm_kv_str(o, "name", t->name);
-	nm_kv(o, "header_offset", "0x%llx", (unsigned long long)t->hdr_abs);
-	nm_kv_enum(o, "format", nm_gx_format_name(t->fmt), t->fmt);
-	nm_kv(o, "alpha", "%u", t->alpha);
-	nm_kv(o, "width", "%u", t->width);
-	nm_kv(o, "height", "%u", t->height);
-	nm_kv_enum(o, "wrap_s", gx_wrap_name(t->wrap_s), t->wrap_s);
-	nm_kv_enum(o, "wrap_t", gx_wrap_name(t->wrap_t), t->wrap_t);
-	nm_kv(o, "palettes_enabled", "%u", t->pal_enabled);
-	nm_kv_enum(o, "palette_format", nm_gx_palette_format_name(t->pal_fmt), t->pal_fmt);
-	nm_kv(o, "palette_entries", "%u", t->npal);
-	nm_kv(o, "palette_offset", "0x%x", t->pal_off);
-	nm_kv(o, "mipmap_flags", "0x%02x 0x%02x 0x%02x", t->flags[0], t->flags[1], t->flags[2]);
-	nm_kv(o, "max_anisotropy", "%u", t->max_aniso);
-	nm_kv_enum(o, "min_filter", gx_filter_name(t->min_filter), t->min_filter);
-	nm_kv_enum(o, "mag_filter", gx_filter_name(t->mag_filter), t->mag_filter);
-	nm_kv_float(o, "min_lod", t->min_lod / 8.0f);
-	nm_kv_float(o, "max_lod", t->max_lod / 8.0f);
-	nm_kv(o, "image_count", "%u", t->images);
-	nm_kv(o, "unknown_0x19", "%u", t->unknown);
-	nm_kv_float(o, "lod_bias", t->lod_bias / 100.0f);
-	nm_kv(o, "image_offset", "0x%x", t->img_off);
+		nm_rec_derived_str(r, "name", t->name);
+	nm_rec_derived(r, "header_offset", "0x%llx", (unsigned long long)t->hdr_abs);
+	r->locked = layout;
+	nm_rec_enum(r, "format", 0x00, NM_FIELD_U8, &j3d_gx_names, J3D_K_GX_FORMAT);
+	r->locked = NULL;
+	nm_rec_int(r, "alpha", 0x01, NM_FIELD_U8);
+	r->locked = layout;
+	nm_rec_int(r, "width", 0x02, NM_FIELD_U16);
+	nm_rec_int(r, "height", 0x04, NM_FIELD_U16);
+	r->locked = NULL;
+	nm_rec_enum(r, "wrap_s", 0x06, NM_FIELD_U8, &j3d_gx_names, J3D_K_WRAP);
+	nm_rec_enum(r, "wrap_t", 0x07, NM_FIELD_U8, &j3d_gx_names, J3D_K_WRAP);
+	nm_rec_int(r, "palettes_enabled", 0x08, NM_FIELD_U8);
+	r->locked = layout;
+	nm_rec_enum(r, "palette_format", 0x09, NM_FIELD_U8, &j3d_gx_names, J3D_K_PALETTE_FORMAT);
+	nm_rec_int(r, "palette_entries", 0x0A, NM_FIELD_U16);
+	nm_rec_hex(r, "palette_offset", 0x0C, NM_FIELD_U32, 0);
+	r->locked = NULL;
+	nm_rec_derived(r, "mipmap_flags", "0x%02x 0x%02x 0x%02x", t->flags[0], t->flags[1],
+		       t->flags[2]);
+	nm_rec_int(r, "max_anisotropy", 0x13, NM_FIELD_U8);
+	nm_rec_enum(r, "min_filter", 0x14, NM_FIELD_U8, &j3d_gx_names, J3D_K_FILTER);
+	nm_rec_enum(r, "mag_filter", 0x15, NM_FIELD_U8, &j3d_gx_names, J3D_K_FILTER);
+	nm_rec_scaled(r, "min_lod", 0x16, NM_FIELD_S8, 1, 1.0, 8.0);
+	nm_rec_scaled(r, "max_lod", 0x17, NM_FIELD_S8, 1, 1.0, 8.0);
+	r->locked = layout;
+	nm_rec_int(r, "image_count", 0x18, NM_FIELD_U8);
+	r->locked = NULL;
+	nm_rec_int(r, "unknown_0x19", 0x19, NM_FIELD_U8);
+	nm_rec_scaled(r, "lod_bias", 0x1A, NM_FIELD_S16, 1, 1.0, 100.0);
+	r->locked = layout;
+	nm_rec_hex(r, "image_offset", 0x1C, NM_FIELD_U32, 0);
+	r->locked = NULL;
 	if (!t->ok) {
-		nm_kv_str(o, "error", t->err.msg);
+		nm_rec_derived_str(r, "error", t->err.msg);
 		return;
 	}
-	nm_kv(o, "image_data_offset", "0x%llx", (unsigned long long)t->img_abs);
-	nm_kv(o, "image_data_size", "%llu", (unsigned long long)t->img_len);
-	nm_kv(o, "levels_shown", "%u", t->levels);
+	nm_rec_derived(r, "image_data_offset", "0x%llx", (unsigned long long)t->img_abs);
+	nm_rec_derived(r, "image_data_size", "%llu", (unsigned long long)t->img_len);
+	nm_rec_derived(r, "levels_shown", "%u", t->levels);
 	if (nm_gx_format_is_indexed(t->fmt))
-		nm_kv(o, "palette_data_offset", "0x%llx", (unsigned long long)t->pal_abs);
+		nm_rec_derived(r, "palette_data_offset", "0x%llx", (unsigned long long)t->pal_abs);
 	if (t->shares >= 0) {
-		nm_kv(o, "shares_image_with", "%d", t->shares);
+		nm_rec_derived(r, "shares_image_with", "%d", t->shares);
 		if (x->tex[t->shares].stem)
-			nm_kv(o, "shares_image_with_file", "%s.png", x->tex[t->shares].stem);
+			nm_rec_derived(r, "shares_image_with_file", "%s.png",
+				       x->tex[t->shares].stem);
 	}
 }
 
@@ -220,11 +239,14 @@ nm_status j3d_texture_files(nm_tree *t, nm_node *dir, const j3d_tex1 *x, uint16_
 	else if (!add_file_name(name, sizeof name, tx->stem, ".txt"))
 		return NM_E_NOMEM;
 	j3d_texture_limit(t, x, i);
-	nm_out o;
-	nm_out_init(&o);
-	texture_text(&o, x, i);
-	nm_node *n = nm_text(t, dir, name, &o);
-	nm_out_free(&o);
+	nm_view v;
+	nm_error err;
+	if (nm_view_load(m->r, tx->hdr_abs, 0x20, x->chunk->magic, NM_BIG, &v, &err) != NM_OK)
+		return err.code;
+	j3d_record_ref how = { .m = m, .off = tx->hdr_abs, .len = 0x20,
+			       .chunk = x->chunk->magic, .index = i, .write = texture_record };
+	nm_node *n = j3d_record_file(t, dir, name, &v, &how);
+	nm_view_free(&v);
 	if (!n)
 		return NM_E_NOMEM;
 	if (!tx->ok)
