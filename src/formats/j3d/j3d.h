@@ -368,6 +368,14 @@ void j3d_joint_local(const j3d_joint *j, float *out);
 /* VTX1 element decoding. data holds the array's bytes (arr->count * arr->stride). */
 void j3d_vtx_floats(const j3d_varray *arr, const uint8_t *data, uint32_t i, float *out);
 void j3d_vtx_color(const j3d_varray *arr, const uint8_t *data, uint32_t i, uint8_t *rgba);
+/* The CSV column name of component col of an array in slot. */
+const char *j3d_vtx_column(const j3d_varray *arr, int slot, unsigned col);
+/* The inverse of the array in slot's CSV (vtx1_edit.c): now is the CSV as produced,
+ * bytes the edited one; name names the file in patches. */
+struct nm_edit;
+nm_status j3d_vtx1_invert(j3d_model *m, int slot, const char *name, const uint8_t *now,
+			  size_t now_len, const uint8_t *bytes, size_t len, struct nm_edit *ed,
+			  nm_error *err);
 /* Read the bytes of a present array. */
 nm_status j3d_vtx_load(j3d_model *m, const j3d_varray *arr, uint8_t **out, nm_error *err);
 /* Bytes of one direct (inline) value of attribute attr in a display list; 0 if unknown. */
