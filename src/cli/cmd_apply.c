@@ -16,6 +16,7 @@
 #include <unistd.h>
 #include "cli/commands.h"
 #include "cli/common.h"
+#include "cli/stamp.h"
 #include "edit/apply.h"
 #include "formats/driver.h"
 #include "lib/alloc.h"
@@ -64,8 +65,10 @@ static int slurp(const char *path, const nm_options *opt, uint8_t **out, size_t 
 	return 0;
 }
 
-/* Every regular file under dir/rel, as an edit of the tree's rel. */
-static int walk(nm_apply *a, const char *dir, const char *rel, const nm_options *opt)
+/* Every regular file under dir/rel, as an edit of the tree's rel; those the extract
+ * stamp vouches for are as extracted, no edit, and are not read. */
+static int walk(nm_apply *a, const char *dir, const char *rel, const nm_options *opt,
+		const nm_stamp *stamp)
 {
 	char path[4200];
 	snprintf(path, sizeof path, "%s%s%s", dir, rel[0] ? "/" : "", rel);
@@ -77,7 +80,8 @@ static int walk(nm_apply *a, const char *dir, const char *rel, const nm_options 
 	int rc = NM_EXIT_OK;
 	struct dirent *e;
 	while ((e = readdir(d)) != NULL) {
-		if (!strcmp(e->d_name, ".") || !strcmp(e->d_name, ".."))
+		if (!strcmp(e->d_name, ".") || !strcmp(e->d_name, "..") ||
+		    (!rel[0] && !strcmp(e->d_name, NM_STAMP_NAME)))
 			continue;
 		char sub[4200], full[8400];
 		snprintf(sub, sizeof sub, "%s%s%s", rel, rel[0] ? "/" : "", e->d_name);
@@ -92,9 +96,10 @@ static int walk(nm_apply *a, const char *dir, const char *rel, const nm_options 
 			nm_cli_error("%s: a link to a directory: not followed", full);
 			rc = NM_EXIT_FAIL;
 		} else if (S_ISDIR(st.st_mode)) {
-			if (walk(a, dir, sub, opt) != NM_EXIT_OK)
+			if (walk(a, dir, sub, opt, stamp) != NM_EXIT_OK)
 				rc = NM_EXIT_FAIL;
-		} else if (S_ISREG(st.st_mode)) {
+		} else if (S_ISREG(st.st_mode) &&
+			   (S_ISLNK(lst.st_mode) || !nm_stamp_unchanged(stamp, &lst))) {
 			uint8_t *b;
 			size_t len;
 			nm_error err;
@@ -217,7 +222,9 @@ int nm_cmd_apply(int argc, char **argv, const nm_options *given)
 	if (!t)
 		return NM_EXIT_FAIL;
 	nm_apply *a = nm_apply_new(t);
-	int rc = a ? walk(a, dir, "", &opt) : NM_EXIT_FAIL;
+	nm_stamp stamp;
+	nm_stamp_read(file, dir, &stamp);
+	int rc = a ? walk(a, dir, "", &opt, &stamp) : NM_EXIT_FAIL;
 	nm_out bytes;
 	nm_out_init(&bytes);
 	bool changed = false;
