@@ -6,7 +6,10 @@ F=$WORK/r.cmb
 "$top_builddir/tests/mkfixture" cmb-records 10 "$F" || { echo "mkfixture failed"; exit 1; }
 "$NMODEL" extract "$F" "$WORK/t" >/dev/null
 
-check "a whole extract leaves a stamp naming FILE" grep -q "^source: " "$WORK/t/.nmodel-extract"
+getfattr -n user.nmodel.extract "$WORK/t" >/dev/null 2>&1 || python3 -c "import os, sys; os.getxattr(sys.argv[1], 'user.nmodel.extract')" "$WORK/t" 2>/dev/null ||
+	skip_all "$WORK's file system keeps no user attributes: no extract stamp, apply compares every file"
+check "a whole extract leaves a stamp naming FILE" \
+	python3 -c "import os, sys; assert os.getxattr(sys.argv[1], 'user.nmodel.extract').startswith(b'source: ')" "$WORK/t"
 check "the tree as extracted, with its stamp: OUT is FILE" \
 	bash -c "'$NMODEL' apply '$F' '$WORK/t' '$WORK/o0.cmb' && cmp '$F' '$WORK/o0.cmb'"
 if command -v strace >/dev/null; then

@@ -80,8 +80,7 @@ static int walk(nm_apply *a, const char *dir, const char *rel, const nm_options 
 	int rc = NM_EXIT_OK;
 	struct dirent *e;
 	while ((e = readdir(d)) != NULL) {
-		if (!strcmp(e->d_name, ".") || !strcmp(e->d_name, "..") ||
-		    (!rel[0] && !strcmp(e->d_name, NM_STAMP_NAME)))
+		if (!strcmp(e->d_name, ".") || !strcmp(e->d_name, ".."))
 			continue;
 		char sub[4200], full[8400];
 		snprintf(sub, sizeof sub, "%s%s%s", rel, rel[0] ? "/" : "", e->d_name);

@@ -1,23 +1,27 @@
-/* The extract stamp: `nmodel extract FILE DIR` leaves DIR/.nmodel-extract, naming FILE
- * by its identity (device, inode, size, mtime). `nmodel apply FILE DIR` then knows a
- * file of DIR is as extract wrote it, without producing the tree's bytes to compare,
- * when its status change time (ctime) falls between the extract's start and the stamp's
- * own modification time, at its end.
+/* The extract stamp: `nmodel extract FILE DIR` marks DIR with an extended attribute
+ * (user.nmodel.extract) naming FILE by its identity (device, inode, size, mtime) and
+ * the times the extract began and ended. `nmodel apply FILE DIR` then knows a file of
+ * DIR is as extract wrote it, without producing the tree's bytes to compare, when its
+ * status change time (ctime) lies between the two.
  *
  * Why ctime: every write, truncate, rename into place, link or chmod sets it to the
  * current time, and no tool can set it back (touch -r, cp -p and tar set mtime only).
- * Why the stamp's mtime and not a clock reading: file times come from the kernel's
- * coarse clock, one tick behind a fine one; comparing two file times keeps both on
- * the same clock. A file written in the stamp's own tick is compared in full, as is
- * every file when the stamp names another model or DIR was copied (new ctimes). The
- * start bound keeps a file system that does not keep ctimes (all zero) from vouching
- * for every file. */
+ * Why times read off DIR's inode and not a clock: file times come from the kernel's
+ * coarse clock, one tick behind a fine one; comparing file times keeps them on one
+ * clock. Every file is compared in full when the stamp names another model or DIR was
+ * copied (new ctimes). The start bound
+ * keeps a file system that keeps no ctimes (all zero) from vouching for every file.
+ * An attribute, not a file: `diff -r` of DIR and a mount shows nothing more, and a
+ * file system without user attributes only costs apply the full comparison. */
 #include <inttypes.h>
 #include <stdio.h>
 #include <string.h>
 #include <sys/stat.h>
-#include <unistd.h>
+#include <sys/xattr.h>
+#include <time.h>
 #include "cli/stamp.h"
+
+#define STAMP_ATTR "user.nmodel.extract"
 
 static int64_t ns(struct timespec ts)
 {
@@ -26,73 +30,78 @@ static int64_t ns(struct timespec ts)
 
 static void identity(const struct stat *st, char *buf, size_t len)
 {
-	snprintf(buf, len, "%ju %ju %jd %" PRId64, (uintmax_t)st->st_dev, (uintmax_t)st->st_ino,
-		 (intmax_t)st->st_size, ns(st->st_mtim));
+	snprintf(buf, len, "source: %ju %ju %jd %" PRId64 "\n", (uintmax_t)st->st_dev,
+		 (uintmax_t)st->st_ino, (intmax_t)st->st_size, ns(st->st_mtim));
 }
 
-/* The stamp's path, with no stamp there: an old one vouches for nothing new. */
-static void stamp_path(const char *dir, char *path, size_t len)
+/* Set dir's stamp to value, and read the time that took on dir's ctime: -1 when the
+ * file system keeps no such attribute. */
+static int64_t set_stamp(const char *dir, const char *value)
 {
-	snprintf(path, len, "%s/%s", dir, NM_STAMP_NAME);
-	unlink(path);
+	struct stat st;
+	if (setxattr(dir, STAMP_ATTR, value, strlen(value), 0) != 0 || stat(dir, &st) != 0)
+		return -1;
+	return ns(st.st_ctim);
 }
 
 int64_t nm_stamp_begin(const char *dir)
 {
-	char path[4200];
-	stamp_path(dir, path, sizeof path);
-	struct stat st;
-	FILE *f = fopen(path, "w");
-	int64_t begun = f && fclose(f) == 0 && stat(path, &st) == 0 ? ns(st.st_mtim) : -1;
-	unlink(path);
-	return begun;
+	/* An old stamp must not vouch for what this extract writes; a value it cannot
+	 * already hold, so that setting it sets the time. */
+	struct timespec now;
+	clock_gettime(CLOCK_REALTIME, &now);
+	char value[64];
+	snprintf(value, sizeof value, "extracting since %" PRId64 "\n", ns(now));
+	return set_stamp(dir, value);
 }
 
 void nm_stamp_write(const char *file, const char *dir, int64_t begun_ns)
 {
 	struct stat st;
-	char path[4200], id[128];
-	stamp_path(dir, path, sizeof path);
+	char value[256];
 	if (begun_ns < 0 || stat(file, &st) != 0)
 		return;
-	identity(&st, id, sizeof id);
-	FILE *f = fopen(path, "w");
-	if (!f)
+	/* The end is the first tick after the last file written, so that every file of
+	 * the extract lies before it (the coarse clock ticks every few milliseconds). */
+	int64_t last = set_stamp(dir, "extracting 0\n"), ended = last;
+	for (int i = 1; i < 200 && ended >= 0 && ended <= last; i++) {
+		/* A value the attribute did not hold: setting the same one sets no time. */
+		char tick[32];
+		snprintf(tick, sizeof tick, "extracting %d\n", i);
+		nanosleep(&(struct timespec){ .tv_nsec = 1000000 }, NULL);
+		ended = set_stamp(dir, tick);
+	}
+	if (ended <= last)
 		return;
-	/* A stamp is only an optimisation: one that cannot be written costs apply time,
-	 * never correctness, so a failure here is silent and leaves no stamp. */
-	fprintf(f, "# nmodel extract of %s: files older than this one are as extracted\n"
-		   "source: %s\nbegun: %" PRId64 "\n", file, id, begun_ns);
-	if (fclose(f) != 0)
-		unlink(path);
+	identity(&st, value, sizeof value);
+	size_t n = strlen(value);
+	snprintf(value + n, sizeof value - n, "begun: %" PRId64 "\nended: %" PRId64 "\n",
+		 begun_ns, ended);
+	/* A stamp is only a shortcut: one that cannot be set costs apply time, never
+	 * correctness, so a failure here is silent. */
+	set_stamp(dir, value);
 }
 
 bool nm_stamp_read(const char *file, const char *dir, nm_stamp *s)
 {
 	s->valid = false;
-	char path[4200], id[128], line[512], want[600];
-	snprintf(path, sizeof path, "%s/%s", dir, NM_STAMP_NAME);
-	struct stat st, fs;
-	if (stat(file, &fs) != 0 || stat(path, &st) != 0)
+	char value[256], want[128];
+	struct stat fs;
+	ssize_t n = getxattr(dir, STAMP_ATTR, value, sizeof value - 1);
+	if (n <= 0 || stat(file, &fs) != 0)
 		return false;
-	identity(&fs, id, sizeof id);
-	snprintf(want, sizeof want, "source: %s\n", id);
-	FILE *f = fopen(path, "r");
-	if (!f)
-		return false;
-	bool source = false, begun = false;
-	while (fgets(line, sizeof line, f)) {
-		source |= strcmp(line, want) == 0;
-		begun |= sscanf(line, "begun: %" SCNd64, &s->begun_ns) == 1;
-	}
-	fclose(f);
-	s->mtime_ns = ns(st.st_mtim);
-	s->valid = source && begun && s->begun_ns > 0 && s->begun_ns <= s->mtime_ns;
+	value[n] = '\0';
+	identity(&fs, want, sizeof want);
+	const char *times = strncmp(value, want, strlen(want)) == 0 ? value + strlen(want) : NULL;
+	s->valid = times &&
+		   sscanf(times, "begun: %" SCNd64 "\nended: %" SCNd64, &s->begun_ns,
+			  &s->ended_ns) == 2 &&
+		   s->begun_ns > 0 && s->begun_ns <= s->ended_ns;
 	return s->valid;
 }
 
 bool nm_stamp_unchanged(const nm_stamp *s, const struct stat *st)
 {
 	int64_t c = ns(st->st_ctim);
-	return s->valid && c >= s->begun_ns && c < s->mtime_ns;
+	return s->valid && c >= s->begun_ns && c < s->ended_ns;
 }

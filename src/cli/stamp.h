@@ -8,16 +8,14 @@
 #include <stdint.h>
 #include <sys/stat.h>
 
-#define NM_STAMP_NAME ".nmodel-extract"
-
 typedef struct nm_stamp {
 	bool valid;       /* the stamp names this FILE as it is now */
 	int64_t begun_ns; /* when the extract began, on the file system's clock */
-	int64_t mtime_ns; /* when it ended (the stamp written) */
+	int64_t ended_ns; /* when it ended */
 } nm_stamp;
 
-/* Before an extract into dir: removes an old stamp; the time on dir's file system's
- * clock, or -1 (then no stamp is written). */
+/* Before an extract into dir: voids an old stamp; the time on dir's file system's
+ * clock, or -1 when it keeps no stamp. */
 int64_t nm_stamp_begin(const char *dir);
 /* After a whole extract of file into dir (a failure to write it is silent). */
 void nm_stamp_write(const char *file, const char *dir, int64_t begun_ns);
