@@ -50,8 +50,13 @@ static void own_bytes(void *ctx, nm_tree *t, const char *path, const uint8_t *da
 	nm_inverse_fn fn;
 	void *fctx, *arg;
 	nm_error err;
-	/* Slices are left out: their inverse is a patch of the bytes as they are. */
-	if (nm_resolve(t, path, &n, &err) != NM_OK || nm_node_type(n) == NM_NODE_SLICE ||
+	/* Slices are left out: their inverse is a patch of the bytes as they are. So are
+	 * textures: a PNG with the tree's own bytes is no edit before any inverse runs
+	 * (nm_apply_file compares first), and re-encoding a lossy format's decoded pixels
+	 * need not give the stored bytes back. */
+	size_t pl = strlen(path);
+	if ((pl > 4 && strcmp(path + pl - 4, ".png") == 0) ||
+	    nm_resolve(t, path, &n, &err) != NM_OK || nm_node_type(n) == NM_NODE_SLICE ||
 	    !nm_node_inverse(t, n, &fn, &fctx, &arg))
 		return;
 	nm_edit ed;

@@ -194,9 +194,19 @@ nm_status nm_apply_encode(nm_apply *a, nm_out *out, bool *changed, nm_error *err
 	*changed = false;
 	if (nm_apply_problems(a))
 		return NM_E_INVAL;
+	/* A mip level made from an edited level 0 yields to the level's own edited file. */
+	nm_patch **ps = malloc((a->ed.npatches ? a->ed.npatches : 1) * sizeof *ps);
+	if (!ps)
+		return nm_fail(err, NM_E_NOMEM, "apply", NULL, NM_NO_OFFSET, "out of memory");
+	for (size_t i = 0; i < a->ed.npatches; i++)
+		ps[i] = &a->ed.patches[i];
+	nm_patches_supersede(ps, a->ed.npatches);
+	free(ps);
 	change_list l = { 0 };
 	for (size_t i = 0; i < a->ed.npatches; i++) {
 		const nm_patch *p = &a->ed.patches[i];
+		if (p->superseded)
+			continue;
 		change c = { p->r, p->off, p->len, malloc(p->len ? p->len : 1), p->len, i };
 		if (!c.bytes || !add(&l, c)) {
 			free(c.bytes);
@@ -271,6 +281,13 @@ void nm_apply_each_change(const nm_apply *a, void (*fn)(const char *line, void *
 		const nm_patch *p = &a->ed.patches[i];
 		char name[600], line[1400], hex[3 * 16 + 8] = "";
 		nm_apply_patch_name(a, p, name, sizeof name);
+		if (p->superseded) {
+			snprintf(line, sizeof line, "%s: %s bytes 0x%llx..0x%llx: not written: an "
+				 "edited file gives them", name, nm_reader_name(p->r),
+				 (unsigned long long)p->off, (unsigned long long)(p->off + p->len - 1));
+			fn(line, ctx);
+			continue;
+		}
 		for (size_t k = 0, at = 0; k < p->len && k < 16; k++)
 			at += (size_t)snprintf(hex + at, sizeof hex - at, " %02x", p->bytes[k]);
 		snprintf(line, sizeof line, "%s: %s%s%s bytes 0x%llx..0x%llx:%s%s", name,

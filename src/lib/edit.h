@@ -31,6 +31,11 @@ typedef struct nm_patch {
 	char *field;         /* what the bytes encode ("diffuse_color", "raw.bin") */
 	char *chunk;         /* where, in the model's words ("mats") */
 	size_t file;         /* the edited file it came from (its index in the caller's list) */
+	/* Made from the edited file rather than given by it (a mip level box-filtered from
+	 * an edited level 0): a patch that is given, from any edited file, and sets any of
+	 * the same bytes replaces it whole instead of conflicting with it (superseded). */
+	bool derived;
+	bool superseded;     /* set by nm_patches_supersede */
 } nm_patch;
 
 /* A refusal: why an edit cannot be encoded. */
@@ -76,6 +81,12 @@ void nm_edit_free(nm_edit *ed);
 /* bytes[0..len) at off of r, for field of line in chunk (copied). */
 void nm_edit_patch(nm_edit *ed, nm_reader *r, uint64_t off, const void *bytes, size_t len,
 		   const char *chunk, unsigned line, const char *field);
+/* The same for bytes made from the edit rather than given by it (nm_patch.derived). */
+void nm_edit_patch_derived(nm_edit *ed, nm_reader *r, uint64_t off, const void *bytes,
+			   size_t len, const char *chunk, unsigned line, const char *field);
+/* Mark each derived patch of p[0..n) that a given one overlaps in the same reader as
+ * superseded (p is reordered). Returns how many it marked. */
+size_t nm_patches_supersede(nm_patch **p, size_t n);
 /* "LINE: FIELD: why" (line 0 and field NULL leave theirs out). */
 void nm_edit_refuse(nm_edit *ed, unsigned line, const char *field, const char *fmt, ...)
 	__attribute__((format(printf, 4, 5)));
