@@ -8,6 +8,7 @@
 #include "codec/gx.h"
 #include "export/png.h"
 #include "export/record.h"
+#include "export/tex_inverse.h"
 #include "export/text.h"
 #include "formats/j3d/j3d.h"
 #include "lib/alloc.h"
@@ -80,6 +81,84 @@ done:
 	free(src);
 	free(pal);
 	free(rgba);
+	return s;
+}
+
+/* Encoding an edited level (nmodel apply) in the texture's own format. An indexed
+ * texture keeps its palette when every texel's colour is in it; a new palette (for
+ * other colours) is written back only where it changes nothing else: a texture of one
+ * image whose palette no other header points at. */
+struct tex_encode {
+	const j3d_texture *t;
+	uint8_t *palette;         /* npal entries as stored, then as encoded */
+	bool may_change;
+	const char *why_not;      /* when !may_change */
+};
+
+static nm_status encode_gx(void *ctx, unsigned level, const uint8_t *rgba, unsigned w,
+			   unsigned h, uint8_t *dst, size_t len, nm_edit *ed, nm_error *err)
+{
+	struct tex_encode *x = ctx;
+	const j3d_texture *t = x->t;
+	bool indexed = nm_gx_format_is_indexed(t->fmt), changed = false;
+	nm_status s = nm_gx_encode(nm_reader_options(t->m->r), t->fmt, rgba, w, h, dst, len,
+				   indexed ? x->palette : NULL, indexed ? t->npal : 0, t->pal_fmt,
+				   &changed);
+	if (s != NM_OK)
+		return nm_fail(err, s, t->m->file, "TEX1", t->img_abs, "%s level %u (%s): cannot "
+			       "be encoded: %s", t->stem, level, nm_gx_format_name(t->fmt),
+			       nm_status_str(s));
+	if (!changed)
+		return NM_OK;
+	if (!x->may_change)
+		return nm_fail(err, NM_E_UNSUPPORTED, t->m->file, "TEX1", t->pal_abs, "%s level "
+			       "%u has colours its palette lacks, and a new palette would %s: use "
+			       "only the palette's colours (%s.palette.bin)", t->stem, level,
+			       x->why_not, t->stem);
+	if (ed)
+		nm_edit_patch(ed, t->m->r, t->pal_abs, x->palette, (size_t)t->npal * 2, "TEX1", 0,
+			      "palette");
+	x->may_change = false;
+	x->why_not = "differ from the one level 0 was given";
+	return NM_OK;
+}
+
+/* An edited level PNG: that level in the texture's format, and when it is level 0 the
+ * other levels shown made from it (export/tex_inverse.h). */
+static nm_status invert_level(void *ctx, void *arg, const uint8_t *png, size_t len,
+			      nm_edit *ed, nm_error *err)
+{
+	struct level_ref *ref = arg;
+	const j3d_texture *t = ref->t;
+	j3d_model *m = t->m;
+	(void)ctx;
+	nm_tex_level levels[16];
+	unsigned n = t->levels < 16 ? t->levels : 16;
+	for (unsigned l = 0; l < n; l++) {
+		unsigned w = level_dim(t->width, l), h = level_dim(t->height, l);
+		levels[l] = (nm_tex_level){ w, h, m->r, t->img_abs + level_offset(t, l),
+					    nm_gx_level_size(t->fmt, w, h) };
+	}
+	struct tex_encode x = { .t = t, .may_change = t->images <= 1 };
+	x.why_not = "change the image's other mip levels";
+	for (uint16_t k = 0; x.may_change && k < m->tex1->count; k++) {
+		const j3d_texture *o = &m->tex1->tex[k];
+		if (o != t && o->ok && nm_gx_format_is_indexed(o->fmt) && o->img_abs != t->img_abs &&
+		    o->pal_abs < t->pal_abs + (uint64_t)t->npal * 2 &&
+		    t->pal_abs < o->pal_abs + (uint64_t)o->npal * 2) {
+			x.may_change = false;
+			x.why_not = "change the colours of another texture that shares it";
+		}
+	}
+	nm_status s = NM_OK;
+	if (nm_gx_format_is_indexed(t->fmt) && t->npal)
+		s = nm_reader_load(m->r, t->pal_abs, (size_t)t->npal * 2, "TEX1", &x.palette, err);
+	if (s == NM_OK) {
+		nm_tex_chain c = { levels, n, encode_gx, &x, nm_reader_options(m->r), m->file,
+				   "TEX1" };
+		s = nm_tex_invert(&c, ref->level, png, len, ed, err);
+	}
+	free(x.palette);
 	return s;
 }
 
@@ -251,6 +330,9 @@ nm_status j3d_texture_files(nm_tree *t, nm_node *dir, const j3d_tex1 *x, uint16_
 		return NM_E_NOMEM;
 	if (!tx->ok)
 		return NM_OK;
+	if (nm_tree_options(t)->editable &&
+	    nm_tree_invert_producer(t, produce_level, invert_level) != NM_OK)
+		return NM_E_NOMEM;
 	for (unsigned l = 0; l < tx->levels; l++) {
 		struct level_ref *ref = nm_tree_alloc_array(m->t, 1, sizeof *ref);
 		if (!ref)
