@@ -16,17 +16,6 @@ cp -r "$WORK/t" "$WORK/t-copy"
 check "the tree as extracted gives OUT byte-identical to FILE" \
 	bash -c "'$NMODEL' apply '$F' '$WORK/t-copy' '$WORK/o1.cmb' && cmp '$F' '$WORK/o1.cmb'"
 
-# edit NAME FILE-IN-TREE SED: DIR $WORK/e-NAME holds only that file, edited.
-edit() {
-	mkdir -p "$WORK/e-$1/$(dirname "$2")"
-	sed "$3" "$WORK/t/$2" > "$WORK/e-$1/$2"
-}
-# applied NAME: apply, extract OUT, and list the files that differ from FILE's tree.
-applied() {
-	"$NMODEL" apply "$F" "$WORK/e-$1" "$WORK/o-$1.cmb" || return 1
-	"$NMODEL" extract "$WORK/o-$1.cmb" "$WORK/x-$1" >/dev/null || return 1
-	diff -rq "$WORK/t" "$WORK/x-$1" | sed "s|^Files $WORK/t/\([^ ]*\) and .*|\1|" | sort | tr '\n' ' '
-}
 # Derived files that follow any record edit: the chunk's raw.bin and the model's own
 # (info.txt names OUT as its source).
 edit colour mats/0.txt 's/^diffuse_color: .*/diffuse_color: 10 20 30 40/'

@@ -20,17 +20,6 @@ open(sys.argv[7], 'wb').write(b'\x89PNG\r\n\x1a\n' + chunk(b'IHDR', struct.pack(
 	+ chunk(b'IDAT', zlib.compress(raw)) + chunk(b'IEND', b''))
 PY
 }
-# edit NAME FILE-IN-TREE SED: DIR $WORK/e-NAME holds only that file, edited.
-edit() {
-	mkdir -p "$WORK/e-$1/$(dirname "$2")"
-	sed "$3" "$WORK/t/$2" > "$WORK/e-$1/$2"
-}
-# applied NAME: apply, extract OUT, and list the files that differ from FILE's tree.
-applied() {
-	"$NMODEL" apply "$F" "$WORK/e-$1" "$WORK/o-$1.bmd" || return 1
-	"$NMODEL" extract "$WORK/o-$1.bmd" "$WORK/x-$1" >/dev/null || return 1
-	diff -rq "$WORK/t" "$WORK/x-$1" | sed "s|^Files $WORK/t/\([^ ]*\) and .*|\1|" | sort | tr '\n' ' '
-}
 # The materials a --dry-run note says share the edited entry, as mat3/N.txt names.
 sharing() {
 	"$NMODEL" apply --dry-run "$F" "$WORK/e-$1" | sed -n 's/.*also changes materials\{0,1\} \([0-9, ]*\).*/\1/p' |

@@ -121,3 +121,17 @@ need_gltf_validator() {
 	fi
 	VALIDATOR=$cache/node_modules/gltf-validator
 }
+
+# Edits of $WORK/t, the tree of model $F as extracted (tests/apply*.sh). OUT is named
+# for NAME with F's extension.
+# edit NAME FILE-IN-TREE SED: DIR $WORK/e-NAME holds only that file, edited.
+edit() {
+	mkdir -p "$WORK/e-$1/$(dirname "$2")"
+	sed "$3" "$WORK/t/$2" > "$WORK/e-$1/$2"
+}
+# applied NAME: apply, extract OUT, and list the files that differ from FILE's tree.
+applied() {
+	"$NMODEL" apply "$F" "$WORK/e-$1" "$WORK/o-$1.${F##*.}" || return 1
+	"$NMODEL" extract "$WORK/o-$1.${F##*.}" "$WORK/x-$1" >/dev/null || return 1
+	diff -rq "$WORK/t" "$WORK/x-$1" | sed "s|^Files $WORK/t/\([^ ]*\) and .*|\1|" | sort | tr '\n' ' '
+}
