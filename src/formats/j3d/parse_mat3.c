@@ -486,6 +486,9 @@ static bool material_reaches(mctx *c, size_t rel)
  * colour changes every material that points at the same entry. Said as a note. */
 void j3d_material_notes(nm_rec *r, j3d_model *m, uint32_t i, size_t first)
 {
+	if (m->mdl3)
+		nm_edit_note(r->ed, "a BDL: MDL3 holds this material's registers precompiled, "
+			     "and they stay as they were (apply does not rewrite MDL3)");
 	for (size_t k = first; k < r->ed->npatches; k++) {
 		const nm_patch *pt = &r->ed->patches[k];
 		if (pt->off < r->v->base || pt->off - r->v->base >= r->v->size)
