@@ -250,6 +250,10 @@ START_TEST(material_fields_encode_in_their_types)
 		{ "/jnt1/joints/2.txt", "flags", "0xbeef", "0xbeef" },
 		{ "/jnt1/joints/2.txt", "flags", "0x10000", NULL },
 		{ "/jnt1/joints/2.txt", "parent", "0", NULL },
+		{ "/inf1/header.txt", "load_flags", "0x0002", "0x0002" },
+		{ "/inf1/header.txt", "vertices", "7", NULL },
+		{ "/evp1/inverse_bind/2.txt", "matrix_row1", "0 1 0 -2.5", "0 1 0 -2.5" },
+		{ "/evp1/inverse_bind/2.txt", "joint", "1", NULL },
 	};
 	run_cases(cases, sizeof cases / sizeof cases[0]);
 }
@@ -325,33 +329,19 @@ static char *with_row(nm_tree *t, const char *path, unsigned row, const char *te
 	return out;
 }
 
-/* Positions S16 with 8 fractional bits, colours 1 RGB565, texcoords 0 F32, texcoords 1
- * U16 with 12 fractional bits. */
-START_TEST(vertex_values_quantise_exactly_or_not_at_all)
+/* One CSV row replaced: the new model shows shown in that CSV, or (NULL) it is refused. */
+struct row_case {
+	const char *path;
+	unsigned row;
+	const char *text, *shown;
+};
+
+static void run_rows(const struct row_case *cases, size_t count)
 {
-	static const struct {
-		const char *path;
-		unsigned row;
-		const char *text, *shown;   /* shown NULL: refused */
-	} cases[] = {
-		{ "/vtx1/positions.csv", 2, "1.5,-2.25,127.99609375",
-		  "+1.50000000e+00,-2.25000000e+00,+1.27996094e+02" },
-		{ "/vtx1/positions.csv", 1, "0.001,0,0", NULL },
-		{ "/vtx1/positions.csv", 1, "128,0,0", NULL },
-		{ "/vtx1/positions.csv", 1, "0,0", NULL },
-		{ "/vtx1/positions.csv", 1, "x,0,0", NULL },
-		{ "/vtx1/colors1.csv", 2, "8,4,255,255", "  8,  4,255,255" },
-		{ "/vtx1/colors1.csv", 2, "9,4,255,255", NULL },
-		{ "/vtx1/colors1.csv", 2, "8,4,255,128", NULL },
-		{ "/vtx1/colors0.csv", 1, "1,2,3,4", "  1,  2,  3,  4" },
-		{ "/vtx1/texcoords0.csv", 1, "0.1,-7", "+1.00000001e-01,-7.00000000e+00" },
-		{ "/vtx1/texcoords1.csv", 1, "0.000244140625", "+2.44140625e-04" },
-		{ "/vtx1/texcoords1.csv", 1, "-1", NULL },
-	};
 	size_t len;
 	uint8_t *d;
 	nm_tree *t = fixture_tree(&d, &len);
-	for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+	for (size_t i = 0; i < count; i++) {
 		size_t tl, out_len, problems;
 		char *text = with_row(t, cases[i].path, cases[i].row, cases[i].text, &tl);
 		uint8_t *out = apply_bytes(t, cases[i].path, (uint8_t *)text, tl, &out_len,
@@ -372,6 +362,44 @@ START_TEST(vertex_values_quantise_exactly_or_not_at_all)
 	}
 	nm_tree_free(t);
 	free(d);
+}
+
+/* EVP1's influences and DRW1's entries: joint, weight, kind and index in their tables;
+ * the numbering column is refused. */
+START_TEST(skinning_tables_encode_in_their_types)
+{
+	static const struct row_case cases[] = {
+		{ "/evp1/envelopes.csv", 2, "0,2,0.5", "    0,    2,+5.00000000e-01" },
+		{ "/evp1/envelopes.csv", 2, "1,1,0.75", NULL },
+		{ "/evp1/envelopes.csv", 1, "0,65536,0.25", NULL },
+		{ "/drw1/entries.csv", 4, "3,envelope,0", "    3,envelope,    0" },
+		{ "/drw1/entries.csv", 3, "2,joint,2", "    2,   joint,    2" },
+		{ "/drw1/entries.csv", 3, "2,bone,2", NULL },
+	};
+	run_rows(cases, sizeof cases / sizeof cases[0]);
+}
+END_TEST
+
+/* Positions S16 with 8 fractional bits, colours 1 RGB565, texcoords 0 F32, texcoords 1
+ * U16 with 12 fractional bits. */
+START_TEST(vertex_values_quantise_exactly_or_not_at_all)
+{
+	static const struct row_case cases[] = {
+		{ "/vtx1/positions.csv", 2, "1.5,-2.25,127.99609375",
+		  "+1.50000000e+00,-2.25000000e+00,+1.27996094e+02" },
+		{ "/vtx1/positions.csv", 1, "0.001,0,0", NULL },
+		{ "/vtx1/positions.csv", 1, "128,0,0", NULL },
+		{ "/vtx1/positions.csv", 1, "0,0", NULL },
+		{ "/vtx1/positions.csv", 1, "x,0,0", NULL },
+		{ "/vtx1/colors1.csv", 2, "8,4,255,255", "  8,  4,255,255" },
+		{ "/vtx1/colors1.csv", 2, "9,4,255,255", NULL },
+		{ "/vtx1/colors1.csv", 2, "8,4,255,128", NULL },
+		{ "/vtx1/colors0.csv", 1, "1,2,3,4", "  1,  2,  3,  4" },
+		{ "/vtx1/texcoords0.csv", 1, "0.1,-7", "+1.00000001e-01,-7.00000000e+00" },
+		{ "/vtx1/texcoords1.csv", 1, "0.000244140625", "+2.44140625e-04" },
+		{ "/vtx1/texcoords1.csv", 1, "-1", NULL },
+	};
+	run_rows(cases, sizeof cases / sizeof cases[0]);
 }
 END_TEST
 
@@ -486,6 +514,7 @@ static Suite *suite(void)
 	tcase_add_test(tc, joint_edit_recomputes_inverse_binds);
 	tcase_add_test(tc, material_fields_encode_in_their_types);
 	tcase_add_test(tc, shared_material_entry_is_noted);
+	tcase_add_test(tc, skinning_tables_encode_in_their_types);
 	tcase_add_test(tc, vertex_values_quantise_exactly_or_not_at_all);
 	tcase_add_test(tc, every_gx_format_encodes_a_level);
 	tcase_add_test(tc, bti_edits);

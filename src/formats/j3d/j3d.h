@@ -490,6 +490,14 @@ nm_node *j3d_record_file(nm_tree *t, nm_node *dir, const char *name, nm_view *v,
 
 /* Material i's text (parse_mat3.c) over a view of the whole MAT3 chunk. */
 void j3d_material_record(struct nm_rec *r, j3d_model *m, uint32_t i);
+/* evp1/envelopes.csv and drw1/entries.csv (tree_skeleton.c), and their inverses
+ * (skin_edit.c; arg: the model): joints, weights, kinds and indices in their types. */
+void j3d_envelopes_csv(nm_out *o, const j3d_evp1 *e);
+void j3d_drw1_csv(nm_out *o, const j3d_drw1 *d);
+nm_status j3d_envelopes_invert(void *ctx, void *arg, const uint8_t *bytes, size_t len,
+			       struct nm_edit *ed, nm_error *err);
+nm_status j3d_drw1_invert(void *ctx, void *arg, const uint8_t *bytes, size_t len,
+			  struct nm_edit *ed, nm_error *err);
 /* After a joint's record changed its entry (joint_edit.c): EVP1's inverse binds. */
 void j3d_joint_edited(struct nm_rec *r, j3d_model *m, uint32_t i, size_t first);
 void j3d_material_notes(struct nm_rec *r, j3d_model *m, uint32_t i, size_t first);

@@ -6,6 +6,7 @@
 #include "export/record.h"
 #include "export/text.h"
 #include "formats/j3d/j3d.h"
+#include "lib/edit.h"
 #include "lib/names.h"
 
 #define NOMEM NM_E_NOMEM
@@ -24,35 +25,45 @@ static const char *joint_name(const j3d_model *m, uint32_t i)
 	return m->jnt1->joints[i].name;
 }
 
-static void matrix_rows(nm_out *o, const char *key, const float *mx)
-{
-	for (int r = 0; r < 3; r++) {
-		char k[64];
-		snprintf(k, sizeof k, "%s_row%d", key, r);
-		nm_kv_floats(o, k, mx + 4 * r, 4);
-	}
-}
-
 /* ---- inf1 ---- */
 
-nm_status j3d_tree_inf1(nm_tree *t, j3d_model *m, const j3d_chunk *c)
+/* inf1/header.txt over a view of the chunk's header: load_flags is stored (its low
+ * nibble the scaling rule, shown from the flags as parsed); the rest counts or points. */
+static void inf1_record(nm_rec *r, j3d_model *m, uint32_t i)
 {
 	static const char *const rules[3] = { "BASIC", "SOFTIMAGE", "MAYA" };
 	const j3d_inf1 *f = m->inf1;
-	nm_out o;
-	nm_out_init(&o);
-	j3d_header_begin(&o, c);
-	nm_kv(&o, "load_flags", "0x%04x", f->flags);
-	nm_kv_enum(&o, "matrix_scaling_rule", NM_NAME(rules, f->flags & 15), f->flags & 15);
-	nm_kv(&o, "matrix_groups", "%u", f->packets);
-	nm_kv(&o, "vertices", "%u", f->vertices);
-	nm_kv(&o, "hierarchy_offset", "0x%x", f->hier_off);
-	nm_kv(&o, "hierarchy_nodes", "%zu", f->nnodes);
+	const j3d_chunk *c = f->chunk;
+	(void)i;
+	nm_rec_derived_str(r, "magic", c->magic);
+	nm_rec_derived(r, "offset", "0x%llx", (unsigned long long)c->off);
+	nm_rec_derived(r, "size", "%u", c->size);
+	nm_rec_hex(r, "load_flags", 0x08, NM_FIELD_U16, 4);
+	const char *rule = NM_NAME(rules, f->flags & 15);
+	nm_rec_derived(r, "matrix_scaling_rule", "%s (0x%x)", rule ? rule : "unknown",
+		       f->flags & 15);
+	nm_rec_derived(r, "matrix_groups", "%u", f->packets);
+	nm_rec_derived(r, "vertices", "%u", f->vertices);
+	nm_rec_derived(r, "hierarchy_offset", "0x%x", f->hier_off);
+	nm_rec_derived(r, "hierarchy_nodes", "%zu", f->nnodes);
 	if (!f->terminated)
-		nm_kv_str(&o, "note", "the hierarchy has no end node before the chunk end");
-	nm_status s = add_text(t, c->dir, "header.txt", &o);
-	if (s != NM_OK)
-		return s;
+		nm_rec_derived_str(r, "note", "the hierarchy has no end node before the chunk end");
+}
+
+nm_status j3d_tree_inf1(nm_tree *t, j3d_model *m, const j3d_chunk *c)
+{
+	const j3d_inf1 *f = m->inf1;
+	nm_out o;
+	nm_view v;
+	nm_error err;
+	if (nm_view_load(m->r, c->off, 0x0A, c->magic, NM_BIG, &v, &err) != NM_OK)
+		return err.code;
+	j3d_record_ref how = { .m = m, .off = c->off, .len = 0x0A, .chunk = c->magic,
+			       .write = inf1_record };
+	nm_node *h = j3d_record_file(t, c->dir, "header.txt", &v, &how);
+	nm_view_free(&v);
+	if (!h)
+		return NOMEM;
 
 	nm_out_init(&o);
 	for (size_t i = 0; i < f->nnodes; i++) {
@@ -97,6 +108,34 @@ nm_status j3d_tree_inf1(nm_tree *t, j3d_model *m, const j3d_chunk *c)
 
 /* ---- evp1 ---- */
 
+void j3d_envelopes_csv(nm_out *o, const j3d_evp1 *e)
+{
+	static const char *const cols[] = { "envelope", "joint", "weight" };
+	nm_csv_header(o, cols, 3);
+	for (uint16_t i = 0; i < e->count; i++)
+		for (uint32_t k = 0; k < e->counts[i]; k++) {
+			uint32_t at = e->first[i] + k;
+			nm_csv_uint(o, i, 5);
+			nm_out_char(o, ',');
+			nm_csv_uint(o, e->joints[at], 5);
+			nm_out_char(o, ',');
+			nm_csv_float(o, e->weights[at]);
+			nm_out_char(o, '\n');
+		}
+}
+
+/* evp1/inverse_bind/N.txt over a view of the matrix's 12 floats. */
+static void inverse_bind_record(nm_rec *r, j3d_model *m, uint32_t i)
+{
+	static const char *const rows[3] = { "matrix_row0", "matrix_row1", "matrix_row2" };
+	nm_rec_derived(r, "joint", "%u", i);
+	const char *jn = joint_name(m, i);
+	if (jn)
+		nm_rec_derived_str(r, "joint_name", jn);
+	for (int k = 0; k < 3; k++)
+		nm_rec_floats(r, rows[k], 16 * (size_t)k, 4);
+}
+
 nm_status j3d_tree_evp1(nm_tree *t, j3d_model *m, const j3d_chunk *c)
 {
 	const j3d_evp1 *e = m->evp1;
@@ -114,42 +153,48 @@ nm_status j3d_tree_evp1(nm_tree *t, j3d_model *m, const j3d_chunk *c)
 	if (s != NM_OK)
 		return s;
 
-	static const char *const cols[] = { "envelope", "joint", "weight" };
 	nm_out_init(&o);
-	nm_csv_header(&o, cols, 3);
-	for (uint16_t i = 0; i < e->count; i++)
-		for (uint32_t k = 0; k < e->counts[i]; k++) {
-			uint32_t at = e->first[i] + k;
-			nm_csv_uint(&o, i, 5);
-			nm_out_char(&o, ',');
-			nm_csv_uint(&o, e->joints[at], 5);
-			nm_out_char(&o, ',');
-			nm_csv_float(&o, e->weights[at]);
-			nm_out_char(&o, '\n');
-		}
-	s = add_text(t, c->dir, "envelopes.csv", &o);
-	if (s != NM_OK)
-		return s;
+	j3d_envelopes_csv(&o, e);
+	nm_node *n = nm_text(t, c->dir, "envelopes.csv", &o);
+	nm_out_free(&o);
+	if (!n || (nm_tree_options(t)->editable && !nm_text_inverse(n, j3d_envelopes_invert, m)))
+		return NOMEM;
 
 	nm_node *dir = nm_dir(t, c->dir, "inverse_bind");
 	if (!dir)
 		return NOMEM;
 	for (uint32_t i = 0; i < e->nibm; i++) {
 		char name[32];
-		nm_out_init(&o);
-		nm_kv(&o, "joint", "%u", i);
-		const char *jn = joint_name(m, i);
-		if (jn)
-			nm_kv_str(&o, "joint_name", jn);
-		matrix_rows(&o, "matrix", e->ibm[i]);
+		uint64_t at = c->off + e->off_ibm + 0x30 * (uint64_t)i;
+		nm_view v;
+		nm_error err;
+		if (nm_view_load(m->r, at, 0x30, c->magic, NM_BIG, &v, &err) != NM_OK)
+			return err.code;
+		j3d_record_ref how = { .m = m, .off = at, .len = 0x30, .chunk = c->magic,
+				       .index = i, .write = inverse_bind_record };
 		snprintf(name, sizeof name, "%u.txt", i);
-		if ((s = add_text(t, dir, name, &o)) != NM_OK)
-			return s;
+		nm_node *n = j3d_record_file(t, dir, name, &v, &how);
+		nm_view_free(&v);
+		if (!n)
+			return NOMEM;
 	}
 	return NM_OK;
 }
 
 /* ---- drw1 ---- */
+
+void j3d_drw1_csv(nm_out *o, const j3d_drw1 *d)
+{
+	static const char *const cols[] = { "entry", "kind", "index" };
+	nm_csv_header(o, cols, 3);
+	for (uint16_t i = 0; i < d->count; i++) {
+		nm_csv_uint(o, i, 5);
+		nm_out_printf(o, ",%8s,", d->kinds[i] == 0 ? "joint" : d->kinds[i] == 1
+					   ? "envelope" : "unknown");
+		nm_csv_uint(o, d->params[i], 5);
+		nm_out_char(o, '\n');
+	}
+}
 
 nm_status j3d_tree_drw1(nm_tree *t, j3d_model *m, const j3d_chunk *c)
 {
@@ -163,17 +208,13 @@ nm_status j3d_tree_drw1(nm_tree *t, j3d_model *m, const j3d_chunk *c)
 	nm_status s = add_text(t, c->dir, "header.txt", &o);
 	if (s != NM_OK)
 		return s;
-	static const char *const cols[] = { "entry", "kind", "index" };
 	nm_out_init(&o);
-	nm_csv_header(&o, cols, 3);
-	for (uint16_t i = 0; i < d->count; i++) {
-		nm_csv_uint(&o, i, 5);
-		nm_out_printf(&o, ",%8s,", d->kinds[i] == 0 ? "joint" : d->kinds[i] == 1
-					    ? "envelope" : "unknown");
-		nm_csv_uint(&o, d->params[i], 5);
-		nm_out_char(&o, '\n');
-	}
-	return add_text(t, c->dir, "entries.csv", &o);
+	j3d_drw1_csv(&o, d);
+	nm_node *n = nm_text(t, c->dir, "entries.csv", &o);
+	nm_out_free(&o);
+	if (!n || (nm_tree_options(t)->editable && !nm_text_inverse(n, j3d_drw1_invert, m)))
+		return NOMEM;
+	return NM_OK;
 }
 
 /* ---- jnt1 ---- */
