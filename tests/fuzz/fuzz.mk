@@ -14,8 +14,9 @@ FUZZ_J3D_STRUCT_SRC = tests/fuzz/fuzz_j3d_struct.c tests/fixtures/j3d_writer.h \
 FUZZ_TXTR_STRUCT_SRC = tests/fuzz/fuzz_txtr_struct.c tests/fixtures/txtr_writer.h \
 	tests/fixtures/txtr_writer.c tests/fixtures/rfrm_writer.h tests/fixtures/rfrm_writer.c \
 	$(FUZZ_RUN_SRC)
-# Edits written back: a recipe for one edited file of apply's fixture CMB.
+# Edits written back: a recipe for one edited file of apply's fixture CMB or a J3D fixture model.
 FUZZ_APPLY_SRC = tests/fuzz/fuzz_apply.c tests/fixtures/cmb_writer.h tests/fixtures/cmb_writer.c \
+	tests/fixtures/j3d_writer.h tests/fixtures/j3d_writer.c \
 	tests/walk.h tests/walk.c tests/fuzz/sanitizer_options.c
 
 if FUZZING
