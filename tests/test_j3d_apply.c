@@ -254,6 +254,10 @@ START_TEST(material_fields_encode_in_their_types)
 		{ "/inf1/header.txt", "vertices", "7", NULL },
 		{ "/evp1/inverse_bind/2.txt", "matrix_row1", "0 1 0 -2.5", "0 1 0 -2.5" },
 		{ "/evp1/inverse_bind/2.txt", "joint", "1", NULL },
+		{ "/shp1/0/header.txt", "matrix_type", "BILLBOARD", "BILLBOARD (0x1)" },
+		{ "/shp1/0/header.txt", "bounding_radius", "12.5", "12.5" },
+		{ "/shp1/0/header.txt", "packets", "2", NULL },
+		{ "/shp1/0/header.txt", "attribute0", "POS (0x9) INDEX8 (0x2)", NULL },
 	};
 	run_cases(cases, sizeof cases / sizeof cases[0]);
 }

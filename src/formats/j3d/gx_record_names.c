@@ -26,7 +26,7 @@ static const char *(*const namers[J3D_K_COUNT])(unsigned) = {
 	[J3D_K_BLEND_DST] = blend_dst, [J3D_K_LOGIC_OP] = gx_logic_op_name,
 	[J3D_K_FOG_TYPE] = gx_fog_type_name, [J3D_K_WRAP] = gx_wrap_name,
 	[J3D_K_FILTER] = gx_filter_name, [J3D_K_GX_FORMAT] = nm_gx_format_name,
-	[J3D_K_PALETTE_FORMAT] = nm_gx_palette_format_name,
+	[J3D_K_PALETTE_FORMAT] = nm_gx_palette_format_name, [J3D_K_MTX_TYPE] = j3d_mtx_type_name,
 };
 
 static const char *name_of(int kind, uint32_t v)

@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "export/csv.h"
+#include "export/record.h"
 #include "export/text.h"
 #include "export/triangulate.h"
 #include "formats/j3d/j3d.h"
@@ -192,35 +193,41 @@ static void drw_target(nm_out *o, const j3d_model *m, uint16_t drw)
 	nm_out_char(o, ')');
 }
 
-static void shape_header(nm_out *o, const j3d_model *m, const j3d_shape *s)
+/* shp1/N/header.txt over a view of the shape's 0x28-byte entry: the matrix type and
+ * the bounds are stored; counts, offsets, the attribute list and the material (from
+ * INF1) are read-only. */
+static void shape_record(nm_rec *r, j3d_model *m, uint32_t i)
 {
-	nm_kv(o, "index", "%u", s->index);
-	nm_kv_enum(o, "matrix_type", j3d_mtx_type_name(s->mtx_type), s->mtx_type);
-	nm_kv(o, "packets", "%u", s->npackets);
-	nm_kv(o, "first_packet", "%u", s->first_packet);
-	nm_kv(o, "first_matrix_group", "%u", s->first_mtxdata);
-	nm_kv(o, "attribute_list_offset", "0x%x", s->attr_off);
+	const j3d_shape *s = &m->shp1->shapes[i];
+	nm_rec_derived(r, "index", "%u", s->index);
+	nm_rec_enum(r, "matrix_type", 0x00, NM_FIELD_U8, &j3d_gx_names, J3D_K_MTX_TYPE);
+	nm_rec_derived(r, "packets", "%u", s->npackets);
+	nm_rec_derived(r, "first_packet", "%u", s->first_packet);
+	nm_rec_derived(r, "first_matrix_group", "%u", s->first_mtxdata);
+	nm_rec_derived(r, "attribute_list_offset", "0x%x", s->attr_off);
 	for (unsigned k = 0; k < s->nattrs; k++) {
 		const j3d_sattr *a = &s->attrs[k];
 		const char *an = j3d_attr_name(a->attr), *tn = j3d_index_type_name(a->type);
-		nm_out_printf(o, "attribute%u: %s (0x%x) %s (0x%x)", k, an ? an : "unknown", a->attr,
-			      tn ? tn : "unknown", a->type);
-		if (a->type == J3D_IDX_DIRECT && a->attr > J3D_A_TEX7MTXIDX)
-			nm_out_str(o, " not in the CSVs");
-		nm_out_char(o, '\n');
+		char key[32];
+		snprintf(key, sizeof key, "attribute%u", k);
+		nm_rec_derived(r, key, "%s (0x%x) %s (0x%x)%s", an ? an : "unknown", a->attr,
+			       tn ? tn : "unknown", a->type,
+			       a->type == J3D_IDX_DIRECT && a->attr > J3D_A_TEX7MTXIDX
+			       ? " not in the CSVs" : "");
 	}
-	nm_kv(o, "vertex_size", "%u", s->vsize);
-	nm_kv_float(o, "bounding_radius", s->radius);
-	nm_kv_floats(o, "bbox_min", s->bmin, 3);
-	nm_kv_floats(o, "bbox_max", s->bmax, 3);
-	nm_kv(o, "material", "%d", s->material);
+	nm_rec_derived(r, "vertex_size", "%u", s->vsize);
+	nm_rec_floats(r, "bounding_radius", 0x0C, 1);
+	nm_rec_floats(r, "bbox_min", 0x10, 3);
+	nm_rec_floats(r, "bbox_max", 0x1C, 3);
+	nm_rec_derived(r, "material", "%d", s->material);
 	if (s->material >= 0 && m->mat3 && (uint32_t)s->material < m->mat3->count &&
 	    m->mat3->mats[s->material].name)
-		nm_kv_str(o, "material_name", m->mat3->mats[s->material].name);
+		nm_rec_derived_str(r, "material_name", m->mat3->mats[s->material].name);
 	if (s->ok) {
-		nm_kv(o, "triangles", "%llu", (unsigned long long)s->count[J3D_PC_TRIANGLES]);
-		nm_kv(o, "lines", "%llu", (unsigned long long)s->count[J3D_PC_LINES]);
-		nm_kv(o, "points", "%llu", (unsigned long long)s->count[J3D_PC_POINTS]);
+		nm_rec_derived(r, "triangles", "%llu",
+			       (unsigned long long)s->count[J3D_PC_TRIANGLES]);
+		nm_rec_derived(r, "lines", "%llu", (unsigned long long)s->count[J3D_PC_LINES]);
+		nm_rec_derived(r, "points", "%llu", (unsigned long long)s->count[J3D_PC_POINTS]);
 	}
 }
 
@@ -267,11 +274,16 @@ static nm_status shape_dir(nm_tree *t, nm_node *parent, j3d_model *m, j3d_shape 
 	nm_node *dir = nm_dir(t, parent, name);
 	if (!dir)
 		return NM_E_NOMEM;
-	nm_out o;
-	nm_out_init(&o);
-	shape_header(&o, m, s);
-	nm_node *h = nm_text(t, dir, "header.txt", &o);
-	nm_out_free(&o);
+	const j3d_chunk *c = m->shp1->chunk;
+	uint64_t at = c->off + m->shp1->off_shapes + 0x28 * (uint64_t)s->index;
+	nm_view v;
+	nm_error err;
+	if (nm_view_load(m->r, at, 0x28, c->magic, NM_BIG, &v, &err) != NM_OK)
+		return err.code;
+	j3d_record_ref how = { .m = m, .off = at, .len = 0x28, .chunk = c->magic,
+			       .index = s->index, .write = shape_record };
+	nm_node *h = j3d_record_file(t, dir, "header.txt", &v, &how);
+	nm_view_free(&v);
 	if (!h || packet_files(t, dir, m, s) != NM_OK)
 		return NM_E_NOMEM;
 	if (!s->ok)
