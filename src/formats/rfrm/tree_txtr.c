@@ -13,11 +13,6 @@
 #include "formats/rfrm/txtr.h"
 #include "lib/alloc.h"
 
-struct level_ref {
-	rfrm_txtr *x;
-	uint32_t layer, level;
-};
-
 static nm_status produce_surface(void *ctx, void *arg, nm_out *o, nm_error *err)
 {
 	rfrm_txtr *x = arg;
@@ -58,7 +53,7 @@ static nm_status alloc_largest_first(const nm_options *opt, const uint64_t *need
 	return NM_OK;
 }
 
-static nm_status level_fail(nm_error *err, nm_status s, const struct level_ref *ref,
+static nm_status level_fail(nm_error *err, nm_status s, const rfrm_txtr_level *ref,
 			    const char *what)
 {
 	char layer[24];
@@ -71,7 +66,7 @@ static nm_status level_fail(nm_error *err, nm_status s, const struct level_ref *
 /* Take the level's bytes from the surface, put them in rows, decode. surface: the whole
  * surface in memory, or NULL to read it through the tree (whose cache then keeps the
  * surface for the other levels). */
-static nm_status level_png(const struct level_ref *ref, const uint8_t *surface, nm_out *o,
+static nm_status level_png(const rfrm_txtr_level *ref, const uint8_t *surface, nm_out *o,
 			   nm_error *err)
 {
 	rfrm_txtr *x = ref->x;
@@ -218,12 +213,12 @@ static nm_status add_pngs(rfrm_txtr *x, nm_node *root)
 			return NM_E_NOMEM;
 		for (uint32_t k = 0; k < x->mip_count; k++) {
 			const nm_tegra_level *l = &x->surf.level[k];
-			struct level_ref *ref = nm_tree_alloc(t, sizeof *ref);
+			rfrm_txtr_level *ref = nm_tree_alloc(t, sizeof *ref);
 			char name[24];
 			snprintf(name, sizeof name, "%u.png", k);
 			if (!ref)
 				return NM_E_NOMEM;
-			*ref = (struct level_ref){ x, layer, k };
+			*ref = (rfrm_txtr_level){ x, layer, k };
 			if (!nm_lazy(t, dir, name, nm_png_size(l->width, l->height, x->fmt->channels),
 				     produce_png, NULL, ref))
 				return NM_E_NOMEM;
@@ -296,6 +291,9 @@ nm_status rfrm_build_txtr(nm_reader *r, nm_tree *t, nm_node *dir, const rfrm_ite
 			goto nomem;
 	if (rfrm_txtr_has_png(x) && add_pngs(x, dir) != NM_OK)
 		goto nomem;
+	if (rfrm_txtr_has_png(x) && x->surface_node && nm_tree_options(t)->editable &&
+	    rfrm_txtr_editable(x, produce_png, produce_surface) != NM_OK)
+		goto nomem;
 	nm_out_free(&o);
 	return NM_OK;
 nomem:
@@ -307,7 +305,7 @@ nomem:
  * decompressed into memory for the one PNG, and freed after it. */
 static nm_status produce_png_alone(void *ctx, void *arg, nm_out *o, nm_error *err)
 {
-	const struct level_ref *ref = arg;
+	const rfrm_txtr_level *ref = arg;
 	nm_out surface;
 	(void)ctx;
 	nm_out_init(&surface);
@@ -328,13 +326,13 @@ bool rfrm_txtr_png_source(nm_reader *r, nm_tree *t, nm_png_source *src)
 	rfrm_item form;
 	nm_error err;
 	rfrm_txtr *x = nm_tree_alloc(t, sizeof *x);
-	struct level_ref *ref = nm_tree_alloc(t, sizeof *ref);
+	rfrm_txtr_level *ref = nm_tree_alloc(t, sizeof *ref);
 	if (!x || !ref || nm_tree_on_free(t, rfrm_txtr_free, x) != NM_OK ||
 	    rfrm_read_form(r, 0, nm_reader_size(r), &form, &err) != NM_OK ||
 	    memcmp(form.id, "TXTR", 4) != 0 || rfrm_txtr_parse(r, t, &form, x, &err) != NM_OK ||
 	    !rfrm_txtr_has_png(x) || x->layers != 1 || !x->gpu)
 		return false;
-	*ref = (struct level_ref){ x, 0, 0 };
+	*ref = (rfrm_txtr_level){ x, 0, 0 };
 	const nm_tegra_level *l = &x->surf.level[0];
 	*src = (nm_png_source){ nm_png_size(l->width, l->height, x->fmt->channels),
 				produce_png_alone, NULL, ref };
