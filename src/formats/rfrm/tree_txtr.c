@@ -9,6 +9,7 @@
 #include "codec/astc.h"
 #include "codec/gpu_buffer.h"
 #include "export/png.h"
+#include "export/record.h"
 #include "export/text.h"
 #include "formats/rfrm/txtr.h"
 #include "lib/alloc.h"
@@ -141,27 +142,89 @@ static void info_text(nm_out *o, const rfrm_txtr *x)
 		nm_kv_str(o, "error", x->items_err.msg);
 }
 
-static void head_text(nm_out *o, const rfrm_txtr *x)
+/* HEAD's record (export/record.h): the texture's type, format, size and levels follow
+ * the surface's layout and cannot be edited; tile mode, swizzle and the sampler (flags,
+ * filter, wraps) are stored values, written back in their own type. v: HEAD's data. */
+#define HEAD_SAMPLER(x) (0x20 + 4 * (size_t)(x)->mip_count)
+
+static const char *sampler_name(int kind, uint32_t v)
 {
-	if (!x->head_ok)
-		return;
-	summary(o, x, "type", "format");
-	nm_kv(o, "tile_mode", "%u", x->tile_mode);
-	nm_kv(o, "swizzle", "%u", x->swizzle);
-	nm_kv(o, "mip_count", "%u", x->mip_count);
+	return kind ? rfrm_txtr_wrap_name(v) : rfrm_txtr_filter_name(v);
+}
+
+static bool sampler_value(int kind, const char *name, uint32_t *v)
+{
+	for (uint32_t i = 0; i < 256; i++) {
+		const char *n = sampler_name(kind, i);
+		if (n && strcmp(n, name) == 0) {
+			*v = i;
+			return true;
+		}
+	}
+	return false;
+}
+
+static const nm_rec_names sampler_names = { sampler_name, sampler_value };
+
+static void head_record(nm_rec *r, const rfrm_txtr *x)
+{
+	const char *type = rfrm_txtr_type_name(x->type);
+	const char *format = x->fmt ? x->fmt->name : NULL;
+	nm_rec_derived(r, "type", "%s (0x%x)", type ? type : "unknown", x->type);
+	nm_rec_derived(r, "format", "%s (0x%x)", format ? format : "unknown", x->format);
+	nm_rec_derived(r, "width", "%u", x->width);
+	nm_rec_derived(r, "height", "%u", x->height);
+	nm_rec_derived(r, "depth", "%u", x->depth);
+	nm_rec_int(r, "tile_mode", 0x14, NM_FIELD_U32);
+	nm_rec_int(r, "swizzle", 0x18, NM_FIELD_U32);
+	nm_rec_derived(r, "mip_count", "%u", x->mip_count);
 	for (uint32_t k = 0; k < x->mip_count; k++) {
 		uint32_t w = x->width >> k ? x->width >> k : 1, h = x->height >> k ? x->height >> k : 1;
 		char key[16];
 		snprintf(key, sizeof key, "mip%u", k);
-		nm_kv(o, key, "%ux%u, %u bytes", w, h, x->mip_size[k]);
+		nm_rec_derived(r, key, "%ux%u, %u bytes", w, h, x->mip_size[k]);
 	}
-	nm_kv(o, "sampler_flags", "0x%x", x->sampler_flags);
-	nm_kv_enum(o, "filter", rfrm_txtr_filter_name(x->filter), x->filter);
+	size_t p = HEAD_SAMPLER(x);
+	nm_rec_hex(r, "sampler_flags", p, NM_FIELD_U32, 0);
+	nm_rec_enum(r, "filter", p + 4, NM_FIELD_U8, &sampler_names, 0);
 	static const char *const axes[3] = { "wrap_x", "wrap_y", "wrap_z" };
 	for (int i = 0; i < 3; i++)
-		nm_kv_enum(o, axes[i], rfrm_txtr_wrap_name(x->wrap[i]), x->wrap[i]);
+		nm_rec_enum(r, axes[i], p + 5 + (size_t)i, NM_FIELD_U8, &sampler_names, 1);
 	if (x->head_extra)
-		nm_kv(o, "trailing_bytes", "%llu", (unsigned long long)x->head_extra);
+		nm_rec_derived(r, "trailing_bytes", "%llu", (unsigned long long)x->head_extra);
+}
+
+static nm_status head_text(nm_out *o, const rfrm_txtr *x, nm_error *err)
+{
+	nm_view v;
+	nm_status s = rfrm_table_load(x->r, x->head, "HEAD", &v, err);
+	if (s != NM_OK)
+		return s;
+	nm_rec r;
+	nm_rec_write(&r, o, &v);
+	head_record(&r, x);
+	nm_view_free(&v);
+	return NM_OK;
+}
+
+/* head/header.txt edited: the chunk's lines and HEAD's read back (all derived but the
+ * stored fields of head_record). */
+static nm_status invert_head(void *ctx, void *arg, const uint8_t *bytes, size_t len,
+			     nm_edit *ed, nm_error *err)
+{
+	const rfrm_txtr *x = arg;
+	nm_view v;
+	(void)ctx;
+	nm_status s = rfrm_table_load(x->r, x->head, "HEAD", &v, err);
+	if (s != NM_OK)
+		return s;
+	nm_rec r;
+	nm_rec_read(&r, &v, x->r, "HEAD", (const char *)bytes, len, ed);
+	rfrm_item_record(&r, x->head);
+	head_record(&r, x);
+	nm_rec_end(&r);
+	nm_view_free(&v);
+	return NM_OK;
 }
 
 static void gpu_text(nm_out *o, const rfrm_txtr *x)
@@ -232,8 +295,8 @@ static nm_status add_chunk(rfrm_txtr *x, nm_node *root, const rfrm_item *it)
 	nm_tree *t = x->t;
 	nm_out o;
 	nm_out_init(&o);
-	if (it == x->head)
-		head_text(&o, x);
+	if (it == x->head && x->head_ok && head_text(&o, x, &x->head_err) != NM_OK)
+		x->head_ok = false;
 	else if (it == x->gpu)
 		gpu_text(&o, x);
 	if (nm_out_status(&o) != NM_OK) {
@@ -248,6 +311,8 @@ static nm_status add_chunk(rfrm_txtr *x, nm_node *root, const rfrm_item *it)
 		rfrm_add_items(t, d, x->r, it, 1);
 	if (it == x->head && !x->head_ok)
 		nm_error_file(t, d, &x->head_err);
+	if (it == x->head && x->head_ok && nm_tree_options(t)->editable)
+		nm_text_inverse(nm_child(t, d, "header.txt"), invert_head, x);
 	if (it != x->gpu)
 		return NM_OK;
 	if (x->has_layout) {
