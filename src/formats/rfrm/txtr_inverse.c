@@ -108,6 +108,28 @@ static nm_status encode_level(void *ctx, unsigned level, const uint8_t *rgba, un
 	return s;
 }
 
+/* The level's block-linear bytes as its PNG shows them. */
+static nm_status decode_level(void *ctx, unsigned level, const uint8_t *src, size_t len,
+			      unsigned w, unsigned h, uint8_t *rgba, nm_error *err)
+{
+	const rfrm_txtr_level *ref = ctx;
+	rfrm_txtr *x = ref->x;
+	const nm_tegra_level *l = &x->surf.level[level];
+	const nm_options *opt = nm_reader_options(x->r);
+	uint8_t *lin = nm_alloc(opt, l->linear_size ? l->linear_size : 1, 1, err, x->name, "GPU",
+				x->gpu->data_off);
+	if (!lin)
+		return err->code;
+	nm_status s = nm_tegra_deswizzle(src, len, l->row_bytes, l->blocks_y, l->block_height, lin);
+	if (s == NM_OK)
+		s = rfrm_txtr_decode(x->fmt, opt, lin, (size_t)l->linear_size, w, h, rgba);
+	if (s != NM_OK)
+		nm_fail(err, s, x->name, "GPU", x->gpu->data_off, "level %u of the %s surface "
+			"cannot be decoded", level, x->fmt->name);
+	free(lin);
+	return s;
+}
+
 static nm_status invert_png(void *ctx, void *arg, const uint8_t *png, size_t len, nm_edit *ed,
 			    nm_error *err)
 {
@@ -123,8 +145,9 @@ static nm_status invert_png(void *ctx, void *arg, const uint8_t *png, size_t len
 	}
 	/* Each level's encoder needs its layer: a chain per layer. */
 	rfrm_txtr_level layer = { x, ref->layer, 0 };
-	nm_tex_chain c = { levels, x->mip_count, encode_level, &layer, nm_reader_options(x->r),
-			   x->name, "GPU" };
+	nm_tex_chain c = { .levels = levels, .nlevels = x->mip_count, .encode = encode_level,
+			   .decode = decode_level, .ctx = &layer,
+			   .opt = nm_reader_options(x->r), .file = x->name, .chunk = "GPU" };
 	return nm_tex_invert(&c, ref->level, png, len, ed, err);
 }
 
