@@ -144,3 +144,26 @@ nm_status nm_tex_invert(const nm_tex_chain *c, unsigned level, const uint8_t *pn
 	free(rgba);
 	return s;
 }
+
+nm_status nm_tex_pica_encode(void *ctx, unsigned level, const uint8_t *rgba, unsigned w,
+			     unsigned h, uint8_t *dst, size_t len, nm_edit *ed, nm_error *err)
+{
+	const nm_tex_pica *p = ctx;
+	(void)ed;
+	nm_status s = nm_pica_encode(p->fmt, rgba, w, h, dst, len);
+	if (s != NM_OK)
+		nm_fail(err, s, p->file, p->chunk, NM_NO_OFFSET, "level %u (%ux%u %s) cannot be "
+			"encoded", level, w, h, nm_pica_format_name(p->fmt));
+	return s;
+}
+
+nm_status nm_tex_pica_decode(void *ctx, unsigned level, const uint8_t *src, size_t len,
+			     unsigned w, unsigned h, uint8_t *rgba, nm_error *err)
+{
+	const nm_tex_pica *p = ctx;
+	nm_status s = nm_pica_decode(p->fmt, src, len, w, h, rgba);
+	if (s != NM_OK)
+		nm_fail(err, s, p->file, p->chunk, NM_NO_OFFSET, "level %u (%ux%u %s) cannot be "
+			"decoded", level, w, h, nm_pica_format_name(p->fmt));
+	return s;
+}

@@ -17,6 +17,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include "codec/pica.h"
 #include "lib/edit.h"
 
 /* One level of a chain: its size in texels and where its encoded bytes are. */
@@ -56,6 +57,17 @@ typedef struct nm_tex_chain {
  * with no encoder...). A status only when the model cannot be read. */
 nm_status nm_tex_invert(const nm_tex_chain *c, unsigned level, const uint8_t *png, size_t len,
 			nm_edit *ed, nm_error *err);
+
+/* PICA textures (CMB's tex/, a CMAB's txpt/): the encoder and decoder callbacks of a
+ * chain whose ctx is an nm_tex_pica. */
+typedef struct nm_tex_pica {
+	nm_pica_format fmt;
+	const char *file, *chunk;     /* for messages */
+} nm_tex_pica;
+nm_status nm_tex_pica_encode(void *ctx, unsigned level, const uint8_t *rgba, unsigned w,
+			     unsigned h, uint8_t *dst, size_t len, nm_edit *ed, nm_error *err);
+nm_status nm_tex_pica_decode(void *ctx, unsigned level, const uint8_t *src, size_t len,
+			     unsigned w, unsigned h, uint8_t *rgba, nm_error *err);
 
 /* The RGBA8 texels of every level made from level 0's (levels[0] is the caller's
  * w x h x 4 bytes; levels 1.. are malloc'd through nm_alloc into out[1..n)): for the
