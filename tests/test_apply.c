@@ -17,6 +17,7 @@
 #include "lib/edit.h"
 #include "tests/fixtures/archive_writer.h"
 #include "tests/fixtures/cmb_writer.h"
+#include "tests/apply_util.h"
 #include "tests/walk.h"
 
 static uint8_t *records_cmb(uint32_t version, size_t *len)
@@ -28,57 +29,7 @@ static uint8_t *records_cmb(uint32_t version, size_t *len)
 
 static nm_tree *editable_tree(const uint8_t *d, size_t len)
 {
-	nm_options opt;
-	nm_options_init(&opt);
-	opt.editable = true;
-	nm_tree *t;
-	nm_error err;
-	ck_assert_int_eq(walk_build_with(d, len, "r.cmb", &opt, &t, &err), NM_OK);
-	return t;
-}
-
-/* Every record file and vertex CSV, given its own bytes: no patch, no refusal. */
-struct own_bytes {
-	size_t checked, failed;
-	const char *file;
-};
-
-static void own_bytes(void *ctx, nm_tree *t, const char *path, const uint8_t *data, size_t len)
-{
-	struct own_bytes *ob = ctx;
-	nm_node *n;
-	nm_inverse_fn fn;
-	void *fctx, *arg;
-	nm_error err;
-	/* Slices are left out: their inverse is a patch of the bytes as they are. So are
-	 * textures: a PNG with the tree's own bytes is no edit before any inverse runs
-	 * (nm_apply_file compares first), and re-encoding a lossy format's decoded pixels
-	 * need not give the stored bytes back. */
-	size_t pl = strlen(path);
-	if ((pl > 4 && strcmp(path + pl - 4, ".png") == 0) ||
-	    nm_resolve(t, path, &n, &err) != NM_OK || nm_node_type(n) == NM_NODE_SLICE ||
-	    !nm_node_inverse(t, n, &fn, &fctx, &arg))
-		return;
-	nm_edit ed;
-	nm_edit_init(&ed);
-	nm_status s = fn(fctx, arg, data, len, &ed, &err);
-	ob->checked++;
-	if (s != NM_OK || ed.npatches || ed.nrefusals) {
-		ob->failed++;
-		printf("%s %s: %s%s\n", ob->file, path, s != NM_OK ? err.msg : "",
-		       ed.nrefusals ? ed.refusals[0].why : ed.npatches ? "patched" : "");
-	}
-	nm_edit_free(&ed);
-}
-
-static void check_own_bytes(nm_tree *t, const char *file, size_t want_at_least)
-{
-	struct own_bytes ob = { .file = file };
-	walk_opts o = { .on_file = own_bytes, .ctx = &ob };
-	walk_stats st;
-	walk_tree_opts(t, &o, &st);
-	ck_assert_uint_eq(ob.failed, 0);
-	ck_assert_uint_ge(ob.checked, want_at_least);
+	return apply_editable_tree(d, len, "r.cmb");
 }
 
 static const uint32_t versions[] = { 6, 10, 12, 15 };
@@ -109,14 +60,7 @@ START_TEST(corpus_records_read_back_as_no_change)
 			continue;
 		char path[4200];
 		snprintf(path, sizeof path, "%s/%s", dir, e->d_name);
-		nm_options opt;
-		nm_options_init(&opt);
-		opt.editable = true;
-		nm_tree *t;
-		nm_error err;
-		ck_assert_int_eq(nm_open_model(path, &opt, &t, &err), NM_OK);
-		check_own_bytes(t, e->d_name, 1);
-		nm_tree_free(t);
+		check_file_own_bytes(path, e->d_name, 1);
 		files++;
 	}
 	closedir(dd);
@@ -146,59 +90,6 @@ START_TEST(no_record_inverses_unless_editable)
 	free(d);
 }
 END_TEST
-
-/* path's text with the line starting key replaced by "key: value". */
-static char *with_line(nm_tree *t, const char *path, const char *key, const char *value,
-		       size_t *len)
-{
-	size_t n;
-	char *text = walk_read(t, path, &n);
-	ck_assert_ptr_nonnull(text);
-	char *out = malloc(n + 256);
-	ck_assert_ptr_nonnull(out);
-	size_t o = 0;
-	bool found = false;
-	for (char *line = text; *line;) {
-		char *nl = strchr(line, '\n');
-		size_t l = nl ? (size_t)(nl - line) + 1 : strlen(line);
-		if (strncmp(line, key, strlen(key)) == 0 && line[strlen(key)] == ':') {
-			o += (size_t)sprintf(out + o, "%s: %s\n", key, value);
-			found = true;
-		} else {
-			memcpy(out + o, line, l);
-			o += l;
-		}
-		line += l;
-	}
-	ck_assert(found);
-	free(text);
-	*len = o;
-	return out;
-}
-
-/* The new model's bytes after one edit of key in path, or NULL with *problems set. */
-static uint8_t *apply_one(nm_tree *t, const char *path, const char *key, const char *value,
-			  size_t *out_len, size_t *problems)
-{
-	size_t len;
-	char *text = with_line(t, path, key, value, &len);
-	nm_apply *a = nm_apply_new(t);
-	nm_error err;
-	ck_assert_int_eq(nm_apply_file(a, path, (uint8_t *)text, len, path, &err), NM_OK);
-	free(text);
-	nm_out out;
-	nm_out_init(&out);
-	bool changed = false;
-	nm_status s = nm_apply_encode(a, &out, &changed, &err);
-	*problems = nm_apply_problems(a);
-	nm_apply_free(a);
-	if (s != NM_OK) {
-		nm_out_free(&out);
-		return NULL;
-	}
-	ck_assert(changed);
-	return nm_out_take(&out, out_len);
-}
 
 /* Each kind of field encodes in its own type at its own offset (CMB v10: materials at
  * their chunk's offset + 0x0C; FORMATS.md 4.4). */
