@@ -31,6 +31,10 @@ typedef struct nm_patch {
 	char *field;         /* what the bytes encode ("diffuse_color", "raw.bin") */
 	char *chunk;         /* where, in the model's words ("mats") */
 	size_t file;         /* the edited file it came from (its index in the caller's list) */
+	/* The bytes replace the whole of r, whatever its length (off 0): a model written
+	 * again from an edited whole-model file. Carried up as one change; another length
+	 * is allowed only where r is the file itself or a whole-file stream encoded again. */
+	bool whole;
 } nm_patch;
 
 /* A refusal: why an edit cannot be encoded. */
@@ -76,6 +80,10 @@ void nm_edit_free(nm_edit *ed);
 /* bytes[0..len) at off of r, for field of line in chunk (copied). */
 void nm_edit_patch(nm_edit *ed, nm_reader *r, uint64_t off, const void *bytes, size_t len,
 		   const char *chunk, unsigned line, const char *field);
+/* The whole of r becomes bytes[0..len) (nm_patch.whole): for a file that shows the
+ * whole model (an ASCII rendering) whose edit may change the model's layout. */
+void nm_edit_replace(nm_edit *ed, nm_reader *r, const void *bytes, size_t len,
+		     const char *chunk, const char *field);
 /* "LINE: FIELD: why" (line 0 and field NULL leave theirs out). */
 void nm_edit_refuse(nm_edit *ed, unsigned line, const char *field, const char *fmt, ...)
 	__attribute__((format(printf, 4, 5)));
