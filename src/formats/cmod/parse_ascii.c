@@ -182,7 +182,8 @@ static void next(lexer *lx)
 	char c = *lx->s;
 	if (c == '"') {
 		lex_string(lx);
-	} else if (is_digit(c) || c == '+' || c == '-' || c == '.') {
+	} else if (is_digit(c) || c == '+' || c == '-' || c == '.' ||
+		   special_len(lx->s, lx->end)) {
 		lex_number(lx);
 	} else if (is_name_start(c)) {
 		lx->tok = lx->s;
