@@ -12,3 +12,6 @@ TESTS += tests/test_cmod_ascii
 tests_test_cmod_ascii_SOURCES = tests/test_cmod_ascii.c tests/walk.h tests/walk.c
 tests_test_cmod_ascii_CFLAGS = $(AM_CFLAGS) $(CHECK_CFLAGS)
 tests_test_cmod_ascii_LDADD = $(LDADD_COMMON) $(CHECK_LIBS) -lm
+# The corpus's ASCII files against their binary form, edits of model.ascii.cmod, refusals.
+TESTS += tests/cmod_ascii.sh
+EXTRA_DIST += tests/cmod_ascii.sh
