@@ -1,7 +1,9 @@
 /* Changes carried up from the reader an inverse patched to the file's own bytes
  * (apply.h): through a window (an archive's stored member) at its offset, through a
  * compressed stream by decompressing it whole, patching and encoding it again in its
- * own codec (nm_reader_origin_of says which). Knows no format. */
+ * own codec (nm_reader_origin_of says which). Knows no format.
+ * A whole replacement (nm_patch.whole) may change a reader's length: the file itself
+ * and a stream that is the whole file take it; a window (an archive member) refuses. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -86,11 +88,24 @@ static bool encode_again(nm_apply *a, nm_reader *r, const nm_reader_origin *o, c
 {
 	uint64_t size = nm_reader_size(r);
 	uint8_t *plain;
-	if (nm_reader_load(r, 0, (size_t)size, NULL, &plain, err) != NM_OK) {
+	const change *resized = NULL;   /* a whole replacement of another length: alone */
+	for (size_t i = 0; i < n; i++)
+		if (cs[i]->len != cs[i]->old_len)
+			resized = cs[i];
+	if (resized) {
+		size = resized->len;
+		plain = nm_alloc(nm_reader_options(r), size ? size : 1, 1, err,
+				 nm_reader_name(r), NULL, NM_NO_OFFSET);
+		if (plain)
+			memcpy(plain, resized->bytes, resized->len);
+	} else if (nm_reader_load(r, 0, (size_t)size, NULL, &plain, err) != NM_OK) {
+		plain = NULL;
+	}
+	if (!plain) {
 		nm_lines_add(&a->problems, &a->nomem, "%s", err->msg);
 		return false;
 	}
-	for (size_t i = 0; i < n; i++)
+	for (size_t i = 0; !resized && i < n; i++)
 		memcpy(plain + cs[i]->off, cs[i]->bytes, cs[i]->len);
 	nm_out enc;
 	nm_out_init(&enc);
@@ -162,7 +177,19 @@ static bool carry_reader(nm_apply *a, change_list *l, nm_reader *r, nm_error *er
 			     nm_reader_name(r));
 		ok = false;
 	} else if (ok && !o.encode) {
-		for (size_t i = 0; i < n; i++) {
+		for (size_t i = 0; ok && i < n; i++)
+			if (cs[i]->len != cs[i]->old_len) {
+				char first[600];
+				nm_apply_patch_name(a, &a->ed.patches[cs[i]->patch], first,
+						    sizeof first);
+				nm_lines_add(&a->problems, &a->nomem, "%s: makes %s %zu bytes where "
+					     "it has %llu: it is a member of %s, and apply does not "
+					     "rewrite archive tables yet", first, nm_reader_name(r),
+					     cs[i]->len, (unsigned long long)cs[i]->old_len,
+					     nm_reader_name(o.parent));
+				ok = false;
+			}
+		for (size_t i = 0; ok && i < n; i++) {
 			cs[i]->r = o.parent;
 			cs[i]->off += o.off;
 		}
@@ -207,7 +234,8 @@ nm_status nm_apply_encode(nm_apply *a, nm_out *out, bool *changed, nm_error *err
 		const nm_patch *p = &a->ed.patches[i];
 		if (p->superseded)
 			continue;
-		change c = { p->r, p->off, p->len, malloc(p->len ? p->len : 1), p->len, i };
+		change c = { p->r, p->off, p->whole ? nm_reader_size(p->r) : p->len,
+			     malloc(p->len ? p->len : 1), p->len, i };
 		if (!c.bytes || !add(&l, c)) {
 			free(c.bytes);
 			free_changes(&l);
@@ -245,7 +273,8 @@ nm_status nm_apply_encode(nm_apply *a, nm_out *out, bool *changed, nm_error *err
 		free_changes(&l);
 		return nm_apply_problems(a) ? NM_E_INVAL : NM_OK;
 	}
-	/* Only a stream that is the whole file changes its length (encode_again). */
+	/* Only the file itself, replaced whole, or a stream that is the whole file
+	 * (encode_again) changes its length. */
 	const change *whole = NULL;
 	for (size_t i = 0; i < l.n; i++)
 		if (l.c[i].len != l.c[i].old_len)
@@ -290,6 +319,15 @@ void nm_apply_each_change(const nm_apply *a, void (*fn)(const char *line, void *
 		}
 		for (size_t k = 0, at = 0; k < p->len && k < 16; k++)
 			at += (size_t)snprintf(hex + at, sizeof hex - at, " %02x", p->bytes[k]);
+		if (p->whole) {
+			snprintf(line, sizeof line, "%s: %s%s%s written again whole: %zu bytes, "
+				 "was %llu:%s%s", name, nm_reader_name(p->r), p->chunk ? " " : "",
+				 p->chunk ? p->chunk : "", p->len,
+				 (unsigned long long)nm_reader_size(p->r), hex,
+				 p->len > 16 ? " ..." : "");
+			fn(line, ctx);
+			continue;
+		}
 		snprintf(line, sizeof line, "%s: %s%s%s bytes 0x%llx..0x%llx:%s%s", name,
 			 nm_reader_name(p->r), p->chunk ? " " : "", p->chunk ? p->chunk : "",
 			 (unsigned long long)p->off, (unsigned long long)(p->off + p->len - 1),

@@ -126,6 +126,15 @@ size_t nm_patches_supersede(nm_patch **p, size_t n)
 	return marked;
 }
 
+void nm_edit_replace(nm_edit *ed, nm_reader *r, const void *bytes, size_t len,
+		     const char *chunk, const char *field)
+{
+	size_t n = ed->npatches;
+	nm_edit_patch(ed, r, 0, bytes, len, chunk, 0, field);
+	if (ed->npatches > n)
+		ed->patches[n].whole = true;
+}
+
 void nm_edit_refuse(nm_edit *ed, unsigned line, const char *field, const char *fmt, ...)
 {
 	if (!grow((void **)&ed->refusals, ed->nrefusals, &ed->caprefusals,

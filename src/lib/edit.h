@@ -36,6 +36,10 @@ typedef struct nm_patch {
 	 * the same bytes replaces it whole instead of conflicting with it (superseded). */
 	bool derived;
 	bool superseded;     /* set by nm_patches_supersede */
+	/* The bytes replace the whole of r, whatever its length (off 0): a model written
+	 * again from an edited whole-model file. Carried up as one change; another length
+	 * is allowed only where r is the file itself or a whole-file stream encoded again. */
+	bool whole;
 } nm_patch;
 
 /* A refusal: why an edit cannot be encoded. */
@@ -87,6 +91,10 @@ void nm_edit_patch_derived(nm_edit *ed, nm_reader *r, uint64_t off, const void *
 /* Mark each derived patch of p[0..n) that a given one overlaps in the same reader as
  * superseded (p is reordered). Returns how many it marked. */
 size_t nm_patches_supersede(nm_patch **p, size_t n);
+/* The whole of r becomes bytes[0..len) (nm_patch.whole): for a file that shows the
+ * whole model (an ASCII rendering) whose edit may change the model's layout. */
+void nm_edit_replace(nm_edit *ed, nm_reader *r, const void *bytes, size_t len,
+		     const char *chunk, const char *field);
 /* "LINE: FIELD: why" (line 0 and field NULL leave theirs out). */
 void nm_edit_refuse(nm_edit *ed, unsigned line, const char *field, const char *fmt, ...)
 	__attribute__((format(printf, 4, 5)));
