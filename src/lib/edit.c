@@ -53,15 +53,17 @@ static char *dup_or_null(const char *s, bool *ok)
 	return d;
 }
 
-void nm_edit_patch(nm_edit *ed, nm_reader *r, uint64_t off, const void *bytes, size_t len,
-		   const char *chunk, unsigned line, const char *field)
+static void add_patch(nm_edit *ed, nm_reader *r, uint64_t off, uint64_t old_len,
+		      const void *bytes, size_t len, const char *chunk, unsigned line,
+		      const char *field)
 {
 	if (!grow((void **)&ed->patches, ed->npatches, &ed->cappatches, sizeof *ed->patches)) {
 		ed->nomem = true;
 		return;
 	}
 	bool ok = true;
-	nm_patch p = { .r = r, .off = off, .len = len, .line = line, .file = ed->file };
+	nm_patch p = { .r = r, .off = off, .old_len = old_len, .len = len, .line = line,
+		       .file = ed->file };
 	p.bytes = malloc(len ? len : 1);
 	ok = p.bytes != NULL;
 	if (p.bytes && len)
@@ -76,6 +78,18 @@ void nm_edit_patch(nm_edit *ed, nm_reader *r, uint64_t off, const void *bytes, s
 		return;
 	}
 	ed->patches[ed->npatches++] = p;
+}
+
+void nm_edit_patch(nm_edit *ed, nm_reader *r, uint64_t off, const void *bytes, size_t len,
+		   const char *chunk, unsigned line, const char *field)
+{
+	add_patch(ed, r, off, len, bytes, len, chunk, line, field);
+}
+
+void nm_edit_replace(nm_edit *ed, nm_reader *r, const void *bytes, size_t len,
+		     const char *chunk, const char *field)
+{
+	add_patch(ed, r, 0, nm_reader_size(r), bytes, len, chunk, 0, field);
 }
 
 void nm_edit_refuse(nm_edit *ed, unsigned line, const char *field, const char *fmt, ...)
