@@ -209,7 +209,7 @@ nm_status nm_apply_file(nm_apply *a, const char *path, const uint8_t *bytes, siz
 static bool patch_holds(const nm_patch *p, nm_error *err)
 {
 	uint8_t *now;
-	if (p->whole && nm_reader_size(p->r) != p->len)
+	if (p->old_len != p->len) /* a whole replacement of another length */
 		return false;
 	if (nm_reader_load(p->r, p->off, p->len, p->chunk, &now, err) != NM_OK)
 		return false;
