@@ -164,6 +164,7 @@ void nm_tree_free(nm_tree *t)
 	nm_content_free_all(t);
 	nm_cache_free(t->cache);
 	free(t->inverses);
+	free(t->ranges);
 	free(t->buckets);
 	pthread_mutex_destroy(&t->lock);
 	pthread_cond_destroy(&t->populated);
@@ -596,7 +597,7 @@ static nm_status produce(void *node, void *unused, nm_out *out, nm_error *err)
 
 /* Pinned produced bytes of a lazy file, checked against its declared size. A file
  * announced larger than max_file_size is refused before its producer runs. */
-static nm_status produced(nm_tree *t, nm_node *n, nm_cache_entry **e, nm_error *err)
+nm_status nm_tree_produced(nm_tree *t, nm_node *n, nm_cache_entry **e, nm_error *err)
 {
 	uint64_t announced = atomic_load(&n->size);
 	if (announced != NM_SIZE_MEASURE && announced > t->opt.max_file_size)
@@ -621,7 +622,7 @@ nm_status nm_size(nm_tree *t, nm_node *n, uint64_t *size, nm_error *err)
 	uint64_t sz = atomic_load(&n->size);
 	if (n->kind == NM_NODE_LAZY && sz == NM_SIZE_MEASURE) {
 		nm_cache_entry *e;
-		nm_status s = produced(t, n, &e, err);
+		nm_status s = nm_tree_produced(t, n, &e, err);
 		if (s != NM_OK)
 			return s;
 		sz = nm_cache_len(e);
@@ -675,8 +676,11 @@ nm_status nm_read_pin(nm_tree *t, nm_node *n, uint64_t off, size_t len, nm_read_
 		h->data = h->owned;
 		break;
 	case NM_NODE_LAZY: {
+		s = nm_tree_read_range(t, n, off, len, h, err);
+		if (s != NM_E_UNSUPPORTED)
+			return s;
 		nm_cache_entry *e;
-		s = produced(t, n, &e, err);
+		s = nm_tree_produced(t, n, &e, err);
 		if (s != NM_OK)
 			return s;
 		h->entry = e;
