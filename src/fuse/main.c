@@ -12,6 +12,7 @@
 #include "fuse/loop.h"
 #include "fuse/mountpoint.h"
 #include "fuse/ops.h"
+#include "fuse/ahead.h"
 #include "fuse/prefill.h"
 
 /* A libfuse call failed: one line of ours, quoting what libfuse said about it (held by
@@ -114,10 +115,15 @@ int main(int argc, char *argv[])
 	nm_fuse_log_detach();
 	if (nm_fuse_prefill_start(&fs, opts.prefill ? opts.model.cache_size : 0) != 0)
 		nm_fuse_say("cannot start the prefill thread: every file is READ on first use");
+	/* A reader may want part of a file (head, a file manager's sniffing): by ranges. */
+	nm_tree_allow_ranges(fs.tree);
+	if (opts.prefill && nm_fuse_ahead_start(&fs, opts.model.cache_size) != 0)
+		nm_fuse_say("cannot start the producing-ahead thread: files are made on READ");
 	if (opts.idle_timeout && !(fs.idle = nm_fuse_idle_start(mountpoint, opts.idle_timeout)))
 		nm_fuse_say("cannot start the idle_timeout thread: the mount stays until unmounted");
 	rc = serve(se, &cmd, &opts, &fs) != 0;
 	nm_fuse_idle_stop(fs.idle);
+	nm_fuse_ahead_stop(&fs);
 	nm_fuse_prefill_stop(&fs);
 	fuse_session_unmount(se);
 out_signals:

@@ -1,0 +1,24 @@
+/* Producing ahead of a reader, on the core a cold read leaves idle. A READ answered with
+ * a range of a file (tree.h: mesh.obj's first bytes, made alone) leaves the rest of that
+ * file to come: this thread produces it whole into the cache meanwhile, so the reader's
+ * next READs wait only for what is left of it. And when a reader first READs a file of a
+ * directory, the large files after it there (those the prefill leaves to READ: decoded
+ * textures, meshes, model.glb) are produced in listing order, the order find, cp -r
+ * and file managers read them in, while the reader is busy with the first: within half
+ * of cache_size per directory (more would be evicted before it is read), never for a
+ * listing alone (only a READ starts it), and dropped as soon as a READ comes from
+ * another directory (the reader has left: its next files are elsewhere). */
+#ifndef NM_FUSE_AHEAD_H
+#define NM_FUSE_AHEAD_H
+
+#include "fuse/ops.h"
+
+/* Start the thread (after fuse_daemonize), with cache_size bytes of cache to fill.
+ * Returns 0, or -1 when it cannot start (the mount then works without it). */
+int nm_fuse_ahead_start(nm_fuse_fs *fs, uint64_t cache_size);
+/* Stop and join it (after the session loop has ended). */
+void nm_fuse_ahead_stop(nm_fuse_fs *fs);
+/* A READ of file was answered: queue what it calls for. Never waits. */
+void nm_fuse_ahead_ask(nm_fuse_fs *fs, nm_node *file);
+
+#endif
