@@ -22,6 +22,7 @@ struct nm_fuse_ahead {
 	bool stop;
 	uint64_t budget;            /* bytes of files one directory's ask produces */
 	_Atomic uint64_t reading;   /* the directory of the last READ */
+	_Atomic uint64_t last;      /* and its file */
 };
 
 /* Whether the reader is still in dir. */
@@ -132,22 +133,28 @@ void nm_fuse_ahead_stop(nm_fuse_fs *fs)
 	free(a);
 }
 
-void nm_fuse_ahead_ask(nm_fuse_fs *fs, nm_node *file)
+void nm_fuse_ahead_ask(nm_fuse_fs *fs, nm_node *file, uint64_t off, size_t size)
 {
 	struct nm_fuse_ahead *a = fs->ahead;
 	if (!a)
 		return;
 	nm_node *dir = nm_node_parent(file);
-	uint64_t id = nm_node_id(dir);
+	uint64_t id = nm_node_id(dir), fid = nm_node_id(file);
+	/* A reader walks dir once it reads a second file there, or one file through: not
+	 * for a single head (file's sniffing), whose time the production would share. */
+	bool through = off + size > NM_FUSE_AHEAD_HEAD;
+	bool walks = through || (atomic_load_explicit(&a->reading, memory_order_relaxed) == id &&
+				 atomic_load_explicit(&a->last, memory_order_relaxed) != fid);
 	atomic_store_explicit(&a->reading, id, memory_order_relaxed);
-	bool whole = nm_node_ranged(fs->tree, file) && !nm_node_produced(fs->tree, file);
-	bool siblings = nm_node_mark(dir, AHEAD);
+	atomic_store_explicit(&a->last, fid, memory_order_relaxed);
+	bool whole = through && nm_node_ranged(fs->tree, file) && !nm_node_produced(fs->tree, file);
+	bool siblings = walks && nm_node_mark(dir, AHEAD);
 	if (!whole && !siblings)
 		return;
 	pthread_mutex_lock(&a->lock);
 	if (a->count < QUEUE) {
 		a->queue[(a->head + a->count) % QUEUE] =
-			(struct ask){ id, nm_node_id(file), whole, siblings };
+			(struct ask){ id, fid, whole, siblings };
 		a->count++;
 		pthread_cond_signal(&a->wake);
 	}

@@ -306,7 +306,7 @@ static void fs_read(fuse_req_t req, fuse_ino_t ino, size_t size, off_t off,
 		fuse_reply_buf(req, (const char *)h.data, h.len);
 		nm_read_release(fs->tree, &h);
 	}
-	nm_fuse_ahead_ask(fs, n); /* after: a range read found the file not produced */
+	nm_fuse_ahead_ask(fs, n, (uint64_t)off, size); /* after: a range read saw it unmade */
 	put(fs, n);
 }
 
