@@ -3,7 +3,9 @@
  * ranges from another that allows them: its head (what head -c 16384 asks), its tail,
  * ranges at random offsets and lengths (lines cut at both ends), a range of one byte and
  * one across the whole file; every byte must equal the whole production's. A range read
- * of part of a file not produced makes no production and is counted.
+ * of part of a file not produced makes no production and is counted. And a third tree
+ * produces the large ones whole in pieces on four threads (nm_tree_split_threads): the
+ * same bytes again.
  * Files listed on the command line instead of the corpus when given. Exits 77 without
  * the corpus. */
 #include <dirent.h>
@@ -15,11 +17,11 @@
 #include "tests/walk.h"
 
 static int failures;
-static size_t ranged_files, ranges_read;
+static size_t ranged_files, ranges_read, split_files;
 
 struct pair {
 	const char *model;
-	nm_tree *ranged;
+	nm_tree *ranged, *split;
 	uint32_t seed;
 };
 
@@ -78,27 +80,42 @@ static void on_file(void *ctx, nm_tree *t, const char *path, const uint8_t *data
 		compare(p, n, path, data, len, off, l);
 	}
 	compare(p, n, path, data, len, 0, len); /* last: it is the whole production */
+
+	uint64_t before = nm_tree_split_productions(p->split);
+	nm_read_hold h;
+	if (nm_resolve(p->split, path, &n, &err) != NM_OK ||
+	    nm_read_pin(p->split, n, 0, len, &h, &err) != NM_OK) {
+		fail(p->model, path, "does not read in pieces (%llu, %llu)", len, 0);
+		return;
+	}
+	if (h.len != len || memcmp(h.data, data, len) != 0)
+		fail(p->model, path, "made in pieces: %llu bytes differ from %llu", h.len, len);
+	split_files += nm_tree_split_productions(p->split) > before;
+	nm_read_release(p->split, &h);
 }
 
 static void one_model(const char *path)
 {
-	nm_tree *whole, *ranged;
+	nm_tree *whole, *ranged, *split;
 	nm_error err;
 	if (nm_open_model(path, NULL, &whole, &err) != NM_OK)
 		return; /* not a model (a reference PNG beside a texture) */
-	if (nm_open_model(path, NULL, &ranged, &err) != NM_OK) {
-		printf("FAIL %s: opens once, not twice: %s\n", path, err.msg);
+	if (nm_open_model(path, NULL, &ranged, &err) != NM_OK ||
+	    nm_open_model(path, NULL, &split, &err) != NM_OK) {
+		printf("FAIL %s: opens once, not thrice: %s\n", path, err.msg);
 		failures++;
 		nm_tree_free(whole);
 		return;
 	}
 	nm_tree_allow_ranges(ranged);
-	struct pair p = { path, ranged, 0x9e3779b9u };
+	nm_tree_split_threads(split, 4);
+	struct pair p = { path, ranged, split, 0x9e3779b9u };
 	walk_opts o = { .on_file = on_file, .ctx = &p };
 	walk_stats st = { 0 };
 	walk_tree_opts(whole, &o, &st);
 	nm_tree_free(whole);
 	nm_tree_free(ranged);
+	nm_tree_free(split);
 }
 
 static void corpus_dir(const char *dir) /* dir: under 8192 bytes */
@@ -139,10 +156,14 @@ int main(int argc, char **argv)
 			corpus_dir(dir);
 		}
 	}
-	printf("%zu files with a range producer, %zu ranges compared, %d failures\n",
-	       ranged_files, ranges_read, failures);
+	printf("%zu files with a range producer, %zu ranges compared, %zu made in pieces, "
+	       "%d failures\n", ranged_files, ranges_read, split_files, failures);
 	if (ranged_files == 0) {
 		printf("FAIL: no file had a range producer\n");
+		return 1;
+	}
+	if (argc == 1 && split_files == 0) {
+		printf("FAIL: no corpus file was made in pieces\n");
 		return 1;
 	}
 	return failures ? 1 : 0;

@@ -366,7 +366,7 @@ nm_status nm_obj_produce_range(void *ctx, void *arg, uint64_t off, size_t len, n
 
 nm_node *nm_obj_add(nm_tree *t, nm_node *dir, const nm_obj_model *m)
 {
-	if (nm_tree_range_producer(t, nm_obj_produce, nm_obj_produce_range) != NM_OK)
+	if (nm_tree_split_producer(t, nm_obj_produce, nm_obj_produce_range) != NM_OK)
 		return NULL;
 	return nm_lazy(t, dir, "mesh.obj", nm_obj_size(m), nm_obj_produce, (void *)m, NULL);
 }

@@ -5,14 +5,15 @@
 #include <malloc.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <unistd.h>
 #include "config.h"
 #include "formats/driver.h"
+#include "fuse/ahead.h"
 #include "fuse/idle.h"
 #include "fuse/log.h"
 #include "fuse/loop.h"
 #include "fuse/mountpoint.h"
 #include "fuse/ops.h"
-#include "fuse/ahead.h"
 #include "fuse/prefill.h"
 
 /* A libfuse call failed: one line of ours, quoting what libfuse said about it (held by
@@ -117,6 +118,8 @@ int main(int argc, char *argv[])
 		nm_fuse_say("cannot start the prefill thread: every file is READ on first use");
 	/* A reader may want part of a file (head, a file manager's sniffing): by ranges. */
 	nm_tree_allow_ranges(fs.tree);
+	/* and one large decode may use every CPU (mesh.obj in pieces). */
+	nm_tree_split_threads(fs.tree, (unsigned)sysconf(_SC_NPROCESSORS_ONLN));
 	if (opts.prefill && nm_fuse_ahead_start(&fs, opts.model.cache_size) != 0)
 		nm_fuse_say("cannot start the producing-ahead thread: files are made on READ");
 	if (opts.idle_timeout && !(fs.idle = nm_fuse_idle_start(mountpoint, opts.idle_timeout)))

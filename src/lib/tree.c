@@ -580,17 +580,18 @@ nm_status nm_children(nm_tree *t, nm_node *dir, nm_node ***out, size_t *count, n
 	return s; /* the children are valid even when the populate failed */
 }
 
-static nm_status produce(void *node, void *unused, nm_out *out, nm_error *err)
+static nm_status produce(void *node, void *tree, nm_out *out, nm_error *err)
 {
 	nm_node *n = node;
-	(void)unused;
 	/* The size is exact: allocate it once, so the producer's writes never regrow and
 	 * copy the buffer (nor leave it up to twice too large in the cache). */
 	uint64_t size = atomic_load(&n->size);
 	if (size != NM_SIZE_MEASURE && size <= SIZE_MAX)
 		nm_out_expect(out, (size_t)size);
 	uint64_t outer = nm_reader_batch_begin();
-	nm_status s = n->produce(n->ctx, n->arg, out, err);
+	nm_status s = nm_tree_produce_split(tree, n, out, err);
+	if (s == NM_E_UNSUPPORTED)
+		s = n->produce(n->ctx, n->arg, out, err);
 	nm_reader_batch_end(outer);
 	return s;
 }
@@ -602,7 +603,7 @@ nm_status nm_tree_produced(nm_tree *t, nm_node *n, nm_cache_entry **e, nm_error 
 	uint64_t announced = atomic_load(&n->size);
 	if (announced != NM_SIZE_MEASURE && announced > t->opt.max_file_size)
 		return nm_fail_limit(err, &t->opt, announced, n->name, NULL, NM_NO_OFFSET);
-	nm_status s = nm_cache_get(t->cache, n, produce, n, NULL, e, err);
+	nm_status s = nm_cache_get(t->cache, n, produce, n, t, e, err);
 	if (s != NM_OK)
 		return s;
 	uint64_t want = atomic_load(&n->size), got = nm_cache_len(*e);

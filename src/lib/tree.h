@@ -187,6 +187,18 @@ void nm_node_put(nm_tree *t, nm_node *n);
 typedef nm_status (*nm_range_fn)(void *ctx, void *arg, uint64_t off, size_t len, nm_out *out,
 				 nm_error *err);
 nm_status nm_tree_range_producer(nm_tree *t, nm_produce_fn produce, nm_range_fn range);
+/* The same, for a range producer whose cost does not grow with off (each line's offset
+ * follows from the counts: mesh.obj): a file of it larger than NM_TREE_SPLIT_MIN is
+ * also produced whole in pieces, one per thread, when the front end allows threads
+ * (nm_tree_split_threads); the pieces are the whole production's bytes. */
+nm_status nm_tree_split_producer(nm_tree *t, nm_produce_fn produce, nm_range_fn range);
+#define NM_TREE_SPLIT_MIN (1024u * 1024u)
+/* Threads one production of a split producer's file may use (default 1: no split). The
+ * mount gives the CPUs (a reader of one large file leaves the others idle); nmodel
+ * extract does not (its -j threads keep them busy with other files). */
+void nm_tree_split_threads(nm_tree *t, unsigned threads);
+/* Count of files produced in pieces (tests). */
+uint64_t nm_tree_split_productions(nm_tree *t);
 /* By default a read produces the whole file (nmodel cat, extract: every byte is wanted).
  * A front end whose readers may want only part of a file (a mount: head, a file
  * manager's sniffing) allows ranges: then a read of a file with a range producer, not

@@ -521,7 +521,7 @@ nm_status j3d_add_obj(nm_tree *t, nm_node *root, j3d_model *m)
 	if (!f)
 		return NM_E_NOMEM;
 	m->mesh = f;
-	if (nm_tree_range_producer(t, produce_obj, produce_obj_range) != NM_OK)
+	if (nm_tree_split_producer(t, produce_obj, produce_obj_range) != NM_OK)
 		return NM_E_NOMEM;
 	return nm_lazy(t, root, "mesh.obj", nm_obj_size(&f->model), produce_obj, m, NULL)
 	       ? NM_OK : NM_E_NOMEM;
