@@ -3,6 +3,7 @@
 #include <string.h>
 #include "export/fmt_num.h"
 #include "export/obj.h"
+#include "export/span.h"
 #include "export/text.h"
 #include "lib/alloc.h"
 
@@ -216,44 +217,6 @@ nm_status nm_obj_load(const nm_obj_model *m, size_t i, unsigned want, const nm_o
 	return s;
 }
 
-/* The bytes [off, end) of the file being written: the sections before it are counted,
- * not written; the lines that reach into it are written whole, from `first` on, and the
- * ends cut at the end of the write. */
-struct span {
-	uint64_t pos;             /* where the next section starts in the file */
-	uint64_t off, end;
-	uint64_t first;           /* where the first line written starts */
-	bool started;
-};
-
-/* Whether the next section, n bytes, reaches into the range; counts it as passed. */
-static bool span_text(struct span *s, uint64_t n)
-{
-	bool hit = n && s->pos < s->end && s->pos + n > s->off;
-	if (hit && !s->started) {
-		s->started = true;
-		s->first = s->pos;
-	}
-	s->pos += n;
-	return hit;
-}
-
-/* Of the next count lines of w bytes each, those reaching into the range: [*k0, *k1). */
-static void span_lines(struct span *s, uint64_t w, uint64_t count, uint64_t *k0, uint64_t *k1)
-{
-	*k0 = *k1 = 0;
-	if (count && s->pos < s->end && s->pos + w * count > s->off) {
-		*k0 = s->off > s->pos ? (s->off - s->pos) / w : 0;
-		uint64_t e = s->end - s->pos;
-		*k1 = e >= w * count ? count : (e + w - 1) / w;
-		if (!s->started) {
-			s->started = true;
-			s->first = s->pos + *k0 * w;
-		}
-	}
-	s->pos += w * count;
-}
-
 nm_status nm_obj_write_range(const nm_obj_model *m, uint64_t off, size_t len, nm_out *o,
 			     nm_error *err)
 {
@@ -261,23 +224,22 @@ nm_status nm_obj_write_range(const nm_obj_model *m, uint64_t off, size_t len, nm
 	struct layout w = layout_of(m);
 	unsigned rw = ref_width(&w);
 	uint64_t vline = w.color ? VC_LINE : V_LINE, fline = 2 + 3 * (1 + (uint64_t)rw);
-	struct span sp = { .off = off, .end = off + len };
+	nm_span sp = nm_span_begin(o, off, len);
 	/* Every line written after this fits: a range has a line cut at each end. */
-	size_t base = o->len;
 	bool whole = off == 0 && len == nm_obj_size(m);
 	nm_out_expect(o, len + (whole ? 0 : 2 * (FACE_MAX > VC_LINE ? FACE_MAX : VC_LINE)));
-	if (m->comment && span_text(&sp, 3 + strlen(m->comment)))
+	if (m->comment && nm_span_text(&sp, 3 + strlen(m->comment)))
 		nm_out_printf(o, "# %s\n", m->comment);
-	if (m->mtllib && span_text(&sp, 8 + strlen(m->mtllib)))
+	if (m->mtllib && nm_span_text(&sp, 8 + strlen(m->mtllib)))
 		nm_out_printf(o, "mtllib %s\n", m->mtllib);
-	if (w.vt_pad && span_text(&sp, VT_LINE))
+	if (w.vt_pad && nm_span_text(&sp, VT_LINE))
 		floats_line(o, "vt", zero, 2, NULL, 0);
-	if (w.vn_pad && span_text(&sp, VN_LINE))
+	if (w.vn_pad && nm_span_text(&sp, VN_LINE))
 		floats_line(o, "vn", up, 3, NULL, 0);
 	/* Bases of the vertices the current group's faces refer to. */
 	struct bases b = { 0 };
 	uint64_t next_v = 0, next_vt = w.vt_pad, next_vn = w.vn_pad;
-	for (size_t i = 0; i < m->ngroups && sp.pos < sp.end; i++) {
+	for (size_t i = 0; i < m->ngroups && !nm_span_done(&sp); i++) {
 		const nm_obj_group *g = &m->groups[i];
 		bool own = !g->reuse_vertices;
 		if (own)
@@ -294,7 +256,7 @@ nm_status nm_obj_write_range(const nm_obj_model *m, uint64_t off, size_t len, nm
 						  NM_WANT_COLORS, o->opt, "mesh.obj", &d, err);
 			if (s != NM_OK)
 				return s;
-			if (span_text(&sp, head)) {
+			if (nm_span_text(&sp, head)) {
 				if (g->object)
 					nm_out_printf(o, "o %s\n", g->object);
 				nm_out_printf(o, "g %s\n", g->name);
@@ -302,18 +264,18 @@ nm_status nm_obj_write_range(const nm_obj_model *m, uint64_t off, size_t len, nm
 					nm_out_printf(o, "usemtl %s\n", g->material);
 			}
 			uint64_t k0, k1;
-			span_lines(&sp, vline, nv, &k0, &k1);
+			nm_span_lines(&sp, vline, nv, &k0, &k1);
 			for (uint64_t k = k0; k < k1; k++)
 				floats_line(o, "v", d.positions + k * 3, 3,
 					    d.colors ? d.colors + k * 4 : white, w.color ? 3 : 0);
 			const float *uv = own ? d.texcoords[nm_obj_uv(g)] : NULL;
-			span_lines(&sp, VT_LINE, uv ? nv : 0, &k0, &k1);
+			nm_span_lines(&sp, VT_LINE, uv ? nv : 0, &k0, &k1);
 			for (uint64_t k = k0; k < k1; k++)
 				floats_line(o, "vt", uv + k * 2, 2, NULL, 0);
-			span_lines(&sp, VN_LINE, d.normals ? nv : 0, &k0, &k1);
+			nm_span_lines(&sp, VN_LINE, d.normals ? nv : 0, &k0, &k1);
 			for (uint64_t k = k0; k < k1; k++)
 				floats_line(o, "vn", d.normals + k * 3, 3, NULL, 0);
-			span_lines(&sp, fline, g->ntris, &k0, &k1);
+			nm_span_lines(&sp, fline, g->ntris, &k0, &k1);
 			for (uint64_t k = k0; k < k1; k++) {
 				uint32_t *t = d.tris + k * 3;
 				if (t[0] == NM_OBJ_DROPPED || t[1] == NM_OBJ_DROPPED ||
@@ -329,18 +291,7 @@ nm_status nm_obj_write_range(const nm_obj_model *m, uint64_t off, size_t len, nm
 			next_vn += g->has_normals ? g->nverts : 0;
 		}
 	}
-	nm_status s = nm_out_status(o);
-	if (s != NM_OK)
-		return s;
-	/* Cut the lines at the range's ends. */
-	uint64_t cut = sp.started ? sp.off - sp.first : 0;
-	if (o->len - base < cut + len)
-		return nm_fail(err, NM_E_INTERNAL, "mesh.obj", NULL, off,
-			       "internal error: a range of %zu bytes made %zu", len,
-			       (size_t)(o->len - base - cut));
-	memmove(o->data + base, o->data + base + cut, len);
-	o->len = base + len;
-	return NM_OK;
+	return nm_span_cut(&sp, o, "mesh.obj", err);
 }
 
 nm_status nm_obj_write(const nm_obj_model *m, nm_out *o, nm_error *err)
