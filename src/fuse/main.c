@@ -5,8 +5,10 @@
 #include <malloc.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <unistd.h>
 #include "config.h"
 #include "formats/driver.h"
+#include "fuse/ahead.h"
 #include "fuse/idle.h"
 #include "fuse/log.h"
 #include "fuse/loop.h"
@@ -114,10 +116,17 @@ int main(int argc, char *argv[])
 	nm_fuse_log_detach();
 	if (nm_fuse_prefill_start(&fs, opts.prefill ? opts.model.cache_size : 0) != 0)
 		nm_fuse_say("cannot start the prefill thread: every file is READ on first use");
+	/* A reader may want part of a file (head, a file manager's sniffing): by ranges. */
+	nm_tree_allow_ranges(fs.tree);
+	/* and one large decode may use every CPU (mesh.obj in pieces). */
+	nm_tree_split_threads(fs.tree, (unsigned)sysconf(_SC_NPROCESSORS_ONLN));
+	if (opts.prefill && nm_fuse_ahead_start(&fs, opts.model.cache_size) != 0)
+		nm_fuse_say("cannot start the producing-ahead thread: files are made on READ");
 	if (opts.idle_timeout && !(fs.idle = nm_fuse_idle_start(mountpoint, opts.idle_timeout)))
 		nm_fuse_say("cannot start the idle_timeout thread: the mount stays until unmounted");
 	rc = serve(se, &cmd, &opts, &fs) != 0;
 	nm_fuse_idle_stop(fs.idle);
+	nm_fuse_ahead_stop(&fs);
 	nm_fuse_prefill_stop(&fs);
 	fuse_session_unmount(se);
 out_signals:

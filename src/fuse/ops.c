@@ -6,6 +6,7 @@
 #include "fuse/log.h"
 #include "fuse/loop.h"
 #include "fuse/ops.h"
+#include "fuse/ahead.h"
 #include "fuse/prefill.h"
 
 void nm_fuse_say_error(const nm_fuse_fs *fs, const nm_error *err)
@@ -305,6 +306,7 @@ static void fs_read(fuse_req_t req, fuse_ino_t ino, size_t size, off_t off,
 		fuse_reply_buf(req, (const char *)h.data, h.len);
 		nm_read_release(fs->tree, &h);
 	}
+	nm_fuse_ahead_ask(fs, n, (uint64_t)off, size); /* after: a range read saw it unmade */
 	put(fs, n);
 }
 

@@ -22,6 +22,7 @@ typedef struct nm_fuse_fs {
 	bool no_opendir;        /* and directories */
 	struct fuse_session *se; /* for pushing bytes to the kernel (prefill.h) */
 	struct nm_fuse_prefill *prefill; /* the pushing thread (prefill.h), or NULL */
+	struct nm_fuse_ahead *ahead; /* the producing-ahead thread (ahead.h), or NULL */
 	nm_fuse_idle *idle;     /* -o idle_timeout's watch (idle.h), or NULL: then opens and
 				 * releases count as uses of the mount */
 } nm_fuse_fs;
