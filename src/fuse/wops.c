@@ -42,7 +42,8 @@ typedef struct handle {
 	int fd;                 /* the overlay's file, or -1 */
 	nm_view *v;             /* else the view read, held until release ... */
 	nm_node *node;          /* ... and the file in it */
-	uint8_t *text;          /* or /edits.txt as it was when opened */
+	bool is_text;           /* or /edits.txt as it was when opened */
+	uint8_t *text;
 	size_t len;
 	bool writable, copied_up, wrote;
 	dent *ents;             /* a directory's listing, as it was when opened */
@@ -331,7 +332,8 @@ static void w_open(fuse_req_t req, fuse_ino_t ino, struct fuse_file_info *fi)
 	if (!rc && p.kind == AT_EDITS) {
 		nm_out o;
 		report(w, &o);
-		h->text = nm_out_take(&o, &h->len);
+		h->text = nm_out_take(&o, &h->len); /* NULL when empty */
+		h->is_text = true;
 		rc = writable ? EACCES : 0;
 		fi->direct_io = 1;
 	} else if (!rc && p.kind == AT_TREE && !writable) {
@@ -409,9 +411,10 @@ static void w_read(fuse_req_t req, fuse_ino_t ino, size_t size, off_t off,
 	nm_fuse_fs *fs = fs_of(req);
 	handle *h = h_of(fi);
 	(void)ino;
-	if (h->text) {
+	if (h->is_text) {
 		size_t at = (uint64_t)off < h->len ? (size_t)off : h->len;
-		fuse_reply_buf(req, (const char *)h->text + at, size < h->len - at ? size : h->len - at);
+		fuse_reply_buf(req, h->text ? (const char *)h->text + at : "",
+			       size < h->len - at ? size : h->len - at);
 	} else if (h->fd >= 0) {
 		char *buf = malloc(size ? size : 1);
 		ssize_t n = buf ? pread(h->fd, buf, size, off) : -1;
@@ -421,16 +424,24 @@ static void w_read(fuse_req_t req, fuse_ino_t ino, size_t size, off_t off,
 			fuse_reply_buf(req, buf, (size_t)n);
 		free(buf);
 	} else {
+		/* Once replied to, the kernel may release the file in another thread: the
+		 * view is held here until the pinned bytes are let go. */
+		nm_wfs *w = fs->writable;
+		nm_view *v = h->v;
 		nm_read_hold rh;
 		nm_error err;
-		nm_status s = nm_read_pin(h->v->t, h->node, (uint64_t)off, size, &rh, &err);
+		pthread_mutex_lock(&w->lock);
+		v->refs++;
+		pthread_mutex_unlock(&w->lock);
+		nm_status s = nm_read_pin(v->t, h->node, (uint64_t)off, size, &rh, &err);
 		if (s != NM_OK) {
 			nm_fuse_say_error(fs, &err);
 			fuse_reply_err(req, nm_status_errno(s));
 		} else {
 			fuse_reply_buf(req, (const char *)rh.data, rh.len);
-			nm_read_release(h->v->t, &rh);
+			nm_read_release(v->t, &rh);
 		}
+		nm_view_drop(w, v);
 	}
 }
 

@@ -1,0 +1,141 @@
+#!/bin/bash
+# The writable mount (doc/writable.md), real mounts over corpus files: each save
+# pattern of real programs (cp, sed -i, vim's swap-and-rename and backup-and-write,
+# GIO's replace, Python) on an edit of each kind in the table below; OUT equals nmodel
+# apply of the same edit, and the mount shows the new model (the file as encoded, its
+# model.glb). A bad edit: EINVAL at close, /edits.txt, OUT unchanged, then fixed. Files
+# that are no edits live in the overlay; an overlay on disk resumes at the next mount
+# and nmodel apply of it gives OUT. Two writers and readers at once (-s and threaded),
+# and kill -9 during saves.
+. "$(dirname "$0")/lib.sh"
+fuse_usable || skip_all "no /dev/fuse or fusermount3"
+[ -d "$CORPUS" ] || skip_all "no corpus at $CORPUS"
+
+# One row per kind of edit: name, model file under the corpus, the file edited, the
+# model.glb that shows it, and the edit: "text OLD NEW" (the first OLD line's text
+# becomes NEW) or "flip" (one bit of the byte in the middle). A kind whose edit the
+# branch cannot encode yet (nmodel apply refuses it) is said and skipped.
+ROWS='
+cmb record|cmb/fin_oot3d_zelda_cow.cmb|mats/0.txt|model.glb|text|emission_color: 0 0 0 0|emission_color: 10 20 30 0
+J3D raw bytes in a Yaz0 RARC|rarc/fin_pikmin2_pikis.yaz0|designer/cursor/cursor.bmd/vtx1/raw.bin|designer/cursor/cursor.bmd/model.glb|flip||
+J3D record in a Yaz0 RARC|rarc/fin_pikmin2_pikis.yaz0|designer/cursor/cursor.bmd/jnt1/joints/0.txt|designer/cursor/cursor.bmd/model.glb|text|translation: 0 0 0|translation: 1 0 0
+TXTR record|txtr/Fugu_Body_02_phong__difttxtr__d2e057b238a8485aaef543e562b928a7.txtr|head/header.txt|-|text|wrap_x: WRAP (0x1)|wrap_x: CLAMP (0x0)
+CMOD record|cmod/squannit.cmod|materials/0.txt|model.glb|text|opacity: 1|opacity: 0.5
+'
+
+# edit MODE OLD NEW < IN > OUT
+edit() {
+	python3 -c '
+import sys
+mode, old, new = sys.argv[1:4]
+b = sys.stdin.buffer.read()
+if mode == "flip":
+    b = bytearray(b); b[len(b) // 2] ^= 1; b = bytes(b)
+else:
+    o, n = old.encode(), new.encode()
+    if o not in b: sys.exit("no line " + old)
+    b = b.replace(o, n, 1)
+sys.stdout.buffer.write(b)' "$@"
+}
+
+# The save patterns: save_NAME MOUNT PATH EDITED; the status is the writer's.
+save_cp() { cp "$3" "$1/$2"; }
+save_sed() { sed -i -n "\$r $3" "$1/$2"; } # sed's temporary renamed over; its output: EDITED
+save_vim() { # swap file, the new file written beside, renamed over, swap removed
+	local d f
+	d=$(dirname "$1/$2") f=$(basename "$2")
+	printf 'b0VIM swap' > "$d/.$f.swp" && cp "$3" "$d/4913" && rm "$d/4913" &&
+		cp "$3" "$d/$f.new" && mv "$d/$f.new" "$1/$2" && rm "$d/.$f.swp"
+}
+save_vimbackup() { # the original renamed to a backup, written anew, backup removed
+	mv "$1/$2" "$1/$2~" && cp "$3" "$1/$2" && rm "$1/$2~"
+}
+save_gio() { gio save "$1/$2" < "$3"; }
+save_python() { python3 -c 'import sys; f = open(sys.argv[1], "w", encoding="latin-1", newline=""); f.write(open(sys.argv[2], encoding="latin-1", newline="").read()); f.close()' "$1/$2" "$3"; }
+PATTERNS="cp sed vim vimbackup gio python"
+command -v gio >/dev/null || { echo "gio not installed (libglib2.0-bin): its row is skipped"; PATTERNS=${PATTERNS/gio/}; }
+
+ran=0
+while IFS='|' read -r -u 3 name file path glb mode old new; do
+	[ -n "$name" ] || continue
+	model=$CORPUS/$file
+	[ -f "$model" ] || { echo "skip $name: no $file in the corpus"; continue; }
+	w=$WORK/row$ran
+	mkdir -p "$w/edit/$(dirname "$path")"
+	"$NMODEL" cat "$model" "$path" > "$w/orig" || { not_ok "$name: nmodel cat $path"; continue; }
+	edit "$mode" "$old" "$new" < "$w/orig" > "$w/edit/$path" || { not_ok "$name: edit"; continue; }
+	if ! "$NMODEL" apply "$model" "$w/edit" "$w/ref" 2> "$w/apply.err"; then
+		echo "skip $name: this branch cannot encode it yet: $(head -1 "$w/apply.err")"
+		continue
+	fi
+	ran=$((ran + 1))
+	"$NMODEL" cat "$w/ref" "$path" > "$w/ref.file"
+	[ "$glb" = - ] || "$NMODEL" cat "$w/ref" "$glb" > "$w/ref.glb"
+	for p in $PATTERNS; do
+		m=$w/m.$p
+		out=$w/out.$p
+		mount_model "$model" "$m" -o "rw,save=$out" || { not_ok "$name, $p: mounts"; continue; }
+		"save_$p" "$m" "$path" "$w/edit/$path" 2> "$w/err"
+		check "$name, $p: the save succeeds" test $? = 0 -a ! -s "$w/err"
+		check "$name, $p: OUT equals nmodel apply's" cmp -s "$out" "$w/ref"
+		check "$name, $p: the file reads back as encoded" cmp -s "$m/$path" "$w/ref.file"
+		[ "$glb" = - ] || check "$name, $p: model.glb is the new model's" cmp -s "$m/$glb" "$w/ref.glb"
+		check "$name, $p: /edits.txt says encoded" grep -qx "$path: encoded" "$m/edits.txt"
+		check "$name, $p: nothing else left beside it" \
+			test -z "$(ls -A "$(dirname "$m/$path")" | grep -E '^\.|~$|\.new$|^4913$')"
+		unmount_model "$m"
+	done
+done 3<<<"$ROWS"
+check "at least one kind of edit ran (the cmb record)" test $ran -ge 1
+
+# --- options ---------------------------------------------------------------------------
+cmb=$CORPUS/cmb/fin_oot3d_zelda_cow.cmb
+check "save= without rw: refused" fails 1 "mount.nmodel: -o save=: only for a writable mount (add -o rw)" \
+	"$MOUNT" "$cmb" "$WORK/m" -o "save=$WORK/x.cmb"
+ln -s "$cmb" "$WORK/link.cmb"
+mkdir -p "$WORK/m"
+check "save= naming the model (a link to it): refused" fails 1 "mount.nmodel: -o save=$WORK/link.cmb: is $cmb itself: a save never writes the model it reads" \
+	"$MOUNT" "$cmb" "$WORK/m" -o "rw,save=$WORK/link.cmb"
+check "... and mounts nothing" bash -c "! mountpoint -q '$WORK/m'"
+
+# --- a bad edit, then fixed; files that are no edits ----------------------------------
+m=$WORK/bad
+mount_model "$cmb" "$m" -o "rw,save=$WORK/bad.cmb,overlay=$WORK/ov"
+check "a fresh mount: /edits.txt is empty" test -f "$m/edits.txt" -a ! -s "$m/edits.txt"
+sed 's/^emission_color: 0 0 0 0$/emission_color: 10 20 30 0/' "$m/mats/0.txt" > "$WORK/good.txt"
+cp "$WORK/good.txt" "$m/mats/0.txt"
+cp "$WORK/bad.cmb" "$WORK/bad.before"
+sed 's/^diffuse_color: 127 127 127 255$/diffuse_color: 300 127 127 255/' "$m/mats/1.txt" > "$WORK/bad.txt"
+err=$(python3 -c 'import sys; f = open(sys.argv[1], "w"); f.write(open(sys.argv[2]).read()); f.close()' \
+	"$m/mats/1.txt" "$WORK/bad.txt" 2>&1)
+check "a bad edit: EINVAL at close" grep -q "Errno 22" <<<"$err"
+check "... /edits.txt names file, line, field and why, as nmodel apply does" \
+	grep -qx "mats/1.txt: refused: mats/1.txt:63: diffuse_color: 300 is out of range 0..255 (u8)" "$m/edits.txt"
+check "... and keeps the other edit encoded" grep -qx "mats/0.txt: encoded" "$m/edits.txt"
+check "... OUT unchanged" cmp -s "$WORK/bad.cmb" "$WORK/bad.before"
+check "... the file keeps the user's bytes" cmp -s "$m/mats/1.txt" "$WORK/bad.txt"
+echo "a note" > "$m/mats/notes.txt" && mkdir "$m/mine" && echo x > "$m/mine/todo" && chmod 600 "$m/mine/todo"
+check "files that are no edits: written, listed, kept" test "$(cat "$m/mine/todo")" = x -a \
+	"$(stat -c %a "$m/mine/todo")" = 600 -a -n "$(ls "$m/mats" | grep -x notes.txt)"
+check "... and change nothing" cmp -s "$WORK/bad.cmb" "$WORK/bad.before"
+rm "$m/mine/todo" && rmdir "$m/mine"
+check "rmdir of an overlay folder" test ! -e "$m/mine"
+err=$(rmdir "$m/mats" 2>&1)
+check "rmdir of a model's folder: not empty" grep -q "not empty" <<<"$err"
+sed 's/^diffuse_color: 127 127 127 255$/diffuse_color: 200 127 127 255/' "$WORK/good.txt" > "$WORK/fixed1.txt"
+cp "$m/mats/1.txt" "$WORK/fixed.txt" && sed -i 's/^diffuse_color: 300 /diffuse_color: 200 /' "$WORK/fixed.txt"
+cp "$WORK/fixed.txt" "$m/mats/1.txt"
+check "fixed: encoded" grep -qx "mats/1.txt: encoded" "$m/edits.txt"
+mkdir -p "$WORK/both/mats" && cp "$WORK/good.txt" "$WORK/both/mats/0.txt" && cp "$WORK/fixed.txt" "$WORK/both/mats/1.txt"
+"$NMODEL" apply "$cmb" "$WORK/both" "$WORK/both.cmb"
+check "... OUT is nmodel apply of both edits" cmp -s "$WORK/bad.cmb" "$WORK/both.cmb"
+unmount_model "$m"
+"$NMODEL" apply "$cmb" "$WORK/ov" "$WORK/ov.cmb"
+check "nmodel apply of the overlay gives OUT" cmp -s "$WORK/ov.cmb" "$WORK/both.cmb"
+mount_model "$cmb" "$m" -o "rw,overlay=$WORK/ov"
+check "the overlay resumes: both edits encoded at the next mount" \
+	test "$(sort "$m/edits.txt" | tr '\n' ' ')" = "mats/0.txt: encoded mats/1.txt: encoded "
+check "... the mount shows them (without save=)" cmp -s "$m/model.glb" <("$NMODEL" cat "$WORK/both.cmb" model.glb)
+check "... and the other files" test "$(cat "$m/mats/notes.txt")" = "a note"
+unmount_model "$m"
+finish
