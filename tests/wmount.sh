@@ -138,4 +138,82 @@ check "the overlay resumes: both edits encoded at the next mount" \
 check "... the mount shows them (without save=)" cmp -s "$m/model.glb" <("$NMODEL" cat "$WORK/both.cmb" model.glb)
 check "... and the other files" test "$(cat "$m/mats/notes.txt")" = "a note"
 unmount_model "$m"
+
+# --- two writers and readers at once ---------------------------------------------------
+# Each writer saves its file six times, its edit and the original in turn, ending on its
+# edit; four readers read model.glb meanwhile. Every glb read must be one of the four
+# models (neither edit, one, both): a torn read would be none of them.
+orig0=$WORK/orig0.txt orig1=$WORK/orig1.txt
+"$NMODEL" cat "$cmb" mats/0.txt > "$orig0"
+"$NMODEL" cat "$cmb" mats/1.txt > "$orig1"
+for combo in none 0 1 both; do
+	mkdir -p "$WORK/c.$combo/mats"
+	case $combo in 0|both) cp "$WORK/good.txt" "$WORK/c.$combo/mats/0.txt" ;; esac
+	case $combo in 1|both) cp "$WORK/fixed.txt" "$WORK/c.$combo/mats/1.txt" ;; esac
+	"$NMODEL" apply "$cmb" "$WORK/c.$combo" "$WORK/c.$combo.cmb"
+	"$NMODEL" cat "$WORK/c.$combo.cmb" model.glb | sha1sum | cut -c1-40
+done > "$WORK/allowed"
+writer() { # writer MOUNT FILE EDIT ORIGINAL
+	for i in 1 2 3 4 5 6; do
+		if [ $((i % 2)) = 0 ]; then cp "$3" "$1/$2"; else cp "$4" "$1/$2"; fi || return 1
+	done
+}
+for mode in threaded single; do
+	m=$WORK/conc.$mode
+	opt=""; [ $mode = single ] && opt=-s
+	mount_model "$cmb" "$m" -o "rw,save=$WORK/conc.$mode.cmb" $opt
+	rm -f "$WORK/stop"
+	for r in 1 2 3 4; do
+		(while [ ! -e "$WORK/stop" ]; do sha1sum < "$m/model.glb" | cut -c1-40; done > "$WORK/reads.$r") &
+	done
+	timeout 300 bash -c "$(declare -f writer); writer '$m' mats/0.txt '$WORK/good.txt' '$orig0'" &
+	w0=$!
+	timeout 300 bash -c "$(declare -f writer); writer '$m' mats/1.txt '$WORK/fixed.txt' '$orig1'" &
+	w1=$!
+	wait $w0; r0=$?
+	wait $w1; r1=$?
+	touch "$WORK/stop"
+	wait
+	check "$mode: two writers finish, every save accepted (no deadlock)" test $r0 = 0 -a $r1 = 0
+	check "$mode: OUT is both edits" cmp -s "$WORK/conc.$mode.cmb" "$WORK/c.both.cmb"
+	cat "$WORK"/reads.* | sort -u > "$WORK/seen"
+	check "$mode: $(cat "$WORK"/reads.* | wc -l) reads of model.glb during the saves ($(wc -l < "$WORK/seen") models seen), each a whole model" \
+		test -s "$WORK/seen" -a -z "$(grep -vxFf "$WORK/allowed" "$WORK/seen")"
+	unmount_model "$m"
+done
+
+# --- kill -9 during saves --------------------------------------------------------------
+# A model whose save takes longest (a Yaz0 RARC, compressed again each time): one edit
+# saved, then saves of another file in a loop and the daemon killed at some point in
+# one. OUT is a whole model, one of those the saves made; the overlay on disk still has
+# the edit whose close returned, and the next mount resumes it.
+rarc=$CORPUS/rarc/fin_pikmin2_pikis.yaz0
+raw=designer/cursor/cursor.bmd/vtx1/raw.bin
+kept=designer/cursor/marker.bmd/vtx1/raw.bin
+if [ -f "$rarc" ]; then
+	"$NMODEL" cat "$rarc" "$raw" > "$WORK/raw.orig"
+	edit flip "" "" < "$WORK/raw.orig" > "$WORK/raw.edit"
+	"$NMODEL" cat "$rarc" "$kept" | edit flip "" "" > "$WORK/kept.edit"
+	mkdir -p "$WORK/kk/$(dirname "$kept")" && cp "$WORK/kept.edit" "$WORK/kk/$kept"
+	"$NMODEL" apply "$rarc" "$WORK/kk" "$WORK/kk.arc"
+	mkdir -p "$WORK/kk/$(dirname "$raw")" && cp "$WORK/raw.edit" "$WORK/kk/$raw"
+	"$NMODEL" apply "$rarc" "$WORK/kk" "$WORK/kk2.arc"
+	for trial in 1 2 3; do
+		m=$WORK/kill.$trial ov=$WORK/kill.$trial.ov out=$WORK/kill.$trial.arc
+		mount_model "$rarc" "$m" -o "rw,save=$out,overlay=$ov"
+		pid=$(daemon_pid "$rarc" "$m")
+		cp "$WORK/kept.edit" "$m/$kept"
+		(for i in $(seq 1 40); do cp "$WORK/raw.edit" "$m/$raw"; cp "$WORK/raw.orig" "$m/$raw"; done) 2>/dev/null &
+		sleep "0.$((trial * 3))"
+		kill -9 "$pid"
+		wait
+		fusermount3 -u "$m" 2>/dev/null
+		check "kill -9 $trial: OUT is a whole model the saves made" \
+			bash -c "cmp -s '$out' '$WORK/kk.arc' || cmp -s '$out' '$WORK/kk2.arc'"
+		mount_model "$rarc" "$m" -o "rw,overlay=$ov"
+		check "kill -9 $trial: the next mount resumes the saved edit" \
+			bash -c "grep -qx '$kept: encoded' '$m/edits.txt' && cmp -s '$m/$kept' '$WORK/kept.edit'"
+		unmount_model "$m"
+	done
+fi
 finish

@@ -337,9 +337,14 @@ static void w_open(fuse_req_t req, fuse_ino_t ino, struct fuse_file_info *fi)
 		rc = writable ? EACCES : 0;
 		fi->direct_io = 1;
 	} else if (!rc && p.kind == AT_TREE && !writable) {
+		/* Read through this handle's view only, never through pages the kernel
+		 * cached from another (a save may swap the tree between two opens): so a
+		 * reader gets the old bytes or the new ones, never a mix. A private mmap
+		 * still works; a shared one is refused (ENODEV) by the kernel. */
 		h->v = w->view;
 		h->v->refs++;
 		h->node = p.node;
+		fi->direct_io = 1;
 	} else if (!rc) {
 		if (p.kind == AT_TREE) {
 			rc = copy_up(fs, w, &p, p.disk, (fi->flags & O_TRUNC) != 0);
