@@ -13,13 +13,17 @@ fuse_usable || skip_all "no /dev/fuse or fusermount3"
 
 # One row per kind of edit: name, model file under the corpus, the file edited, the
 # model.glb that shows it, and the edit: "text OLD NEW" (the first OLD line's text
-# becomes NEW) or "flip" (one bit of the byte in the middle). A kind whose edit the
+# becomes NEW), "flip" (one bit of the byte in the middle) or "png" (the middle row of
+# pixels inverted, written back as a valid PNG). A kind whose edit the
 # branch cannot encode yet (nmodel apply refuses it) is said and skipped.
 ROWS='
 cmb record|cmb/fin_oot3d_zelda_cow.cmb|mats/0.txt|model.glb|text|emission_color: 0 0 0 0|emission_color: 10 20 30 0
+cmb texture|cmb/fin_oot3d_zelda_cow.cmb|tex/cow_00.png|model.glb|png||
 J3D raw bytes in a Yaz0 RARC|rarc/fin_pikmin2_pikis.yaz0|designer/cursor/cursor.bmd/vtx1/raw.bin|designer/cursor/cursor.bmd/model.glb|flip||
 J3D record in a Yaz0 RARC|rarc/fin_pikmin2_pikis.yaz0|designer/cursor/cursor.bmd/jnt1/joints/0.txt|designer/cursor/cursor.bmd/model.glb|text|translation: 0 0 0|translation: 1 0 0
-TXTR record|txtr/Fugu_Body_02_phong__difttxtr__d2e057b238a8485aaef543e562b928a7.txtr|head/header.txt|-|text|wrap_x: WRAP (0x1)|wrap_x: CLAMP (0x0)
+J3D texture in a Yaz0 RARC|rarc/fin_pikmin2_pikis.yaz0|designer/orima_model/orima1.bmd/tex1/orima_565.png|designer/orima_model/orima1.bmd/model.glb|png||
+TXTR record|txtr/phong1__difttxtr__7b35970a4d1d4989ad0dcb0c8f368941.txtr|head/header.txt|-|text|wrap_x: WRAP (0x1)|wrap_x: CLAMP (0x0)
+TXTR texture|txtr/phong1__difttxtr__7b35970a4d1d4989ad0dcb0c8f368941.txtr|tex/0.png|-|png||
 CMOD record|cmod/squannit.cmod|materials/0.txt|model.glb|text|opacity: 1|opacity: 0.5
 '
 
@@ -31,6 +35,26 @@ mode, old, new = sys.argv[1:4]
 b = sys.stdin.buffer.read()
 if mode == "flip":
     b = bytearray(b); b[len(b) // 2] ^= 1; b = bytes(b)
+elif mode == "png":
+    import struct, zlib
+    chunks, at = [], 8
+    while at < len(b):
+        n, kind = struct.unpack(">I4s", b[at:at + 8])
+        chunks.append((kind, b[at + 8:at + 8 + n]))
+        at += 12 + n
+    ihdr = chunks[0][1]
+    w, h, depth, colour = struct.unpack(">IIBB", ihdr[:10])
+    bpp = {0: 1, 2: 3, 3: 1, 4: 2, 6: 4}[colour] * max(depth // 8, 1)
+    raw = bytearray(zlib.decompress(b"".join(d for k, d in chunks if k == b"IDAT")))
+    stride = 1 + w * bpp
+    row = (h // 2) * stride
+    for i in range(row + 1, row + stride):
+        raw[i] ^= 0xFF
+    def chunk(kind, data):
+        return struct.pack(">I", len(data)) + kind + data + struct.pack(">I", zlib.crc32(kind + data))
+    out = b[:8] + chunk(b"IHDR", ihdr)
+    out += b"".join(chunk(k, d) for k, d in chunks[1:] if k not in (b"IDAT", b"IEND"))
+    b = out + chunk(b"IDAT", zlib.compress(bytes(raw))) + chunk(b"IEND", b"")
 else:
     o, n = old.encode(), new.encode()
     if o not in b: sys.exit("no line " + old)
@@ -55,12 +79,13 @@ save_python() { python3 -c 'import sys; f = open(sys.argv[1], "w", encoding="lat
 PATTERNS="cp sed vim vimbackup gio python"
 command -v gio >/dev/null || { echo "gio not installed (libglib2.0-bin): its row is skipped"; PATTERNS=${PATTERNS/gio/}; }
 
-ran=0
+ran=0 rows=0
 while IFS='|' read -r -u 3 name file path glb mode old new; do
 	[ -n "$name" ] || continue
 	model=$CORPUS/$file
 	[ -f "$model" ] || { echo "skip $name: no $file in the corpus"; continue; }
-	w=$WORK/row$ran
+	rows=$((rows + 1))
+	w=$WORK/row$rows
 	mkdir -p "$w/edit/$(dirname "$path")"
 	"$NMODEL" cat "$model" "$path" > "$w/orig" || { not_ok "$name: nmodel cat $path"; continue; }
 	edit "$mode" "$old" "$new" < "$w/orig" > "$w/edit/$path" || { not_ok "$name: edit"; continue; }
@@ -118,6 +143,11 @@ echo "a note" > "$m/mats/notes.txt" && mkdir "$m/mine" && echo x > "$m/mine/todo
 check "files that are no edits: written, listed, kept" test "$(cat "$m/mine/todo")" = x -a \
 	"$(stat -c %a "$m/mine/todo")" = 600 -a -n "$(ls "$m/mats" | grep -x notes.txt)"
 check "... and change nothing" cmp -s "$WORK/bad.cmb" "$WORK/bad.before"
+err=$(truncate -s 0 "$m/mats/0.txt" 2>&1)
+check "truncate(1) of a model's file is saved at once: here refused, EINVAL" grep -q "Invalid argument" <<<"$err"
+check "... OUT unchanged" cmp -s "$WORK/bad.cmb" "$WORK/bad.before"
+cp "$WORK/good.txt" "$m/mats/0.txt"
+check "... written again: encoded" grep -qx "mats/0.txt: encoded" "$m/edits.txt"
 rm "$m/mine/todo" && rmdir "$m/mine"
 check "rmdir of an overlay folder" test ! -e "$m/mine"
 err=$(rmdir "$m/mats" 2>&1)

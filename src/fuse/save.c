@@ -7,6 +7,7 @@
 #include <unistd.h>
 #include "edit/apply.h"
 #include "fuse/log.h"
+#include "fuse/loop.h"
 #include "fuse/save.h"
 #include "fuse/swap.h"
 #include "lib/alloc.h"
@@ -177,6 +178,8 @@ static nm_status encode(nm_wfs *w, nm_apply *a, char **list, size_t n, nm_out *b
 
 int nm_save(nm_wfs *w, const char *path)
 {
+	/* An encode is long work: another thread takes the kernel's next requests. */
+	nm_fuse_loop_step_aside();
 	pthread_mutex_lock(&w->save_lock);
 	pthread_mutex_lock(&w->lock);
 	size_t n;

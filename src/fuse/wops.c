@@ -195,10 +195,13 @@ static int copy_up(nm_fuse_fs *fs, nm_wfs *w, const place *p, const char *disk, 
 static void w_init(void *data, struct fuse_conn_info *conn)
 {
 	(void)data;
-	/* Every write reaches the overlay at once (a save reads it from there), and the
-	 * kernel truncates with a SETATTR before an OPEN (setattr below). */
+	/* Every write reaches the overlay at once (a save reads it from there). O_TRUNC
+	 * comes with the OPEN, so that a SETATTR of a size without an open file is a
+	 * truncate(2) alone, saved at once (setattr below). */
 	conn->want &= ~(unsigned)(FUSE_CAP_WRITEBACK_CACHE | FUSE_CAP_AUTO_INVAL_DATA |
-				  FUSE_CAP_READDIRPLUS | FUSE_CAP_ATOMIC_O_TRUNC);
+				  FUSE_CAP_READDIRPLUS);
+	if (conn->capable & FUSE_CAP_ATOMIC_O_TRUNC)
+		conn->want |= FUSE_CAP_ATOMIC_O_TRUNC;
 	if (conn->max_write < NM_FUSE_MAX_REQUEST)
 		conn->max_write = NM_FUSE_MAX_REQUEST;
 }
@@ -289,7 +292,14 @@ static void w_setattr(fuse_req_t req, fuse_ino_t ino, struct stat *attr, int to_
 	if (!rc)
 		rc = stat_of(fs, w, &p, ino, &st);
 	pthread_mutex_unlock(&w->lock);
-	(void)fi;
+	/* truncate(2) of a model's file, not through an open file (whose close saves it),
+	 * is saved now. */
+	if (!rc && !fi && (to_set & FUSE_SET_ATTR_SIZE) && p.mapped && (rc = nm_save(w, p.path)) == 0) {
+		pthread_mutex_lock(&w->lock);
+		if (!(rc = find(w, ino, NULL, &p)))
+			rc = stat_of(fs, w, &p, ino, &st);
+		pthread_mutex_unlock(&w->lock);
+	}
 	if (rc)
 		fuse_reply_err(req, rc);
 	else
