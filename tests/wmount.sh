@@ -122,6 +122,9 @@ mkdir -p "$WORK/m"
 check "save= naming the model (a link to it): refused" fails 1 "mount.nmodel: -o save=$WORK/link.cmb: is $cmb itself: a save never writes the model it reads" \
 	"$MOUNT" "$cmb" "$WORK/m" -o "rw,save=$WORK/link.cmb"
 check "... and mounts nothing" bash -c "! mountpoint -q '$WORK/m'"
+check "save= inside the mount point: refused" fails 1 \
+	"mount.nmodel: -o save=$WORK/m/x.cmb: inside the mount point $WORK/m: the daemon would write into its own mount" \
+	"$MOUNT" "$cmb" "$WORK/m" -o "rw,save=$WORK/m/x.cmb"
 
 # --- a bad edit, then fixed; files that are no edits ----------------------------------
 m=$WORK/bad

@@ -130,6 +130,10 @@ static int stat_of(nm_fuse_fs *fs, nm_wfs *w, const place *p, fuse_ino_t ino, st
 		return 0;
 	}
 	nm_fuse_stat_source(fs, ino, st);
+	/* The mount's user owns the tree: the files they write are theirs (the overlay's),
+	 * and the kernel checks permissions (default_permissions) against the owner. */
+	st->st_uid = getuid();
+	st->st_gid = getgid();
 	uint64_t size = 0;
 	if (p->kind == AT_EDITS) {
 		nm_out o;
