@@ -24,7 +24,7 @@ J3D record in a Yaz0 RARC|rarc/fin_pikmin2_pikis.yaz0|designer/cursor/cursor.bmd
 J3D texture in a Yaz0 RARC|rarc/fin_pikmin2_pikis.yaz0|designer/orima_model/orima1.bmd/tex1/orima_565.png|designer/orima_model/orima1.bmd/model.glb|png||
 TXTR record|txtr/phong1__difttxtr__7b35970a4d1d4989ad0dcb0c8f368941.txtr|head/header.txt|-|text|wrap_x: WRAP (0x1)|wrap_x: CLAMP (0x0)
 TXTR texture|txtr/phong1__difttxtr__7b35970a4d1d4989ad0dcb0c8f368941.txtr|tex/0.png|-|png||
-CMOD record|cmod/squannit.cmod|materials/0.txt|model.glb|text|opacity: 1|opacity: 0.5
+CMOD record (the ASCII model)|cmod/squannit.cmod|model.ascii.cmod|model.glb|text|diffuse 1 1 1|diffuse 1 0.5 0.25
 '
 
 # edit MODE OLD NEW < IN > OUT
