@@ -79,6 +79,7 @@ static void serve(nm_fuse_fs *fs, struct nm_fuse_ahead *a, const struct ask *q)
 static void *run(void *arg)
 {
 	nm_fuse_fs *fs = arg;
+	pthread_setname_np(pthread_self(), "nm-ahead");
 	struct nm_fuse_ahead *a = fs->ahead;
 	pthread_mutex_lock(&a->lock);
 	while (!a->stop) {

@@ -142,6 +142,7 @@ struct piece {
 static void *make_piece(void *arg)
 {
 	struct piece *p = arg;
+	pthread_setname_np(pthread_self(), "nm-split"); /* a piece, not a request thread */
 	uint64_t outer = nm_reader_batch_begin();
 	p->s = p->range(p->n->ctx, p->n->arg, p->off, p->len, &p->out, &p->err);
 	nm_reader_batch_end(outer);
