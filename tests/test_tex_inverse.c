@@ -2,14 +2,16 @@
  * here, RGBA8 stored as is, so every byte it patches can be worked out in the test: an
  * edited level 0 patches itself and every other level with their box filters (derived
  * patches), an edited level N only itself, the two together leave level N's own bytes
- * (nm_patches_supersede in either order), bytes already there are no patch (but are
- * while verifying), and what cannot be encoded is a refusal with no patch. */
+ * (nm_patches_supersede in either order), bytes already there are no patch, texels the
+ * level shows already are no edit, and what cannot be encoded is a refusal with no
+ * patch. */
 #include <check.h>
 #include <stdlib.h>
 #include <string.h>
 #include "codec/mip.h"
 #include "export/png.h"
 #include "export/tex_inverse.h"
+#include "tests/png_edit.h"
 
 /* A 16x8 texture of 4 levels (16x8, 8x4, 4x2, 2x1) stored one after another. */
 #define NLEVELS 4
@@ -49,7 +51,8 @@ static void fake_init(struct fake *f)
 		f->levels[k] = (nm_tex_level){ side_w[k], side_h[k], f->r, off, len };
 		off += len;
 	}
-	f->chain = (nm_tex_chain){ f->levels, NLEVELS, copy_encode, f, NULL, "t.bin", "tex" };
+	f->chain = (nm_tex_chain){ .levels = f->levels, .nlevels = NLEVELS,
+				   .encode = copy_encode, .ctx = f, .file = "t.bin", .chunk = "tex" };
 	f->refuse = NM_OK;
 }
 
@@ -59,14 +62,6 @@ static uint8_t *pattern(unsigned w, unsigned h, unsigned seed)
 	for (size_t i = 0; i < (size_t)w * h * 4; i++)
 		p[i] = (uint8_t)(i * 29 + seed * 71 + (i >> 3));
 	return p;
-}
-
-static nm_out png_of(const uint8_t *rgba, unsigned w, unsigned h)
-{
-	nm_out o;
-	nm_out_init(&o);
-	ck_assert_int_eq(nm_png_write(&o, rgba, w, h, 4), NM_OK);
-	return o;
 }
 
 static void invert(struct fake *f, unsigned level, const uint8_t *rgba, nm_edit *ed)
@@ -148,20 +143,63 @@ START_TEST(edited_level_wins_over_derived)
 }
 END_TEST
 
-/* A level whose encoding is what the model has: no patch, unless verifying. */
-START_TEST(same_bytes_no_patch_unless_verifying)
+/* A level whose encoding is what the model has: no patch (derived levels still are). */
+START_TEST(same_bytes_no_patch)
 {
 	struct fake f;
 	fake_init(&f);
-	uint8_t *zero = calloc(1, 4 * 2 * 4);
+	uint8_t *zero = calloc(1, 16 * 8 * 4);
 	nm_edit ed;
 	nm_edit_init(&ed);
 	invert(&f, 2, zero, &ed);
 	ck_assert_uint_eq(ed.npatches, 0);
 	ck_assert_uint_eq(ed.nrefusals, 0);
-	ed.verify = true;
-	invert(&f, 2, zero, &ed);
-	ck_assert_uint_eq(ed.npatches, 1);
+	/* Level 0 of zeros: its box filters are zeros too, all already there. */
+	invert(&f, 0, zero, &ed);
+	ck_assert_uint_eq(ed.npatches, 0);
+	nm_edit_free(&ed);
+	free(zero);
+	nm_reader_close(f.r);
+}
+END_TEST
+
+/* An encoder that changes what it is given (a lossy one) and a decoder: a PNG of the
+ * texels the level shows now is no edit at all, and makes no level; without the
+ * decoder it would be encoded again. */
+static nm_status lossy_encode(void *ctx, unsigned level, const uint8_t *rgba, unsigned w,
+			      unsigned h, uint8_t *dst, size_t len, nm_edit *ed, nm_error *err)
+{
+	(void)ctx, (void)level, (void)w, (void)h, (void)ed, (void)err;
+	for (size_t i = 0; i < len; i++)
+		dst[i] = rgba[i] | 1;
+	return NM_OK;
+}
+
+static nm_status copy_decode(void *ctx, unsigned level, const uint8_t *src, size_t len,
+			     unsigned w, unsigned h, uint8_t *rgba, nm_error *err)
+{
+	(void)ctx, (void)level, (void)err;
+	ck_assert_uint_eq(len, (size_t)w * h * 4);
+	memcpy(rgba, src, len);
+	return NM_OK;
+}
+
+START_TEST(same_texels_no_edit)
+{
+	struct fake f;
+	fake_init(&f);
+	f.chain.encode = lossy_encode;
+	uint8_t *zero = calloc(1, 16 * 8 * 4);
+	nm_edit ed;
+	nm_edit_init(&ed);
+	invert(&f, 0, zero, &ed);
+	ck_assert_uint_eq(ed.npatches, NLEVELS);   /* no decoder: encoded, levels made */
+	nm_edit_free(&ed);
+	f.chain.decode = copy_decode;
+	nm_edit_init(&ed);
+	invert(&f, 0, zero, &ed);
+	ck_assert_uint_eq(ed.npatches, 0);
+	ck_assert_uint_eq(ed.nrefusals, 0);
 	nm_edit_free(&ed);
 	free(zero);
 	nm_reader_close(f.r);
@@ -207,7 +245,8 @@ static Suite *tex_inverse_suite(void)
 	TCase *tc = tcase_create("tex_inverse");
 	tcase_add_test(tc, level0_makes_every_level);
 	tcase_add_test(tc, edited_level_wins_over_derived);
-	tcase_add_test(tc, same_bytes_no_patch_unless_verifying);
+	tcase_add_test(tc, same_bytes_no_patch);
+	tcase_add_test(tc, same_texels_no_edit);
 	tcase_add_test(tc, refusals_leave_no_patch);
 	suite_add_tcase(s, tc);
 	return s;

@@ -209,6 +209,8 @@ nm_status nm_apply_file(nm_apply *a, const char *path, const uint8_t *bytes, siz
 static bool patch_holds(const nm_patch *p, nm_error *err)
 {
 	uint8_t *now;
+	if (p->old_len != p->len) /* a whole replacement of another length */
+		return false;
 	if (nm_reader_load(p->r, p->off, p->len, p->chunk, &now, err) != NM_OK)
 		return false;
 	bool same = memcmp(now, p->bytes, p->len) == 0;
@@ -216,19 +218,14 @@ static bool patch_holds(const nm_patch *p, nm_error *err)
 	return same;
 }
 
-/* Every edited file's inverse, run against the new model into eds[i] (a file it cannot
- * run for is a problem, and its eds[i] stays empty). */
-static void verify_run(nm_apply *a, nm_tree *out, nm_edit *eds, bool *ran, nm_error *err)
+size_t nm_apply_verify(nm_apply *a, nm_tree *out, nm_error *err)
 {
+	size_t before = a->problems.n;
 	for (size_t i = 0; i < a->nfiles; i++) {
 		const edited_file *f = &a->files[i];
 		nm_node *n;
 		nm_inverse_fn fn;
 		void *ctx, *arg;
-		nm_edit_init(&eds[i]);
-		eds[i].verify = true;
-		eds[i].file = i;
-		ran[i] = false;
 		if (nm_resolve(out, f->path, &n, err) != NM_OK) {
 			nm_lines_add(&a->problems, &a->nomem, "%s: the new model has no such file "
 				     "to check (%s)", f->shown, err->msg);
@@ -239,53 +236,22 @@ static void verify_run(nm_apply *a, nm_tree *out, nm_edit *eds, bool *ran, nm_er
 				     "file apply cannot read back", f->shown);
 			continue;
 		}
-		ran[i] = fn(ctx, arg, f->bytes, f->len, &eds[i], err) == NM_OK;
-		if (!ran[i])
+		nm_edit ed;
+		nm_edit_init(&ed);
+		ed.verify = true;
+		nm_status s = fn(ctx, arg, f->bytes, f->len, &ed, err);
+		bool ok = s == NM_OK && ed.nrefusals == 0 && !ed.nomem;
+		/* A derived patch (a mip level made from level 0) is not looked for: a level's
+		 * own edited file may have replaced it. */
+		for (size_t k = 0; ok && k < ed.npatches; k++)
+			ok = ed.patches[k].derived || patch_holds(&ed.patches[k], err);
+		if (!ok)
 			nm_lines_add(&a->problems, &a->nomem, "%s: reads back from the new model "
-				     "otherwise than it was encoded: %s", f->shown, err->msg);
+				     "otherwise than it was encoded%s%s", f->shown,
+				     ed.nrefusals ? ": " : "",
+				     ed.nrefusals ? ed.refusals[0].why : "");
+		nm_edit_free(&ed);
 	}
-}
-
-size_t nm_apply_verify(nm_apply *a, nm_tree *out, nm_error *err)
-{
-	size_t before = a->problems.n;
-	nm_edit *eds = calloc(a->nfiles ? a->nfiles : 1, sizeof *eds);
-	bool *ran = calloc(a->nfiles ? a->nfiles : 1, sizeof *ran);
-	if (!eds || !ran) {
-		free(eds);
-		free(ran);
-		a->nomem = true;
-		return 1;
-	}
-	verify_run(a, out, eds, ran, err);
-	/* Derived patches (mip levels made from level 0) that an edited level's own bytes
-	 * replaced were not written: they are not looked for. */
-	size_t total = 0;
-	for (size_t i = 0; i < a->nfiles; i++)
-		total += eds[i].npatches;
-	nm_patch **ps = malloc((total ? total : 1) * sizeof *ps);
-	if (!ps)
-		a->nomem = true;
-	for (size_t i = 0, k = 0; ps && i < a->nfiles; i++)
-		for (size_t j = 0; j < eds[i].npatches; j++)
-			ps[k++] = &eds[i].patches[j];
-	if (ps)
-		nm_patches_supersede(ps, total);
-	free(ps);
-	for (size_t i = 0; i < a->nfiles; i++) {
-		const nm_edit *ed = &eds[i];
-		bool ok = ed->nrefusals == 0 && !ed->nomem;
-		for (size_t k = 0; ok && k < ed->npatches; k++)
-			ok = ed->patches[k].superseded || patch_holds(&ed->patches[k], err);
-		if (ran[i] && !ok)
-			nm_lines_add(&a->problems, &a->nomem, "%s: reads back from the new model "
-				     "otherwise than it was encoded%s%s", a->files[i].shown,
-				     ed->nrefusals ? ": " : "",
-				     ed->nrefusals ? ed->refusals[0].why : "");
-		nm_edit_free(&eds[i]);
-	}
-	free(eds);
-	free(ran);
 	size_t was = nm_error_files(a->t, nm_tree_root(a->t));
 	size_t now = nm_error_files(out, nm_tree_root(out));
 	if (now > was)

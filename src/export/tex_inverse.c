@@ -62,12 +62,9 @@ static nm_status encode_level(const nm_tex_chain *c, unsigned k, bool derived,
 		return NM_OK;
 	}
 	uint8_t *was = NULL;
-	bool same = false;
-	if (!ed->verify) {
-		s = nm_reader_load(l->r, l->off, l->len, c->chunk, &was, err);
-		same = s == NM_OK && memcmp(was, dst, l->len) == 0;
-		free(was);
-	}
+	s = nm_reader_load(l->r, l->off, l->len, c->chunk, &was, err);
+	bool same = s == NM_OK && memcmp(was, dst, l->len) == 0;
+	free(was);
 	if (s == NM_OK && !same) {
 		char field[48];
 		if (derived) {
@@ -79,6 +76,25 @@ static nm_status encode_level(const nm_tex_chain *c, unsigned k, bool derived,
 		}
 	}
 	free(dst);
+	return s;
+}
+
+/* Does the level show rgba already (the tree's PNG has these texels)? */
+static nm_status shows_already(const nm_tex_chain *c, unsigned k, const uint8_t *rgba,
+			       bool *same, nm_error *err)
+{
+	const nm_tex_level *l = &c->levels[k];
+	*same = false;
+	if (!c->decode)
+		return NM_OK;
+	uint8_t *now = nm_alloc(c->opt, (uint64_t)l->w * l->h, 4, err, c->file, c->chunk, l->off);
+	uint8_t *src = NULL;
+	nm_status s = now ? nm_reader_load(l->r, l->off, l->len, c->chunk, &src, err) : err->code;
+	if (s == NM_OK)
+		s = c->decode(c->ctx, k, src, l->len, l->w, l->h, now, err);
+	*same = s == NM_OK && memcmp(now, rgba, (size_t)l->w * l->h * 4) == 0;
+	free(src);
+	free(now);
 	return s;
 }
 
@@ -100,6 +116,12 @@ nm_status nm_tex_invert(const nm_tex_chain *c, unsigned level, const uint8_t *pn
 		nm_edit_refuse(ed, 0, NULL, "%s", e.msg);
 		return NM_OK;
 	}
+	bool same;
+	s = shows_already(c, level, rgba, &same, err);
+	if (s != NM_OK || same) {
+		free(rgba);
+		return s;
+	}
 	size_t refused = ed->nrefusals;
 	s = encode_level(c, level, false, rgba, ed, err);
 	/* Level 0 makes the others, each from the one above it; one in memory at a time. */
@@ -120,5 +142,28 @@ nm_status nm_tex_invert(const nm_tex_chain *c, unsigned level, const uint8_t *pn
 			s = encode_level(c, k, true, rgba, ed, err);
 	}
 	free(rgba);
+	return s;
+}
+
+nm_status nm_tex_pica_encode(void *ctx, unsigned level, const uint8_t *rgba, unsigned w,
+			     unsigned h, uint8_t *dst, size_t len, nm_edit *ed, nm_error *err)
+{
+	const nm_tex_pica *p = ctx;
+	(void)ed;
+	nm_status s = nm_pica_encode(p->fmt, rgba, w, h, dst, len);
+	if (s != NM_OK)
+		nm_fail(err, s, p->file, p->chunk, NM_NO_OFFSET, "level %u (%ux%u %s) cannot be "
+			"encoded", level, w, h, nm_pica_format_name(p->fmt));
+	return s;
+}
+
+nm_status nm_tex_pica_decode(void *ctx, unsigned level, const uint8_t *src, size_t len,
+			     unsigned w, unsigned h, uint8_t *rgba, nm_error *err)
+{
+	const nm_tex_pica *p = ctx;
+	nm_status s = nm_pica_decode(p->fmt, src, len, w, h, rgba);
+	if (s != NM_OK)
+		nm_fail(err, s, p->file, p->chunk, NM_NO_OFFSET, "level %u (%ux%u %s) cannot be "
+			"decoded", level, w, h, nm_pica_format_name(p->fmt));
 	return s;
 }

@@ -46,19 +46,6 @@ out:
 	return s;
 }
 
-static nm_status encode_level(void *ctx, unsigned level, const uint8_t *rgba, unsigned w,
-			      unsigned h, uint8_t *dst, size_t len, nm_edit *ed, nm_error *err)
-{
-	const struct level_ref *ref = ctx;
-	(void)ed;
-	nm_status s = nm_pica_encode(ref->tx->fmt, rgba, w, h, dst, len);
-	if (s != NM_OK)
-		nm_fail(err, s, ref->m->file, "tex", NM_NO_OFFSET, "%s level %u (%ux%u %s) "
-			"cannot be encoded", ref->tx->stem, level, w, h,
-			nm_pica_format_name(ref->tx->fmt));
-	return s;
-}
-
 /* An edited level PNG: the level in the texture's format, and when it is level 0 the
  * face's other levels made from it (export/tex_inverse.h). */
 static nm_status invert_level(void *ctx, void *arg, const uint8_t *png, size_t len,
@@ -72,8 +59,11 @@ static nm_status invert_level(void *ctx, void *arg, const uint8_t *png, size_t l
 		levels[k] = (nm_tex_level){ tx->width >> k, tx->height >> k, ref->m->r,
 					    tx->face_off[ref->face] + tx->level_off[k],
 					    (size_t)tx->level_size[k] };
-	nm_tex_chain c = { levels, tx->nlevels, encode_level, (void *)ref,
-			   nm_reader_options(ref->m->r), ref->m->file, "tex" };
+	nm_tex_pica pica = { tx->fmt, ref->m->file, "tex" };
+	nm_tex_chain c = { .levels = levels, .nlevels = tx->nlevels,
+			   .encode = nm_tex_pica_encode, .decode = nm_tex_pica_decode,
+			   .ctx = &pica, .opt = nm_reader_options(ref->m->r), .file = ref->m->file,
+			   .chunk = "tex" };
 	return nm_tex_invert(&c, ref->level, png, len, ed, err);
 }
 

@@ -123,6 +123,21 @@ static nm_status encode_gx(void *ctx, unsigned level, const uint8_t *rgba, unsig
 	return NM_OK;
 }
 
+/* A level's bytes as the tree's PNG shows them (the palette as encoding left it). */
+static nm_status decode_gx(void *ctx, unsigned level, const uint8_t *src, size_t len,
+			   unsigned w, unsigned h, uint8_t *rgba, nm_error *err)
+{
+	struct tex_encode *x = ctx;
+	const j3d_texture *t = x->t;
+	bool indexed = nm_gx_format_is_indexed(t->fmt);
+	nm_status s = nm_gx_decode(t->fmt, src, len, w, h, indexed ? x->palette : NULL,
+				   indexed ? t->npal : 0, t->pal_fmt, rgba);
+	if (s != NM_OK)
+		return nm_fail(err, s, t->m->file, "TEX1", t->img_abs, "texture %s level %u: %s",
+			       t->stem, level, nm_status_str(s));
+	return NM_OK;
+}
+
 /* An edited level PNG: that level in the texture's format, and when it is level 0 the
  * other levels shown made from it (export/tex_inverse.h). */
 static nm_status invert_level(void *ctx, void *arg, const uint8_t *png, size_t len,
@@ -154,8 +169,9 @@ static nm_status invert_level(void *ctx, void *arg, const uint8_t *png, size_t l
 	if (nm_gx_format_is_indexed(t->fmt) && t->npal)
 		s = nm_reader_load(m->r, t->pal_abs, (size_t)t->npal * 2, "TEX1", &x.palette, err);
 	if (s == NM_OK) {
-		nm_tex_chain c = { levels, n, encode_gx, &x, nm_reader_options(m->r), m->file,
-				   "TEX1" };
+		nm_tex_chain c = { .levels = levels, .nlevels = n, .encode = encode_gx,
+				   .decode = decode_gx, .ctx = &x, .opt = nm_reader_options(m->r),
+				   .file = m->file, .chunk = "TEX1" };
 		s = nm_tex_invert(&c, ref->level, png, len, ed, err);
 	}
 	free(x.palette);
