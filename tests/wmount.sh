@@ -172,10 +172,7 @@ check "... the mount shows them (without save=)" cmp -s "$m/model.glb" <("$NMODE
 check "... and the other files" test "$(cat "$m/mats/notes.txt")" = "a note"
 unmount_model "$m"
 
-# --- two writers and readers at once ---------------------------------------------------
-# Each writer saves its file six times, its edit and the original in turn, ending on its
-# edit; four readers read model.glb meanwhile. Every glb read must be one of the four
-# models (neither edit, one, both): a torn read would be none of them.
+# The models of the edits of mats/0.txt and mats/1.txt: neither, one, the other, both.
 orig0=$WORK/orig0.txt orig1=$WORK/orig1.txt
 "$NMODEL" cat "$cmb" mats/0.txt > "$orig0"
 "$NMODEL" cat "$cmb" mats/1.txt > "$orig1"
@@ -186,6 +183,24 @@ for combo in none 0 1 both; do
 	"$NMODEL" apply "$cmb" "$WORK/c.$combo" "$WORK/c.$combo.cmb"
 	"$NMODEL" cat "$WORK/c.$combo.cmb" model.glb | sha1sum | cut -c1-40
 done > "$WORK/allowed"
+
+# --- removing an edited file undoes its edit -------------------------------------------
+m=$WORK/undo
+mount_model "$cmb" "$m" -o "rw,save=$WORK/undo.cmb"
+cp "$WORK/good.txt" "$m/mats/0.txt"
+check "undo: the edit is saved" cmp -s "$WORK/undo.cmb" "$WORK/c.0.cmb"
+rm "$m/mats/0.txt"
+check "undo: rm hides the model's file" test ! -e "$m/mats/0.txt" -a -z "$(ls "$m/mats" | grep -x 0.txt)"
+check "... and undoes its edit: OUT is the model again, /edits.txt empty" \
+	bash -c "cmp -s '$WORK/undo.cmb' '$cmb' && test ! -s '$m/edits.txt'"
+cp "$WORK/good.txt" "$m/mats/0.txt"
+check "... made again: the edit is back" cmp -s "$WORK/undo.cmb" "$WORK/c.0.cmb"
+unmount_model "$m"
+
+# --- two writers and readers at once ---------------------------------------------------
+# Each writer saves its file six times, its edit and the original in turn, ending on its
+# edit; four readers read model.glb meanwhile. Every glb read must be one of the four
+# models (neither edit, one, both): a torn read would be none of them.
 writer() { # writer MOUNT FILE EDIT ORIGINAL
 	for i in 1 2 3 4 5 6; do
 		if [ $((i % 2)) = 0 ]; then cp "$3" "$1/$2"; else cp "$4" "$1/$2"; fi || return 1
