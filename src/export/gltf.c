@@ -232,10 +232,10 @@ static nm_status group_bounds(const nm_gltf_model *m, size_t i, const nm_options
 	return NM_OK;
 }
 
-/* The file's first end bytes at least (all of it when end is its size): the header, the
- * JSON and the BIN chunk's groups as far as they reach end; the groups past it are
- * loaded for their bounds only, and what follows them (inverse binds, images,
- * animations) is left out when the groups reach end. */
+/* The file's first end bytes at least (all of it when end is UINT64_MAX): the header,
+ * the JSON and the BIN chunk's groups as far as they reach end; the groups past it are
+ * loaded for their bounds only. NM_E_UNSUPPORTED when the groups end before end (the
+ * inverse binds, images and animations are written whole only). */
 static nm_status write_prefix(const nm_gltf_model *m, uint64_t end, nm_out *o, nm_error *err)
 {
 	nm_gltf_plan p;
@@ -274,6 +274,12 @@ static nm_status write_prefix(const nm_gltf_model *m, uint64_t end, nm_out *o, n
 		else if (o->len - start < end && (p.g[i].own || p.g[i].draws))
 			s = write_group(m, &p, i, o, bounds[i], bounds[i] + 3, err);
 	bool rest = o->len - start < end;
+	/* A range past the geometry is made whole: what follows it costs a whole production
+	 * (the images are the texture files' productions), and an animation's sampling is
+	 * only ever run by one production of its model at a time (the cache's), never by a
+	 * range beside it. */
+	if (s == NM_OK && rest && end != UINT64_MAX)
+		s = NM_E_UNSUPPORTED;
 	if (s == NM_OK && rest && p.skinned)
 		write_ibm(m, o);
 	if (s == NM_OK && rest)

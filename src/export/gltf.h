@@ -85,7 +85,8 @@ nm_status nm_gltf_write(const nm_gltf_model *m, nm_out *o, nm_error *err);
 nm_status nm_gltf_produce(void *ctx, void *arg, nm_out *o, nm_error *err);
 /* Bytes [off, off+len) of what nm_gltf_write writes: a prefix of the file up to
  * off+len (the JSON's bounds from every group's positions, the BIN chunk's groups as far
- * as the range reaches, nothing after them when they reach it), cut. */
+ * as the range reaches), cut; NM_E_UNSUPPORTED for a range past the groups (inverse
+ * binds, images, animations: the tree then produces the whole file). */
 nm_status nm_gltf_write_range(const nm_gltf_model *m, uint64_t off, size_t len, nm_out *o,
 			      nm_error *err);
 /* Its nm_range_fn (ctx as nm_gltf_produce's), paired by nm_gltf_add with nm_gltf_produce;

@@ -188,8 +188,13 @@ int main(int argc, char *argv[])
 		nm_fuse_say("cannot start the prefill thread: every file is READ on first use");
 	/* A reader may want part of a file (head, a file manager's sniffing): by ranges. */
 	nm_tree_allow_ranges(fs.tree);
-	/* and one large decode may use every CPU (mesh.obj in pieces). */
-	nm_tree_split_threads(fs.tree, (unsigned)sysconf(_SC_NPROCESSORS_ONLN));
+	/* and one large decode may use every CPU (mesh.obj in pieces), or as few threads
+	 * as -s and -o max_threads allow the requests. */
+	long cpus = sysconf(_SC_NPROCESSORS_ONLN);
+	unsigned split = cpus > 0 ? (unsigned)cpus : 1;
+	if (cmd.singlethread || (opts.max_threads && opts.max_threads < split))
+		split = cmd.singlethread ? 1 : opts.max_threads;
+	nm_tree_split_threads(fs.tree, split);
 	if (opts.prefill && nm_fuse_ahead_start(&fs, opts.model.cache_size) != 0)
 		nm_fuse_say("cannot start the producing-ahead thread: files are made on READ");
 	if (opts.idle_timeout && !(fs.idle = nm_fuse_idle_start(mountpoint, opts.idle_timeout)))
