@@ -13,6 +13,8 @@
 #include <string.h>
 #include <unistd.h>
 #include "codec/gpu_buffer.h"
+#include "edit/apply.h"
+#include "lib/edit.h"
 #include "export/text.h"
 #include "fixtures/rfrm_writer.h"
 #include "fixtures/bench_pak.h"
@@ -979,6 +981,203 @@ START_TEST(pak_mutations)
 }
 END_TEST
 
+/* ---- GPU buffers written back (gpu_stream.c, repack.c) ---------------------------- */
+
+static void note_line(const char *line, void *ctx)
+{
+	size_t at = strlen(ctx);
+	snprintf((char *)ctx + at, 4096 - at, "%s\n", line);
+}
+
+/* A tree over a copy of bytes, editable, and the reader it reads (the tree's). */
+static nm_tree *tree_and_reader(const uint8_t *data, size_t len, const char *name,
+				nm_reader **r)
+{
+	uint8_t *copy = malloc(len);
+	memcpy(copy, data, len);
+	nm_error err;
+	ck_assert_int_eq(nm_reader_new_memory(name, copy, len, r, &err), NM_OK);
+	nm_options opt;
+	nm_options_init(&opt);
+	opt.editable = true;
+	nm_tree *t = nm_tree_new(&opt);
+	ck_assert_ptr_nonnull(t);
+	ck_assert_int_eq(nm_tree_adopt_reader(t, *r), NM_OK);
+	ck_assert_msg(nm_build_any(*r, t, nm_tree_root(t), &err) == NM_OK, "%s", err.msg);
+	return t;
+}
+
+/* The decompressed GPU chunk of the asset r reads as one stream (NULL: no GPU chunk). */
+static nm_reader *gpu_stream(nm_tree *t, nm_reader *r)
+{
+	rfrm_item form, *items;
+	size_t n;
+	bool broken;
+	nm_error err;
+	ck_assert_int_eq(rfrm_read_form(r, 0, nm_reader_size(r), &form, &err), NM_OK);
+	ck_assert_int_eq(rfrm_list_items(r, t, &form, &items, &n, &broken, &err), NM_OK);
+	for (size_t i = 0; i < n; i++) {
+		if (memcmp(items[i].id, "GPU ", 4) != 0)
+			continue;
+		rfrm_gpu_part *parts;
+		size_t np;
+		ck_assert_msg(rfrm_gpu_parts(r, items[i].data_off, items[i].size, &parts, &np,
+					     &err) == NM_OK, "%s", err.msg);
+		nm_reader *g;
+		ck_assert_int_eq(rfrm_gpu_stream_open(t, r, items[i].data_off, parts, np, "gpu",
+						      &g, &err), NM_OK);
+		free(parts);
+		return g;
+	}
+	return NULL;
+}
+
+/* A file whose content is bytes at `at` of the GPU stream, with an inverse patching
+ * them there: what a texture or vertex inverse does, without its format. */
+typedef struct gpu_probe {
+	nm_reader *g;
+	uint64_t at;
+} gpu_probe;
+
+static nm_status probe_inverse(void *ctx, void *arg, const uint8_t *bytes, size_t len,
+			       nm_edit *ed, nm_error *err)
+{
+	const gpu_probe *p = arg;
+	(void)ctx;
+	(void)err;
+	nm_edit_patch(ed, p->g, p->at, bytes, len, "GPU", 0, "probe");
+	return NM_OK;
+}
+
+/* Write bytes at `at` of f's GPU stream back into a new file (returned, *len). */
+static uint8_t *gpu_edit(const uint8_t *f, size_t flen, uint64_t at, const uint8_t *bytes,
+			 size_t n, size_t *len, char *notes)
+{
+	nm_reader *r;
+	nm_tree *t = tree_and_reader(f, flen, "a.txtr", &r);
+	gpu_probe *p = nm_tree_alloc(t, sizeof *p);
+	p->g = gpu_stream(t, r);
+	p->at = at;
+	ck_assert_ptr_nonnull(p->g);
+	uint8_t *was = malloc(n);
+	nm_error err;
+	ck_assert_int_eq(nm_reader_read(p->g, at, was, n, NULL, &err), NM_OK);
+	nm_out o;
+	nm_out_init(&o);
+	nm_out_write(&o, was, n);
+	nm_node *probe = nm_text_inverse(nm_text(t, nm_tree_root(t), "probe.bin", &o), probe_inverse, p);
+	ck_assert_ptr_nonnull(probe);
+	nm_out_free(&o);
+	free(was);
+	nm_apply *a = nm_apply_new(t);
+	ck_assert_int_eq(nm_apply_file(a, "/probe.bin", bytes, n, "probe.bin", &err), NM_OK);
+	nm_out out;
+	bool changed;
+	ck_assert_int_eq(nm_apply_encode(a, &out, &changed, &err), NM_OK);
+	notes[0] = '\0';
+	nm_apply_each_change(a, note_line, notes);
+	nm_apply_free(a);
+	nm_tree_free(t);
+	if (!changed)
+		return NULL;
+	*len = out.len;
+	return out.data;
+}
+
+/* Every corpus TXTR and model with a GPU chunk: its decompressed buffers as one reader
+ * (the TXTR's the same bytes as gpu/surface.bin); an edit of a few bytes inside written
+ * back in the buffers' own codec tags reads back with nothing else changed; the same
+ * bytes change nothing; half the stream made incompressible grows the chunk, and the
+ * form's sizes follow (the new file parses without an error, the stream reads back). */
+START_TEST(corpus_gpu_written_back)
+{
+	static const char *const files[] = {
+		"txtr/phong1__difttxtr__7b35970a4d1d4989ad0dcb0c8f368941.txtr",
+		"txtr/phong1__icantxtr__e2d5d9ac03824b49b757b697965bd9ba.txtr",
+		"cmdl/dkctf_146f7fe8-457a-42c3-b112-f52ac8ec5ce0.cmdl",
+		"cmdl/dkctf_26dd7b1c-860a-41dd-aa8b-d93dbe8cfeb2.cmdl",
+		"cmdl/dkctf_02c83e45-0f61-4f02-bad4-bb332a88c587.wmdl",
+		"cmdl/dkctf_271aeb42-de72-4bb6-a823-ddc6ad993a7e.smdl",
+	};
+	char *dir = walk_corpus_dir(".");
+	if (!dir)
+		return;
+	char path[4096];
+	snprintf(path, sizeof path, "%s/%s", dir, files[_i]);
+	free(dir);
+	size_t flen;
+	uint8_t *f = walk_load_file(path, &flen);
+	ck_assert_ptr_nonnull(f);
+	nm_reader *r;
+	nm_tree *t = tree_and_reader(f, flen, "a", &r);
+	nm_reader *g = gpu_stream(t, r);
+	ck_assert_ptr_nonnull(g);
+	size_t glen = (size_t)nm_reader_size(g);
+	uint8_t *plain = malloc(glen);
+	nm_error err;
+	ck_assert_int_eq(nm_reader_read(g, 0, plain, glen, NULL, &err), NM_OK);
+	uint8_t *orig = malloc(glen);
+	memcpy(orig, plain, glen);
+	if (strstr(files[_i], ".txtr")) {
+		size_t slen;
+		char *surface = walk_read(t, "/gpu/surface.bin", &slen);
+		ck_assert_uint_ge(slen, glen);
+		ck_assert_mem_eq(surface, plain, glen);
+		free(surface);
+	}
+	nm_tree_free(t);
+	char notes[4096];
+	size_t olen;
+	/* The same bytes: no change at all. */
+	ck_assert_ptr_null(gpu_edit(f, flen, glen / 2, plain + glen / 2, 8, &olen, notes));
+	/* Eight bytes changed. */
+	uint8_t eight[8] = { 1, 2, 3, 4, 5, 6, 7, 8 };
+	uint8_t *o = gpu_edit(f, flen, glen / 2, eight, 8, &olen, notes);
+	ck_assert_ptr_nonnull(o);
+	ck_assert_msg(strstr(notes, "compressed again"), "%s", notes);
+	memcpy(plain + glen / 2, eight, 8);
+	for (int round = 0; round < 2; round++) {
+		t = tree_and_reader(o, olen, "b", &r);
+		char *info = walk_read(t, "/info.txt", NULL);
+		ck_assert_msg(strstr(info, "\nerrors: 0\n"), "%s", info);
+		free(info);
+		g = gpu_stream(t, r);
+		ck_assert_uint_eq(nm_reader_size(g), glen);
+		uint8_t *back = malloc(glen);
+		ck_assert_int_eq(nm_reader_read(g, 0, back, glen, NULL, &err), NM_OK);
+		ck_assert_mem_eq(back, plain, glen);
+		free(back);
+		/* The form's size is the file's, as in the original. */
+		ck_assert_uint_eq(nm_be64(o + 4) - nm_be64(f + 4), olen - flen);
+		nm_tree_free(t);
+		if (round)
+			break;
+		/* Half the stream incompressible: the chunk grows, the form follows. */
+		size_t half = glen / 2;
+		uint8_t *noise = malloc(half);
+		uint32_t x = 99;
+		for (size_t k = 0; k < half; k++) {
+			x = x * 1664525u + 1013904223u;
+			noise[k] = (uint8_t)(x >> 24);
+		}
+		free(o);
+		o = gpu_edit(f, flen, 0, noise, half, &olen, notes);
+		ck_assert_ptr_nonnull(o);
+		ck_assert_msg(strstr(notes, "laid out again"), "%s", notes);
+		ck_assert_uint_gt(olen, flen);
+		/* Expected now: the noise, then the original's bytes (the first edit's eight
+		 * bytes are not in this one). */
+		memcpy(plain, noise, half);
+		memcpy(plain + glen / 2, orig + glen / 2, 8);
+		free(noise);
+	}
+	free(orig);
+	free(o);
+	free(plain);
+	free(f);
+}
+END_TEST
+
 /* ---- corpus ---------------------------------------------------------------------- */
 
 /* The corpus models' paths into names (at most max); 0 without the corpus, saying so
@@ -1168,6 +1367,7 @@ static Suite *rfrm_suite(void)
 	tcase_add_test(corp, corpus_models);
 	tcase_add_test(corp, corpus_guid_order);
 	tcase_add_test(corp, corpus_mutations);
+	tcase_add_loop_test(corp, corpus_gpu_written_back, 0, 6);
 	suite_add_tcase(s, corp);
 	return s;
 }

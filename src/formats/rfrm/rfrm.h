@@ -431,4 +431,33 @@ struct nm_member_kind *rfrm_pak_asset_kind(nm_tree *t, const rfrm_pak *p);
 /* Its lock and META view (the rest is in the tree's arena): an nm_free_fn. */
 void rfrm_pak_free(void *p);
 
+/* GPU buffers as one reader (gpu_stream.c). A buffer: its four tag bytes, its bytes in
+ * the asset (tag included) and its decompressed size. */
+typedef struct rfrm_gpu_part {
+	uint8_t tag[4];
+	uint64_t comp, size;
+} rfrm_gpu_part;
+/* The buffers back to back from off of r up to off + len, each by its own end or, the
+ * last, using up the rest (a TXTR's GPU chunk; a model whose buffers the tables size
+ * gives its own parts): *parts malloc'd. NM_E_FORMAT naming r and the offset where a
+ * buffer has no known tag or does not decode. */
+nm_status rfrm_gpu_parts(nm_reader *r, uint64_t off, uint64_t len, rfrm_gpu_part **parts,
+			 size_t *n, nm_error *err);
+/* A reader (adopted by t) of parts[0..n)'s decompressed bytes back to back, the buffers
+ * starting at off of parent: what an inverse of a texture surface or a vertex buffer
+ * patches. Written back (its origin), each buffer is compressed again in its tag,
+ * keeping its decompressed size; the asset's form then takes the chunk's new length
+ * (rfrm_form_repack). Decompressed on the first read, kept until closed. */
+nm_status rfrm_gpu_stream_open(nm_tree *t, nm_reader *parent, uint64_t off,
+			       const rfrm_gpu_part *parts, size_t n, const char *name,
+			       nm_reader **out, nm_error *err);
+
+/* Laid out again when bytes inside change length (repack.c; nm_repack_fn's): an asset
+ * (any RFRM form: its descriptors' sizes; ctx unused) and a PAK (ctx: its rfrm_pak;
+ * ADIR's offsets and sizes, PACK's size). */
+nm_status rfrm_form_repack(void *ctx, nm_reader *r, const nm_member_change *c, size_t nc,
+			   struct nm_out *out, nm_error *err);
+nm_status rfrm_pak_repack(void *ctx, nm_reader *r, const nm_member_change *c, size_t nc,
+			  struct nm_out *out, nm_error *err);
+
 #endif
