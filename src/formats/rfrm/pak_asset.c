@@ -65,7 +65,8 @@ static void asset_unpin(void *ctx)
 static const nm_source_ops asset_ops = { asset_read, asset_pin, asset_unpin, NULL };
 
 /* Written back (src/edit): the asset's stored bytes are its new bytes without the META
- * tail, which lives in the PAK's META chunk and must be as it was. */
+ * tail, which lives in the PAK's META chunk and must be as it was, as must the length
+ * of an asset that has one. */
 static nm_status asset_encode(void *ctx, const uint8_t *plain, size_t len, nm_out *out,
 			      nm_error *err)
 {
@@ -78,27 +79,28 @@ static nm_status asset_encode(void *ctx, const uint8_t *plain, size_t len, nm_ou
 		return nm_fail(err, NM_E_UNSUPPORTED, nm_reader_name(a->p->r), a->e->dir,
 			       NM_NO_OFFSET, "the META blob after the asset's bytes is the "
 			       "PAK's META entry: apply does not write it");
+	if (tail && len != a->e->size + tail)
+		return nm_fail(err, NM_E_UNSUPPORTED, nm_reader_name(a->p->r), a->e->dir,
+			       NM_NO_OFFSET, "the asset would change length, and the PAK's META "
+			       "blob for it says where its GPU buffers lie: apply does not rewrite "
+			       "META blobs yet");
 	nm_out_write(out, plain, len - (size_t)tail);
 	return nm_out_status(out);
 }
 
-/* The asset's bytes of another length (its form laid out again, through the window
- * its tree reads): those bytes, then the META tail as it is. */
-static nm_status asset_join(void *ctx, nm_reader *r, const nm_member_change *c, size_t nc,
-			    nm_out *out, nm_error *err)
+/* A model whose META blob follows it (the PAK's META entry) changing length: the blob
+ * says where its GPU buffers lie and how long they are, and apply does not write it
+ * yet, so the change is refused (the asset's reader would otherwise take it whole). */
+static nm_status asset_resized(void *ctx, nm_reader *r, const nm_member_change *c, size_t nc,
+			       nm_out *out, nm_error *err)
 {
 	const struct asset *a = ctx;
-	uint64_t tail = meta_tail_len(a->e), size = nm_reader_size(r);
-	if (nc != 1 || c[0].off != 0 || c[0].old_len != size - tail)
-		return nm_fail(err, NM_E_UNSUPPORTED, nm_reader_name(r), NULL, NM_NO_OFFSET,
-			       "only the asset's bytes as a whole change length, not its META "
-			       "blob");
-	nm_out_write(out, c[0].bytes, c[0].len);
-	uint8_t *t = nm_out_reserve(out, (size_t)tail);
-	if (t && nm_reader_read(r, size - tail, t, (size_t)tail, "META", err) != NM_OK)
-		return err->code;
-	out->len += t ? (size_t)tail : 0;
-	return nm_out_status(out);
+	(void)c;
+	(void)nc;
+	(void)out;
+	return nm_fail(err, NM_E_UNSUPPORTED, nm_reader_name(r), a->e->dir, NM_NO_OFFSET,
+		       "its bytes would change length, and the PAK's META blob for it says "
+		       "where its GPU buffers lie: apply does not rewrite META blobs yet");
 }
 
 static nm_status open_asset(nm_tree *t, void *ctx, const void *member, nm_reader **out,
@@ -127,7 +129,7 @@ static nm_status open_asset(nm_tree *t, void *ctx, const void *member, nm_reader
 							.len = e->size, .encode = asset_encode,
 							.ctx = a });
 	if (tail)
-		nm_reader_set_repack(*out, asset_join, a);
+		nm_reader_set_repack(*out, asset_resized, a);
 	nm_reader_set_depth(*out, nm_reader_depth(p->r) + 1);
 	if (nm_tree_adopt_reader(t, *out) != NM_OK)
 		return nm_fail(err, NM_E_NOMEM, name, NULL, NM_NO_OFFSET, "out of memory");
