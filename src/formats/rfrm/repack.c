@@ -136,9 +136,18 @@ nm_status rfrm_pak_repack(void *ctx, nm_reader *r, const nm_member_change *c, si
 		return err->code;
 	}
 	uint64_t *len = off + n;
-	for (size_t i = 0; i < p->count; i++)
+	nm_status s = NM_OK;
+	for (size_t i = 0; i < p->count; i++) {
 		slots[i] = (nm_layout_slot){ p->entries[i].off, p->entries[i].size };
-	nm_status s = nm_layout_members(r, slots, p->count, PAK_ALIGN, c, nc, out, off, len, err);
+		/* The table of contents is rewritten where it is: no asset may lie in it. */
+		if (slots[i].len && slots[i].off < rfrm_item_end(&p->tocc))
+			s = nm_fail(err, NM_E_FORMAT, nm_reader_name(r), "ADIR", NM_NO_OFFSET,
+				    "asset %zu lies inside the table of contents (at 0x%llx): the "
+				    "PAK cannot be laid out again", i,
+				    (unsigned long long)slots[i].off);
+	}
+	if (s == NM_OK)
+		s = nm_layout_members(r, slots, p->count, PAK_ALIGN, c, nc, out, off, len, err);
 	if (s == NM_OK) {
 		/* The table of contents comes before every asset: where it was. */
 		for (size_t i = 0; i < p->count; i++) {
