@@ -1007,8 +1007,38 @@ static nm_tree *tree_and_reader(const uint8_t *data, size_t len, const char *nam
 	return t;
 }
 
-/* The decompressed GPU chunk of the asset r reads as one stream (NULL: no GPU chunk). */
-static nm_reader *gpu_stream(nm_tree *t, nm_reader *r)
+static int by_meta_offset(const void *x, const void *y)
+{
+	uint32_t a = nm_be32((const uint8_t *)x + 4), b = nm_be32((const uint8_t *)y + 4);
+	return a < b ? -1 : a > b;
+}
+
+/* The buffers a §6.4 META blob lists, back to back from the GPU chunk's data at off of
+ * r, in the order of their offsets: what a model's inverse takes from its buffer table
+ * (the stored and plain LZSS buffers do not end by themselves). */
+static rfrm_gpu_part *meta_parts(nm_reader *r, uint64_t off, const uint8_t *blob, size_t *n)
+{
+	uint32_t nvb = nm_be32(blob + 20), nib = nm_be32(blob + 24 + 16 * (size_t)nvb);
+	uint8_t (*e)[16] = malloc(((size_t)nvb + nib) * 16);
+	memcpy(e, blob + 24, 16 * (size_t)nvb);
+	memcpy(e + nvb, blob + 28 + 16 * (size_t)nvb, 16 * (size_t)nib);
+	*n = (size_t)nvb + nib;
+	qsort(e, *n, 16, by_meta_offset);
+	rfrm_gpu_part *parts = malloc(*n * sizeof *parts);
+	nm_error err;
+	for (size_t i = 0, at = 0; i < *n; i++) {
+		parts[i].comp = nm_be32(e[i] + 8);
+		parts[i].size = nm_be32(e[i] + 12);
+		ck_assert_int_eq(nm_reader_read(r, off + at, parts[i].tag, 4, NULL, &err), NM_OK);
+		at += (size_t)parts[i].comp;
+	}
+	free(e);
+	return parts;
+}
+
+/* The decompressed GPU chunk of the asset r reads as one stream (NULL: no GPU chunk);
+ * its buffers measured, or as the META blob (not NULL) lists them. */
+static nm_reader *gpu_stream_meta(nm_tree *t, nm_reader *r, const uint8_t *blob)
 {
 	rfrm_item form, *items;
 	size_t n;
@@ -1021,8 +1051,11 @@ static nm_reader *gpu_stream(nm_tree *t, nm_reader *r)
 			continue;
 		rfrm_gpu_part *parts;
 		size_t np;
-		ck_assert_msg(rfrm_gpu_parts(r, items[i].data_off, items[i].size, &parts, &np,
-					     &err) == NM_OK, "%s", err.msg);
+		if (blob)
+			parts = meta_parts(r, items[i].data_off, blob, &np);
+		else
+			ck_assert_msg(rfrm_gpu_parts(r, items[i].data_off, items[i].size, &parts,
+						     &np, &err) == NM_OK, "%s", err.msg);
 		nm_reader *g;
 		ck_assert_int_eq(rfrm_gpu_stream_open(t, r, items[i].data_off, parts, np, "gpu",
 						      &g, &err), NM_OK);
@@ -1030,6 +1063,11 @@ static nm_reader *gpu_stream(nm_tree *t, nm_reader *r)
 		return g;
 	}
 	return NULL;
+}
+
+static nm_reader *gpu_stream(nm_tree *t, nm_reader *r)
+{
+	return gpu_stream_meta(t, r, NULL);
 }
 
 /* A file whose content is bytes at `at` of the GPU stream, with an inverse patching
@@ -1049,14 +1087,24 @@ static nm_status probe_inverse(void *ctx, void *arg, const uint8_t *bytes, size_
 	return NM_OK;
 }
 
-/* Write bytes at `at` of f's GPU stream back into a new file (returned, *len). */
-static uint8_t *gpu_edit(const uint8_t *f, size_t flen, uint64_t at, const uint8_t *bytes,
-			 size_t n, size_t *len, char *notes)
+/* The GPU stream of the asset that is all of r. */
+static nm_reader *whole_asset(nm_tree *t, nm_reader *r, const void *arg)
+{
+	(void)arg;
+	return gpu_stream(t, r);
+}
+
+/* Write bytes at `at` of the GPU stream open(t, root, arg) gives of the file f back
+ * into a new file (returned, *len). */
+static uint8_t *gpu_edit_in(const uint8_t *f, size_t flen,
+			    nm_reader *(*open)(nm_tree *, nm_reader *, const void *),
+			    const void *arg, uint64_t at, const uint8_t *bytes, size_t n,
+			    size_t *len, char *notes)
 {
 	nm_reader *r;
-	nm_tree *t = tree_and_reader(f, flen, "a.txtr", &r);
+	nm_tree *t = tree_and_reader(f, flen, "a", &r);
 	gpu_probe *p = nm_tree_alloc(t, sizeof *p);
-	p->g = gpu_stream(t, r);
+	p->g = open(t, r, arg);
 	p->at = at;
 	ck_assert_ptr_nonnull(p->g);
 	uint8_t *was = malloc(n);
@@ -1083,6 +1131,92 @@ static uint8_t *gpu_edit(const uint8_t *f, size_t flen, uint64_t at, const uint8
 	*len = out.len;
 	return out.data;
 }
+
+static uint8_t *gpu_edit(const uint8_t *f, size_t flen, uint64_t at, const uint8_t *bytes,
+			 size_t n, size_t *len, char *notes)
+{
+	return gpu_edit_in(f, flen, whole_asset, NULL, at, bytes, n, len, notes);
+}
+
+/* A PAK's model asset: where ADIR puts it, and its META blob. */
+typedef struct pak_place {
+	uint64_t off, size;
+	const uint8_t *blob;
+} pak_place;
+
+/* The GPU stream of a PAK's model asset (a window of the PAK where ADIR says, as its
+ * tree reads it, laid out by its form), its buffers as its META blob lists them. */
+static nm_reader *pak_model(nm_tree *t, nm_reader *r, const void *arg)
+{
+	const pak_place *e = arg;
+	nm_reader *w;
+	nm_error err;
+	ck_assert_int_eq(nm_reader_new_window(r, "model", e->off, e->size, &w, &err), NM_OK);
+	ck_assert_int_eq(nm_tree_adopt_reader(t, w), NM_OK);
+	nm_reader_set_repack(w, rfrm_form_repack, NULL);
+	return gpu_stream_meta(t, w, e->blob);
+}
+
+/* A generated PAK's models (every codec, each with its META blob): half of each one's
+ * GPU stream made incompressible. The PAK is laid out again, the model's META blob
+ * written again: the new PAK reads whole without a failure, the model through its
+ * META, and the stream reads back. */
+START_TEST(pak_models_written_back)
+{
+	rfx_buf pak = { 0 };
+	ck_assert_int_eq(rfx_bench_pak(30, &pak), 0);
+	nm_reader *r;
+	nm_tree *t = tree_and_reader(pak.data, pak.len, "p.pak", &r);
+	rfrm_pak pp = { 0 };
+	nm_error err;
+	ck_assert_int_eq(rfrm_pak_parse(r, t, &pp, &err), NM_OK);
+	size_t models = 0, grown = 0;
+	for (size_t i = 0; i < pp.count; i++) {
+		const rfrm_pak_entry *e = &pp.entries[i];
+		if (!rfrm_is_model_type(e->type) || !e->has_meta)
+			continue;
+		models++;
+		pak_place at = { e->off, e->size, pp.meta_data + e->meta };
+		nm_reader *g = pak_model(t, r, &at);
+		size_t glen = (size_t)nm_reader_size(g), half = glen / 2, olen;
+		uint8_t *want = malloc(glen);
+		ck_assert_int_eq(nm_reader_read(g, 0, want, glen, NULL, &err), NM_OK);
+		uint32_t x = (uint32_t)i;
+		for (size_t k = 0; k < half; k++) {
+			x = x * 1664525u + 1013904223u;
+			want[k] = (uint8_t)(x >> 24);
+		}
+		char notes[4096];
+		uint8_t *o = gpu_edit_in(pak.data, pak.len, pak_model, &at, 0, want, half, &olen,
+					 notes);
+		ck_assert_ptr_nonnull(o);
+		grown += strstr(notes, "laid out again") != NULL;
+		nm_reader *r2;
+		nm_tree *t2 = tree_and_reader(o, olen, "p2.pak", &r2);
+		walk_stats st = walk_all(t2, true);
+		ck_assert_msg(st.failed == 0, "%s: %zu failures after %s", e->type, st.failed, notes);
+		rfrm_pak p2 = { 0 };
+		ck_assert_int_eq(rfrm_pak_parse(r2, t2, &p2, &err), NM_OK);
+		pak_place at2 = { p2.entries[i].off, p2.entries[i].size,
+				  p2.meta_data + p2.entries[i].meta };
+		nm_reader *g2 = pak_model(t2, r2, &at2);
+		ck_assert_uint_eq(nm_reader_size(g2), glen);
+		uint8_t *back = malloc(glen);
+		ck_assert_int_eq(nm_reader_read(g2, 0, back, glen, NULL, &err), NM_OK);
+		ck_assert_mem_eq(back, want, glen);
+		free(back);
+		rfrm_pak_free(&p2);
+		nm_tree_free(t2);
+		free(o);
+		free(want);
+	}
+	ck_assert_uint_ge(models, 5);
+	ck_assert_uint_ge(grown, 4); /* all but the stored buffers' */
+	rfrm_pak_free(&pp);
+	nm_tree_free(t);
+	rfx_buf_free(&pak);
+}
+END_TEST
 
 /* Every corpus TXTR and model with a GPU chunk: its decompressed buffers as one reader
  * (the TXTR's the same bytes as gpu/surface.bin); an edit of a few bytes inside written
@@ -1354,6 +1488,7 @@ static Suite *rfrm_suite(void)
 	tcase_set_timeout(pak, 60);
 	tcase_add_loop_test(pak, pak_names_and_laziness, 0, 2);
 	tcase_add_test(pak, bench_pak_walk);
+	tcase_add_test(pak, pak_models_written_back);
 	suite_add_tcase(s, pak);
 
 	TCase *bad = tcase_create("broken");

@@ -145,9 +145,13 @@ static nm_status build_asset(nm_reader *r, nm_tree *t, nm_node *dir, void *ctx,
 	const rfrm_pak_entry *e = member;
 	nm_reader *w = r;
 	if (meta_tail_len(e)) {
-		nm_status s = nm_reader_new_window(r, nm_reader_name(r), 0, e->size, &w, err);
+		/* A window of the PAK itself, so that a model whose GPU chunk changes length
+		 * goes to the PAK, which writes its META blob again (rfrm_pak_repack). */
+		nm_status s = nm_reader_new_window(p->r, nm_reader_name(r), e->off, e->size, &w,
+						   err);
 		if (s != NM_OK)
 			return s;
+		nm_reader_set_depth(w, nm_reader_depth(r));
 		if (nm_tree_adopt_reader(t, w) != NM_OK)
 			return nm_fail(err, NM_E_NOMEM, nm_reader_name(r), NULL, NM_NO_OFFSET,
 				       "out of memory");

@@ -11,8 +11,9 @@
  *
  * A PAK (rfrm_pak_repack): its assets moved keeping their offsets' remainder modulo
  * 32, then each ADIR entry's offset and size and the PACK form's size are written
- * again. META and STRG are untouched: their entries point into their own chunks. */
+ * again, and a moved model's META blob (meta_rewrite.c); STRG is untouched. */
 #include <stdlib.h>
+#include <string.h>
 #include "formats/container/container.h"
 #include "formats/rfrm/rfrm.h"
 #include "lib/alloc.h"
@@ -156,6 +157,27 @@ nm_status rfrm_pak_repack(void *ctx, nm_reader *r, const nm_member_change *c, si
 			nm_put_be32(e + 24, (uint32_t)off[i]);
 			nm_put_be32(e + 28, (uint32_t)(len[i] >> 32));
 			nm_put_be32(e + 32, (uint32_t)len[i]);
+		}
+		/* A model's META blob says where its buffers lie: written again (the META
+		 * chunk is in the table of contents, where it was); any other asset's
+		 * blob is not known well enough to. */
+		for (size_t i = 0; s == NM_OK && i < p->count; i++) {
+			const rfrm_pak_entry *e = &p->entries[i];
+			if (len[i] == slots[i].len || !e->has_meta)
+				continue;
+			if (!rfrm_is_model_type(e->type) || !e->meta_len) {
+				s = nm_fail(err, NM_E_UNSUPPORTED, nm_reader_name(r), "META",
+					    NM_NO_OFFSET, "asset %zu (%s) would change length, and "
+					    "apply does not rewrite its META blob", i, e->type);
+				break;
+			}
+			uint8_t *blob = malloc(e->meta_len);
+			s = blob ? rfrm_meta_rewrite(p, e, out->data + off[i], len[i], blob, err)
+				 : nm_fail(err, NM_E_NOMEM, nm_reader_name(r), "META",
+					   NM_NO_OFFSET, "out of memory");
+			if (s == NM_OK)
+				memcpy(out->data + p->meta.data_off + e->meta, blob, e->meta_len);
+			free(blob);
 		}
 		uint64_t size = p->pack.size + (out->len - nm_reader_size(r));
 		uint8_t *h = out->data + p->pack.off;

@@ -452,6 +452,13 @@ nm_status rfrm_gpu_stream_open(nm_tree *t, nm_reader *parent, uint64_t off,
 			       const rfrm_gpu_part *parts, size_t n, const char *name,
 			       nm_reader **out, nm_error *err);
 
+/* The META blob of e (a model of p) for its new bytes now[0..now_len), into blob_out
+ * (e->meta_len bytes, the same counts): its GPU offset, read buffer and buffers'
+ * offsets and compressed sizes (meta_rewrite.c). NM_E_UNSUPPORTED naming the asset for
+ * a blob in another layout than the one it rewrites. */
+nm_status rfrm_meta_rewrite(const rfrm_pak *p, const rfrm_pak_entry *e, const uint8_t *now,
+			    uint64_t now_len, uint8_t *blob_out, nm_error *err);
+
 /* Laid out again when bytes inside change length (repack.c; nm_repack_fn's): an asset
  * (any RFRM form: its descriptors' sizes; ctx unused) and a PAK (ctx: its rfrm_pak;
  * ADIR's offsets and sizes, PACK's size). */
