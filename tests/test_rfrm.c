@@ -989,6 +989,20 @@ static void note_line(const char *line, void *ctx)
 	snprintf((char *)ctx + at, 4096 - at, "%s\n", line);
 }
 
+/* ../shared/corpus/rel, loaded; NULL without the corpus (saying so). */
+static uint8_t *corpus_asset(const char *rel, size_t *len)
+{
+	char *dir = walk_corpus_dir(".");
+	if (!dir)
+		return NULL;
+	char path[4096];
+	snprintf(path, sizeof path, "%s/%s", dir, rel);
+	free(dir);
+	uint8_t *f = walk_load_file(path, len);
+	ck_assert_msg(f != NULL, "%s", path);
+	return f;
+}
+
 /* A tree over a copy of bytes, editable, and the reader it reads (the tree's). */
 static nm_tree *tree_and_reader(const uint8_t *data, size_t len, const char *name,
 				nm_reader **r)
@@ -1233,15 +1247,10 @@ START_TEST(corpus_gpu_written_back)
 		"cmdl/dkctf_02c83e45-0f61-4f02-bad4-bb332a88c587.wmdl",
 		"cmdl/dkctf_271aeb42-de72-4bb6-a823-ddc6ad993a7e.smdl",
 	};
-	char *dir = walk_corpus_dir(".");
-	if (!dir)
-		return;
-	char path[4096];
-	snprintf(path, sizeof path, "%s/%s", dir, files[_i]);
-	free(dir);
 	size_t flen;
-	uint8_t *f = walk_load_file(path, &flen);
-	ck_assert_ptr_nonnull(f);
+	uint8_t *f = corpus_asset(files[_i], &flen);
+	if (!f)
+		return;
 	nm_reader *r;
 	nm_tree *t = tree_and_reader(f, flen, "a", &r);
 	nm_reader *g = gpu_stream(t, r);
@@ -1308,6 +1317,82 @@ START_TEST(corpus_gpu_written_back)
 	free(orig);
 	free(o);
 	free(plain);
+	free(f);
+}
+END_TEST
+
+
+/* The model's vertex buffer 0 through rfrm_model_gpu_stream: the stream at *at holds
+ * what rfrm_gpu_decompress gives; a vertex byte changed there is written back, and the
+ * new model's buffer 0 has it, its other bytes as they were. */
+static rfrm_model *model_of(nm_tree *t, nm_reader *r)
+{
+	rfrm_item form;
+	nm_error err;
+	ck_assert_int_eq(rfrm_read_form(r, 0, nm_reader_size(r), &form, &err), NM_OK);
+	rfrm_model *m = nm_tree_alloc(t, sizeof *m);
+	ck_assert_msg(rfrm_model_parse(r, t, &form, NULL, 0, m, &err) == NM_OK, "%s", err.msg);
+	ck_assert_int_eq(nm_tree_on_free(t, rfrm_model_free, m), NM_OK);
+	return m;
+}
+
+static uint8_t *vertex_buffer(rfrm_model *m, size_t *len)
+{
+	nm_out o;
+	nm_out_init(&o);
+	nm_error err;
+	ck_assert_msg(rfrm_gpu_decompress(m, false, 0, &o, &err) == NM_OK, "%s", err.msg);
+	*len = o.len;
+	return o.data;
+}
+
+static nm_reader *model_stream(nm_tree *t, nm_reader *r, const void *arg)
+{
+	uint64_t *at = (uint64_t *)arg;
+	nm_reader *g;
+	nm_error err;
+	ck_assert_msg(rfrm_model_gpu_stream(model_of(t, r), false, 0, &g, at, &err) == NM_OK,
+		      "%s", err.msg);
+	return g;
+}
+
+START_TEST(corpus_vertex_buffer_written_back)
+{
+	static const char *const files[] = {
+		"cmdl/dkctf_146f7fe8-457a-42c3-b112-f52ac8ec5ce0.cmdl",
+		"cmdl/dkctf_271aeb42-de72-4bb6-a823-ddc6ad993a7e.smdl",
+	};
+	size_t flen, vlen, olen;
+	uint8_t *f = corpus_asset(files[_i], &flen);
+	if (!f)
+		return;
+	nm_reader *r;
+	nm_tree *t = tree_and_reader(f, flen, "a", &r);
+	uint64_t at;
+	nm_reader *g = model_stream(t, r, &at);
+	uint8_t *vb = vertex_buffer(model_of(t, r), &vlen), *in = malloc(vlen);
+	nm_error err;
+	ck_assert_int_eq(nm_reader_read(g, at, in, vlen, NULL, &err), NM_OK);
+	ck_assert_mem_eq(in, vb, vlen);
+	nm_tree_free(t);
+	vb[vlen / 2] ^= 0x40;
+	char notes[4096];
+	uint8_t *o = gpu_edit_in(f, flen, model_stream, &at, at + vlen / 2, vb + vlen / 2, 1,
+				 &olen, notes);
+	ck_assert_ptr_nonnull(o);
+	t = tree_and_reader(o, olen, "b", &r);
+	size_t blen;
+	uint8_t *back = vertex_buffer(model_of(t, r), &blen);
+	ck_assert_uint_eq(blen, vlen);
+	ck_assert_mem_eq(back, vb, vlen);
+	char *info = walk_read(t, "/info.txt", NULL);
+	ck_assert_msg(strstr(info, "\nerrors: 0\n"), "%s", info);
+	free(info);
+	nm_tree_free(t);
+	free(back);
+	free(o);
+	free(in);
+	free(vb);
 	free(f);
 }
 END_TEST
@@ -1503,6 +1588,7 @@ static Suite *rfrm_suite(void)
 	tcase_add_test(corp, corpus_guid_order);
 	tcase_add_test(corp, corpus_mutations);
 	tcase_add_loop_test(corp, corpus_gpu_written_back, 0, 6);
+	tcase_add_loop_test(corp, corpus_vertex_buffer_written_back, 0, 2);
 	suite_add_tcase(s, corp);
 	return s;
 }

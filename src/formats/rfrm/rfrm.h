@@ -286,6 +286,7 @@ typedef struct rfrm_model {
 	nm_error walk_err;
 
 	struct rfrm_obj *obj;
+	nm_reader *stream;       /* rfrm_model_gpu_stream's, once made */
 } rfrm_model;
 
 /* The largest decompressed buffer: the tree's max_file_size. */
@@ -343,6 +344,9 @@ nm_status rfrm_gpu_decompress(rfrm_model *m, bool index, size_t i, nm_out *o,
 			      nm_error *err);
 /* RFRM_GPU_WALK: place every buffer (once; later calls return the first result).
  * Buffers it cannot place are marked bad with the reason. */
+/* The buffer table known: NM_OK, or why there is none (the walk run first when the
+ * layout comes from it). */
+nm_status rfrm_gpu_ready(rfrm_model *m, nm_error *err);
 nm_status rfrm_gpu_walk(rfrm_model *m, nm_error *err);
 /* The size of gpu/vertex/N.bin or gpu/index/N.bin, known at mount: the buffer, or
  * for an index buffer found by the walk, the indices the meshes use. */
@@ -458,6 +462,13 @@ nm_status rfrm_gpu_stream_open(nm_tree *t, nm_reader *parent, uint64_t off,
  * a blob in another layout than the one it rewrites. */
 nm_status rfrm_meta_rewrite(const rfrm_pak *p, const rfrm_pak_entry *e, const uint8_t *now,
 			    uint64_t now_len, uint8_t *blob_out, nm_error *err);
+
+/* The model's GPU buffers as one stream (model_stream.c; rfrm_gpu_stream_open) for
+ * an inverse to patch: *at is where buffer i (an index buffer if index) starts in it.
+ * Its buffers must fill the GPU chunk back to back (NM_E_UNSUPPORTED otherwise); the
+ * walk runs first when the layout comes from it. */
+nm_status rfrm_model_gpu_stream(rfrm_model *m, bool index, size_t i, nm_reader **out,
+				uint64_t *at, nm_error *err);
 
 /* Laid out again when bytes inside change length (repack.c; nm_repack_fn's): an asset
  * (any RFRM form: its descriptors' sizes; ctx unused) and a PAK (ctx: its rfrm_pak;
