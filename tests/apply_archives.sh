@@ -1,6 +1,6 @@
 #!/bin/bash
 # nmodel apply inside archives (doc/apply.md, "Archives and wrappers"): a member of each
-# corpus archive kind (Yaz0 RARC, plain RARC, LzS GAR, ZAR) and of a generated PAK
+# corpus archive kind (Yaz0 RARC, plain RARC, LzS GAR, ZAR) and an asset of a generated PAK
 # replaced by longer bytes: OUT opens, the member reads back as given, every other file
 # of the tree is byte-identical, the archive's tables say the new layout, and a wrapper
 # compressed again stays within 5 % of the original's size; no edit gives FILE itself.
@@ -16,14 +16,17 @@ grow() {
 	{ "$NMODEL" cat "$1" "/$2"; head -c "$3" /dev/zero | tr '\0' 'Z'; } > "$WORK/d/$2"
 	"$NMODEL" apply "$1" "$WORK/d" "$WORK/o"
 }
-# others_same FILE MEMBER-DIR: the trees of FILE and OUT differ in the archive's
-# info.txt, decompressed.bin and the member's own files only.
+# others_same FILE MEMBER-DIR [TABLES]: the trees of FILE and OUT (extracted under
+# FILE's name, which info.txt files show) differ in the archive's info.txt,
+# decompressed.bin, the member's own files and the files matching the regex TABLES
+# (a PAK's table of contents) only.
 others_same() {
-	rm -rf "$WORK/x" "$WORK/y"
-	"$NMODEL" extract "$1" "$WORK/x" >/dev/null && "$NMODEL" extract "$WORK/o" "$WORK/y" >/dev/null || return 1
+	rm -rf "$WORK/x" "$WORK/y" "$WORK/named"
+	mkdir -p "$WORK/named" && cp "$WORK/o" "$WORK/named/$(basename "$1")"
+	"$NMODEL" extract "$1" "$WORK/x" >/dev/null && "$NMODEL" extract "$WORK/named/$(basename "$1")" "$WORK/y" >/dev/null || return 1
 	local d
 	d=$(diff -rq "$WORK/x" "$WORK/y" | sed "s|^Files $WORK/x/\([^ ]*\) and .*|\1|; s|^Only in $WORK/[xy]/*|only: |" |
-		grep -v -x -e info.txt -e decompressed.bin | grep -v "^$2/")
+		grep -v -x -e info.txt -e decompressed.bin | grep -v "^$2/" | grep -v -E "^(${3:-^$})")
 	[ -z "$d" ] || { echo "  also differ: $d"; return 1; }
 }
 # tables_say FILE EXTRA: read by their tables alone (Python, not our reader), OUT's
@@ -52,6 +55,19 @@ def members(d):
         fsize, dsize = struct.unpack_from('>I', d, 4)[0], struct.unpack_from('>I', d, 0x10)[0]
         assert fsize == len(d) and dsize == len(d) - doff, 'RARC sizes %d %d of %d' % (fsize, dsize, len(d))
         return out, 0
+    if d[:4] == b'RFRM' and d[0x14:0x18] == b'PACK':
+        tocc_end = 0x40 + struct.unpack_from('>Q', d, 0x24)[0]
+        at = 0x40
+        while d[at:at + 4] != b'ADIR':
+            at += 0x18 + struct.unpack_from('>Q', d, at + 0x10)[0] + struct.unpack_from('>Q', d, at + 4)[0]
+            assert at < tocc_end, 'no ADIR'
+        data = at + 0x18 + struct.unpack_from('>Q', d, at + 0x10)[0]
+        n = struct.unpack_from('>I', d, data)[0]
+        out = []
+        for i in range(n):
+            off, size = struct.unpack_from('>QQ', d, data + 4 + i * 0x24 + 20)
+            out.append(d[off:off + size])
+        return out, len(d) - struct.unpack_from('>Q', d, 4)[0]
     ver = 1 if d[:1] == b'Z' else d[3]
     size, types, files, toff, foff, doff = struct.unpack_from('<IHHIII', d, 4)
     stride = 8 if ver == 1 else 12
@@ -113,6 +129,26 @@ for c in "${cases[@]}"; do
 				 '$NMODEL' cat '$WORK/o1' '/$member/raw.bin' | cmp - '$WORK/d1/$member/raw.bin'"
 	fi
 done
+
+# A PAK (generated: no real one is in the corpus): an asset made longer.
+P=$WORK/gen.pak
+"$top_builddir/tests/mkpak" "$P" 5 >/dev/null
+for member in asset_00002.mtrl asset_00000.txtr; do
+	check "gen.pak: no edit gives FILE itself" \
+		bash -c "'$NMODEL' apply '$P' '$WORK/empty' '$WORK/same' && cmp '$P' '$WORK/same'"
+	check "gen.pak: $member 50 bytes longer: applied" grow "$P" "$member/raw.bin" 50
+	check "gen.pak: OUT opens, the asset reads back as given" \
+		bash -c "'$NMODEL' cat '$WORK/o' '/$member/raw.bin' | cmp - '$WORK/d/$member/raw.bin' && '$NMODEL' info '$WORK/o' | grep -qx 'errors: 0'"
+	check "gen.pak: every other file but the table of contents is byte-identical" \
+		others_same "$P" "$member" "toc.txt|tocc/.*"
+	check "gen.pak: ADIR alone says so (read by Python): one asset longer, the PACK size the file's" \
+		tables_say "$P" 50
+done
+m=asset_00004.cmdl
+rm -rf "$WORK/d" && mkdir -p "$WORK/d/$m"
+{ "$NMODEL" cat "$P" "/$m/raw.bin"; echo x; } > "$WORK/d/$m/raw.bin"
+check "gen.pak: a model's raw.bin with its META blob changed is refused by name, no OUT" \
+	bash -c "! '$NMODEL' apply '$P' '$WORK/d' '$WORK/no' 2>'$WORK/err' && [ ! -e '$WORK/no' ] && grep -q 'META blob' '$WORK/err'"
 
 # A member's bytes inside a chunk of a model (not a whole member) of another length stays
 # refused: only archives' tables say where bytes are.

@@ -13,6 +13,8 @@
 #include <string.h>
 #include <unistd.h>
 #include "codec/gpu_buffer.h"
+#include "edit/apply.h"
+#include "lib/edit.h"
 #include "export/text.h"
 #include "fixtures/rfrm_writer.h"
 #include "fixtures/bench_pak.h"
@@ -979,6 +981,422 @@ START_TEST(pak_mutations)
 }
 END_TEST
 
+/* ---- GPU buffers written back (gpu_stream.c, repack.c) ---------------------------- */
+
+static void note_line(const char *line, void *ctx)
+{
+	size_t at = strlen(ctx);
+	snprintf((char *)ctx + at, 4096 - at, "%s\n", line);
+}
+
+/* ../shared/corpus/rel, loaded; NULL without the corpus (saying so). */
+static uint8_t *corpus_asset(const char *rel, size_t *len)
+{
+	char *dir = walk_corpus_dir(".");
+	if (!dir)
+		return NULL;
+	char path[4096];
+	snprintf(path, sizeof path, "%s/%s", dir, rel);
+	free(dir);
+	uint8_t *f = walk_load_file(path, len);
+	ck_assert_msg(f != NULL, "%s", path);
+	return f;
+}
+
+/* A tree over a copy of bytes, editable, and the reader it reads (the tree's). */
+static nm_tree *tree_and_reader(const uint8_t *data, size_t len, const char *name,
+				nm_reader **r)
+{
+	uint8_t *copy = malloc(len);
+	memcpy(copy, data, len);
+	nm_error err;
+	ck_assert_int_eq(nm_reader_new_memory(name, copy, len, r, &err), NM_OK);
+	nm_options opt;
+	nm_options_init(&opt);
+	opt.editable = true;
+	nm_tree *t = nm_tree_new(&opt);
+	ck_assert_ptr_nonnull(t);
+	ck_assert_int_eq(nm_tree_adopt_reader(t, *r), NM_OK);
+	ck_assert_msg(nm_build_any(*r, t, nm_tree_root(t), &err) == NM_OK, "%s", err.msg);
+	return t;
+}
+
+static int by_meta_offset(const void *x, const void *y)
+{
+	uint32_t a = nm_be32((const uint8_t *)x + 4), b = nm_be32((const uint8_t *)y + 4);
+	return a < b ? -1 : a > b;
+}
+
+/* The buffers a §6.4 META blob lists, back to back from the GPU chunk's data at off of
+ * r, in the order of their offsets: what a model's inverse takes from its buffer table
+ * (the stored and plain LZSS buffers do not end by themselves). */
+static rfrm_gpu_part *meta_parts(nm_reader *r, uint64_t off, const uint8_t *blob, size_t *n)
+{
+	uint32_t nvb = nm_be32(blob + 20), nib = nm_be32(blob + 24 + 16 * (size_t)nvb);
+	uint8_t (*e)[16] = malloc(((size_t)nvb + nib) * 16);
+	memcpy(e, blob + 24, 16 * (size_t)nvb);
+	memcpy(e + nvb, blob + 28 + 16 * (size_t)nvb, 16 * (size_t)nib);
+	*n = (size_t)nvb + nib;
+	qsort(e, *n, 16, by_meta_offset);
+	rfrm_gpu_part *parts = malloc(*n * sizeof *parts);
+	nm_error err;
+	for (size_t i = 0, at = 0; i < *n; i++) {
+		parts[i].comp = nm_be32(e[i] + 8);
+		parts[i].size = nm_be32(e[i] + 12);
+		ck_assert_int_eq(nm_reader_read(r, off + at, parts[i].tag, 4, NULL, &err), NM_OK);
+		at += (size_t)parts[i].comp;
+	}
+	free(e);
+	return parts;
+}
+
+/* The decompressed GPU chunk of the asset r reads as one stream (NULL: no GPU chunk);
+ * its buffers measured, or as the META blob (not NULL) lists them. */
+static nm_reader *gpu_stream_meta(nm_tree *t, nm_reader *r, const uint8_t *blob)
+{
+	rfrm_item form, *items;
+	size_t n;
+	bool broken;
+	nm_error err;
+	ck_assert_int_eq(rfrm_read_form(r, 0, nm_reader_size(r), &form, &err), NM_OK);
+	ck_assert_int_eq(rfrm_list_items(r, t, &form, &items, &n, &broken, &err), NM_OK);
+	for (size_t i = 0; i < n; i++) {
+		if (memcmp(items[i].id, "GPU ", 4) != 0)
+			continue;
+		rfrm_gpu_part *parts;
+		size_t np;
+		if (blob)
+			parts = meta_parts(r, items[i].data_off, blob, &np);
+		else
+			ck_assert_msg(rfrm_gpu_parts(r, items[i].data_off, items[i].size, &parts,
+						     &np, &err) == NM_OK, "%s", err.msg);
+		nm_reader *g;
+		ck_assert_int_eq(rfrm_gpu_stream_open(t, r, items[i].data_off, parts, np, "gpu",
+						      &g, &err), NM_OK);
+		free(parts);
+		return g;
+	}
+	return NULL;
+}
+
+static nm_reader *gpu_stream(nm_tree *t, nm_reader *r)
+{
+	return gpu_stream_meta(t, r, NULL);
+}
+
+/* A file whose content is bytes at `at` of the GPU stream, with an inverse patching
+ * them there: what a texture or vertex inverse does, without its format. */
+typedef struct gpu_probe {
+	nm_reader *g;
+	uint64_t at;
+} gpu_probe;
+
+static nm_status probe_inverse(void *ctx, void *arg, const uint8_t *bytes, size_t len,
+			       nm_edit *ed, nm_error *err)
+{
+	const gpu_probe *p = arg;
+	(void)ctx;
+	(void)err;
+	nm_edit_patch(ed, p->g, p->at, bytes, len, "GPU", 0, "probe");
+	return NM_OK;
+}
+
+/* The GPU stream of the asset that is all of r. */
+static nm_reader *whole_asset(nm_tree *t, nm_reader *r, const void *arg)
+{
+	(void)arg;
+	return gpu_stream(t, r);
+}
+
+/* Write bytes at `at` of the GPU stream open(t, root, arg) gives of the file f back
+ * into a new file (returned, *len). */
+static uint8_t *gpu_edit_in(const uint8_t *f, size_t flen,
+			    nm_reader *(*open)(nm_tree *, nm_reader *, const void *),
+			    const void *arg, uint64_t at, const uint8_t *bytes, size_t n,
+			    size_t *len, char *notes)
+{
+	nm_reader *r;
+	nm_tree *t = tree_and_reader(f, flen, "a", &r);
+	gpu_probe *p = nm_tree_alloc(t, sizeof *p);
+	p->g = open(t, r, arg);
+	p->at = at;
+	ck_assert_ptr_nonnull(p->g);
+	uint8_t *was = malloc(n);
+	nm_error err;
+	ck_assert_int_eq(nm_reader_read(p->g, at, was, n, NULL, &err), NM_OK);
+	nm_out o;
+	nm_out_init(&o);
+	nm_out_write(&o, was, n);
+	nm_node *probe = nm_text_inverse(nm_text(t, nm_tree_root(t), "probe.bin", &o), probe_inverse, p);
+	ck_assert_ptr_nonnull(probe);
+	nm_out_free(&o);
+	free(was);
+	nm_apply *a = nm_apply_new(t);
+	ck_assert_int_eq(nm_apply_file(a, "/probe.bin", bytes, n, "probe.bin", &err), NM_OK);
+	nm_out out;
+	bool changed;
+	ck_assert_int_eq(nm_apply_encode(a, &out, &changed, &err), NM_OK);
+	notes[0] = '\0';
+	nm_apply_each_change(a, note_line, notes);
+	nm_apply_free(a);
+	nm_tree_free(t);
+	if (!changed)
+		return NULL;
+	*len = out.len;
+	return out.data;
+}
+
+static uint8_t *gpu_edit(const uint8_t *f, size_t flen, uint64_t at, const uint8_t *bytes,
+			 size_t n, size_t *len, char *notes)
+{
+	return gpu_edit_in(f, flen, whole_asset, NULL, at, bytes, n, len, notes);
+}
+
+/* A PAK's model asset: where ADIR puts it, and its META blob. */
+typedef struct pak_place {
+	uint64_t off, size;
+	const uint8_t *blob;
+} pak_place;
+
+/* The GPU stream of a PAK's model asset (a window of the PAK where ADIR says, as its
+ * tree reads it, laid out by its form), its buffers as its META blob lists them. */
+static nm_reader *pak_model(nm_tree *t, nm_reader *r, const void *arg)
+{
+	const pak_place *e = arg;
+	nm_reader *w;
+	nm_error err;
+	ck_assert_int_eq(nm_reader_new_window(r, "model", e->off, e->size, &w, &err), NM_OK);
+	ck_assert_int_eq(nm_tree_adopt_reader(t, w), NM_OK);
+	nm_reader_set_repack(w, rfrm_form_repack, NULL);
+	return gpu_stream_meta(t, w, e->blob);
+}
+
+/* A generated PAK's models (every codec, each with its META blob): half of each one's
+ * GPU stream made incompressible. The PAK is laid out again, the model's META blob
+ * written again: the new PAK reads whole without a failure, the model through its
+ * META, and the stream reads back. */
+START_TEST(pak_models_written_back)
+{
+	rfx_buf pak = { 0 };
+	ck_assert_int_eq(rfx_bench_pak(30, &pak), 0);
+	nm_reader *r;
+	nm_tree *t = tree_and_reader(pak.data, pak.len, "p.pak", &r);
+	rfrm_pak pp = { 0 };
+	nm_error err;
+	ck_assert_int_eq(rfrm_pak_parse(r, t, &pp, &err), NM_OK);
+	size_t models = 0, grown = 0;
+	for (size_t i = 0; i < pp.count; i++) {
+		const rfrm_pak_entry *e = &pp.entries[i];
+		if (!rfrm_is_model_type(e->type) || !e->has_meta)
+			continue;
+		models++;
+		pak_place at = { e->off, e->size, pp.meta_data + e->meta };
+		nm_reader *g = pak_model(t, r, &at);
+		size_t glen = (size_t)nm_reader_size(g), half = glen / 2, olen;
+		uint8_t *want = malloc(glen);
+		ck_assert_int_eq(nm_reader_read(g, 0, want, glen, NULL, &err), NM_OK);
+		uint32_t x = (uint32_t)i;
+		for (size_t k = 0; k < half; k++) {
+			x = x * 1664525u + 1013904223u;
+			want[k] = (uint8_t)(x >> 24);
+		}
+		char notes[4096];
+		uint8_t *o = gpu_edit_in(pak.data, pak.len, pak_model, &at, 0, want, half, &olen,
+					 notes);
+		ck_assert_ptr_nonnull(o);
+		grown += strstr(notes, "laid out again") != NULL;
+		nm_reader *r2;
+		nm_tree *t2 = tree_and_reader(o, olen, "p2.pak", &r2);
+		walk_stats st = walk_all(t2, true);
+		ck_assert_msg(st.failed == 0, "%s: %zu failures after %s", e->type, st.failed, notes);
+		rfrm_pak p2 = { 0 };
+		ck_assert_int_eq(rfrm_pak_parse(r2, t2, &p2, &err), NM_OK);
+		pak_place at2 = { p2.entries[i].off, p2.entries[i].size,
+				  p2.meta_data + p2.entries[i].meta };
+		nm_reader *g2 = pak_model(t2, r2, &at2);
+		ck_assert_uint_eq(nm_reader_size(g2), glen);
+		uint8_t *back = malloc(glen);
+		ck_assert_int_eq(nm_reader_read(g2, 0, back, glen, NULL, &err), NM_OK);
+		ck_assert_mem_eq(back, want, glen);
+		free(back);
+		rfrm_pak_free(&p2);
+		nm_tree_free(t2);
+		free(o);
+		free(want);
+	}
+	ck_assert_uint_ge(models, 5);
+	ck_assert_uint_ge(grown, 4); /* all but the stored buffers' */
+	rfrm_pak_free(&pp);
+	nm_tree_free(t);
+	rfx_buf_free(&pak);
+}
+END_TEST
+
+/* Every corpus TXTR and model with a GPU chunk: its decompressed buffers as one reader
+ * (the TXTR's the same bytes as gpu/surface.bin); an edit of a few bytes inside written
+ * back in the buffers' own codec tags reads back with nothing else changed; the same
+ * bytes change nothing; half the stream made incompressible grows the chunk, and the
+ * form's sizes follow (the new file parses without an error, the stream reads back). */
+START_TEST(corpus_gpu_written_back)
+{
+	static const char *const files[] = {
+		"txtr/phong1__difttxtr__7b35970a4d1d4989ad0dcb0c8f368941.txtr",
+		"txtr/phong1__icantxtr__e2d5d9ac03824b49b757b697965bd9ba.txtr",
+		"cmdl/dkctf_146f7fe8-457a-42c3-b112-f52ac8ec5ce0.cmdl",
+		"cmdl/dkctf_26dd7b1c-860a-41dd-aa8b-d93dbe8cfeb2.cmdl",
+		"cmdl/dkctf_02c83e45-0f61-4f02-bad4-bb332a88c587.wmdl",
+		"cmdl/dkctf_271aeb42-de72-4bb6-a823-ddc6ad993a7e.smdl",
+	};
+	size_t flen;
+	uint8_t *f = corpus_asset(files[_i], &flen);
+	if (!f)
+		return;
+	nm_reader *r;
+	nm_tree *t = tree_and_reader(f, flen, "a", &r);
+	nm_reader *g = gpu_stream(t, r);
+	ck_assert_ptr_nonnull(g);
+	size_t glen = (size_t)nm_reader_size(g);
+	uint8_t *plain = malloc(glen);
+	nm_error err;
+	ck_assert_int_eq(nm_reader_read(g, 0, plain, glen, NULL, &err), NM_OK);
+	uint8_t *orig = malloc(glen);
+	memcpy(orig, plain, glen);
+	if (strstr(files[_i], ".txtr")) {
+		size_t slen;
+		char *surface = walk_read(t, "/gpu/surface.bin", &slen);
+		ck_assert_uint_ge(slen, glen);
+		ck_assert_mem_eq(surface, plain, glen);
+		free(surface);
+	}
+	nm_tree_free(t);
+	char notes[4096];
+	size_t olen;
+	/* The same bytes: no change at all. */
+	ck_assert_ptr_null(gpu_edit(f, flen, glen / 2, plain + glen / 2, 8, &olen, notes));
+	/* Eight bytes changed. */
+	uint8_t eight[8] = { 1, 2, 3, 4, 5, 6, 7, 8 };
+	uint8_t *o = gpu_edit(f, flen, glen / 2, eight, 8, &olen, notes);
+	ck_assert_ptr_nonnull(o);
+	ck_assert_msg(strstr(notes, "compressed again"), "%s", notes);
+	memcpy(plain + glen / 2, eight, 8);
+	for (int round = 0; round < 2; round++) {
+		t = tree_and_reader(o, olen, "b", &r);
+		char *info = walk_read(t, "/info.txt", NULL);
+		ck_assert_msg(strstr(info, "\nerrors: 0\n"), "%s", info);
+		free(info);
+		g = gpu_stream(t, r);
+		ck_assert_uint_eq(nm_reader_size(g), glen);
+		uint8_t *back = malloc(glen);
+		ck_assert_int_eq(nm_reader_read(g, 0, back, glen, NULL, &err), NM_OK);
+		ck_assert_mem_eq(back, plain, glen);
+		free(back);
+		/* The form's size is the file's, as in the original. */
+		ck_assert_uint_eq(nm_be64(o + 4) - nm_be64(f + 4), olen - flen);
+		nm_tree_free(t);
+		if (round)
+			break;
+		/* Half the stream incompressible: the chunk grows, the form follows. */
+		size_t half = glen / 2;
+		uint8_t *noise = malloc(half);
+		uint32_t x = 99;
+		for (size_t k = 0; k < half; k++) {
+			x = x * 1664525u + 1013904223u;
+			noise[k] = (uint8_t)(x >> 24);
+		}
+		free(o);
+		o = gpu_edit(f, flen, 0, noise, half, &olen, notes);
+		ck_assert_ptr_nonnull(o);
+		ck_assert_msg(strstr(notes, "laid out again"), "%s", notes);
+		ck_assert_uint_gt(olen, flen);
+		/* Expected now: the noise, then the original's bytes (the first edit's eight
+		 * bytes are not in this one). */
+		memcpy(plain, noise, half);
+		memcpy(plain + glen / 2, orig + glen / 2, 8);
+		free(noise);
+	}
+	free(orig);
+	free(o);
+	free(plain);
+	free(f);
+}
+END_TEST
+
+
+/* The model's vertex buffer 0 through rfrm_model_gpu_stream: the stream at *at holds
+ * what rfrm_gpu_decompress gives; a vertex byte changed there is written back, and the
+ * new model's buffer 0 has it, its other bytes as they were. */
+static rfrm_model *model_of(nm_tree *t, nm_reader *r)
+{
+	rfrm_item form;
+	nm_error err;
+	ck_assert_int_eq(rfrm_read_form(r, 0, nm_reader_size(r), &form, &err), NM_OK);
+	rfrm_model *m = nm_tree_alloc(t, sizeof *m);
+	ck_assert_msg(rfrm_model_parse(r, t, &form, NULL, 0, m, &err) == NM_OK, "%s", err.msg);
+	ck_assert_int_eq(nm_tree_on_free(t, rfrm_model_free, m), NM_OK);
+	return m;
+}
+
+static uint8_t *vertex_buffer(rfrm_model *m, size_t *len)
+{
+	nm_out o;
+	nm_out_init(&o);
+	nm_error err;
+	ck_assert_msg(rfrm_gpu_decompress(m, false, 0, &o, &err) == NM_OK, "%s", err.msg);
+	*len = o.len;
+	return o.data;
+}
+
+static nm_reader *model_stream(nm_tree *t, nm_reader *r, const void *arg)
+{
+	uint64_t *at = (uint64_t *)arg;
+	nm_reader *g;
+	nm_error err;
+	ck_assert_msg(rfrm_model_gpu_stream(model_of(t, r), false, 0, &g, at, &err) == NM_OK,
+		      "%s", err.msg);
+	return g;
+}
+
+START_TEST(corpus_vertex_buffer_written_back)
+{
+	static const char *const files[] = {
+		"cmdl/dkctf_146f7fe8-457a-42c3-b112-f52ac8ec5ce0.cmdl",
+		"cmdl/dkctf_271aeb42-de72-4bb6-a823-ddc6ad993a7e.smdl",
+	};
+	size_t flen, vlen, olen;
+	uint8_t *f = corpus_asset(files[_i], &flen);
+	if (!f)
+		return;
+	nm_reader *r;
+	nm_tree *t = tree_and_reader(f, flen, "a", &r);
+	uint64_t at;
+	nm_reader *g = model_stream(t, r, &at);
+	uint8_t *vb = vertex_buffer(model_of(t, r), &vlen), *in = malloc(vlen);
+	nm_error err;
+	ck_assert_int_eq(nm_reader_read(g, at, in, vlen, NULL, &err), NM_OK);
+	ck_assert_mem_eq(in, vb, vlen);
+	nm_tree_free(t);
+	vb[vlen / 2] ^= 0x40;
+	char notes[4096];
+	uint8_t *o = gpu_edit_in(f, flen, model_stream, &at, at + vlen / 2, vb + vlen / 2, 1,
+				 &olen, notes);
+	ck_assert_ptr_nonnull(o);
+	t = tree_and_reader(o, olen, "b", &r);
+	size_t blen;
+	uint8_t *back = vertex_buffer(model_of(t, r), &blen);
+	ck_assert_uint_eq(blen, vlen);
+	ck_assert_mem_eq(back, vb, vlen);
+	char *info = walk_read(t, "/info.txt", NULL);
+	ck_assert_msg(strstr(info, "\nerrors: 0\n"), "%s", info);
+	free(info);
+	nm_tree_free(t);
+	free(back);
+	free(o);
+	free(in);
+	free(vb);
+	free(f);
+}
+END_TEST
+
 /* ---- corpus ---------------------------------------------------------------------- */
 
 /* The corpus models' paths into names (at most max); 0 without the corpus, saying so
@@ -1155,6 +1573,7 @@ static Suite *rfrm_suite(void)
 	tcase_set_timeout(pak, 60);
 	tcase_add_loop_test(pak, pak_names_and_laziness, 0, 2);
 	tcase_add_test(pak, bench_pak_walk);
+	tcase_add_test(pak, pak_models_written_back);
 	suite_add_tcase(s, pak);
 
 	TCase *bad = tcase_create("broken");
@@ -1168,6 +1587,8 @@ static Suite *rfrm_suite(void)
 	tcase_add_test(corp, corpus_models);
 	tcase_add_test(corp, corpus_guid_order);
 	tcase_add_test(corp, corpus_mutations);
+	tcase_add_loop_test(corp, corpus_gpu_written_back, 0, 6);
+	tcase_add_loop_test(corp, corpus_vertex_buffer_written_back, 0, 2);
 	suite_add_tcase(s, corp);
 	return s;
 }

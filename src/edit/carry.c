@@ -115,18 +115,22 @@ static bool encode_again(nm_apply *a, nm_reader *r, const nm_reader_origin *o, c
 	if (!whole)
 		free(plain);
 	if (s != NM_OK) {
-		nm_lines_add(&a->problems, &a->nomem, "%s", err->msg);
+		char first[600];
+		nm_apply_patch_name(a, &a->ed.patches[cs[0]->patch], first, sizeof first);
+		nm_lines_add(&a->problems, &a->nomem, "%s: %s", first, err->msg);
 		nm_out_free(&enc);
 		return false;
 	}
-	/* A stream that is all of its parent (a wrapped file, a member's whole bytes) takes
-	 * the length it has; one inside an archive keeps the room its table gives it, with
-	 * zeros after the stream (decoders stop at the size its header announces), when it
-	 * fits, and else becomes a change of another length, which the archive's driver
-	 * lays out (settle). */
+	/* A stream that is all of its parent (a wrapped file, a member's whole bytes), or
+	 * inside an archive its driver lays out again, takes the length it has (settle);
+	 * one inside anything else keeps the room it had, with zeros after the stream
+	 * (decoders stop at the size its header announces), when it fits. */
 	bool all = o->off == 0 && o->len == nm_reader_size(o->parent);
+	nm_repack_fn repack;
+	void *rctx;
+	bool relaid = nm_reader_repack_of(o->parent, &repack, &rctx);
 	size_t stream = enc.len;
-	if (!all && enc.len < o->len)
+	if (!all && !relaid && enc.len < o->len)
 		while (enc.len < o->len && !enc.failed)
 			nm_out_char(&enc, 0);
 	nm_lines_add(&a->notes, &a->nomem, "%s: compressed again: %zu bytes, was %llu "
@@ -154,11 +158,12 @@ static bool settle(nm_apply *a, nm_reader *r, change **cs, size_t n, change *one
 		k++;
 	if (k == n)
 		return true;
+	/* All of r replaced: it goes up as it is (r's parent takes its new length). */
+	if (n == 1 && replaces_all(cs[0], r))
+		return true;
 	nm_repack_fn repack;
 	void *ctx;
 	if (!nm_reader_repack_of(r, &repack, &ctx)) {
-		if (n == 1 && replaces_all(cs[0], r))
-			return true;
 		char first[600];
 		nm_apply_patch_name(a, &a->ed.patches[cs[k]->patch], first, sizeof first);
 		nm_lines_add(&a->problems, &a->nomem, "%s: %s would take %zu bytes where %s "

@@ -235,9 +235,9 @@ typedef struct nm_layout_slot {
  * are, then each member in the file's order, its new bytes if a change replaces it
  * (a change of another length must cover exactly one slot's bytes), with what lay
  * between it and the next kept: verbatim after an unchanged member; after a changed
- * one kept unless it is all zeros (padding), then zeros until the next member's new
- * offset has the remainder modulo align its old one had, so every member keeps the
- * alignment it had (the format's, whatever it is). Changes of the same length are
+ * one kept unless it is all zeros (padding) and align is more than 1, then zeros until
+ * the next member's new offset has the remainder modulo align its old one had, so every
+ * member keeps the alignment it had (the format's, whatever it is). Changes of the same length are
  * patched in place. new_off[i], new_len[i]: where slot i's member is now (a member of
  * no bytes: where its offset fell). Members listed twice over the same bytes move
  * together; members overlapping otherwise are refused (NM_E_FORMAT naming r), as is a

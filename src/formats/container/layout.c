@@ -119,9 +119,10 @@ nm_status nm_layout_members(nm_reader *r, const nm_layout_slot *slots, size_t n,
 			continue;
 		}
 		nm_out_write(out, g[i].repl->bytes, g[i].repl->len);
-		/* What lies between it and the next member: kept unless it is only padding;
-		 * then zeros up to where the next member keeps its offset's remainder. */
-		if (!all_zero(old + gap, gap_end - gap))
+		/* What lies between it and the next member: kept unless it is only padding
+		 * (zeros, where there is an alignment to keep); then zeros up to where the
+		 * next member keeps its offset's remainder. */
+		if (align == 1 || !all_zero(old + gap, gap_end - gap))
 			nm_out_write(out, old + gap, (size_t)(gap_end - gap));
 		while (out->len % align != gap_end % align && !out->failed)
 			nm_out_char(out, 0);

@@ -38,12 +38,19 @@ nm_status gar_repack(void *ctx, nm_reader *r, const nm_member_change *c, size_t 
 		return err->code;
 	}
 	uint64_t *len = off + n;
+	nm_status s = NM_OK;
 	for (uint32_t i = 0; i < g->files; i++) {
 		size_t size_at, off_at;
 		fields(g, i, &size_at, &off_at);
 		slots[i] = (nm_layout_slot){ nm_u32(&g->toc, off_at), nm_u32(&g->toc, size_at) };
+		/* The tables are rewritten where they are: no member may lie among them. */
+		if (slots[i].len && slots[i].off < g->toc.size)
+			s = nm_fail(err, NM_E_FORMAT, file, "files", off_at, "file %u lies inside "
+				    "the tables (at 0x%llx): the archive cannot be laid out again", i,
+				    (unsigned long long)slots[i].off);
 	}
-	nm_status s = nm_layout_members(r, slots, g->files, GAR_ALIGN, c, nc, out, off, len, err);
+	if (s == NM_OK)
+		s = nm_layout_members(r, slots, g->files, GAR_ALIGN, c, nc, out, off, len, err);
 	for (uint32_t i = 0; s == NM_OK && i < g->files; i++) {
 		if (off[i] > UINT32_MAX || len[i] > UINT32_MAX) {
 			s = nm_fail(err, NM_E_LIMIT, file, "files", NM_NO_OFFSET, "a member laid "

@@ -476,18 +476,21 @@ uint64_t rfrm_gpu_file_size(const rfrm_model *m, bool index, size_t i)
 	return index ? m->ibufs[i].used * m->ibufs[i].isize : m->vbufs[i].size;
 }
 
-nm_status rfrm_gpu_decompress(rfrm_model *m, bool index, size_t i, nm_out *o, nm_error *err)
+nm_status rfrm_gpu_ready(rfrm_model *m, nm_error *err)
 {
-	const char *kind = index ? "index" : "vertex";
 	if (m->source == RFRM_GPU_NONE) {
 		*err = m->gpu_err;
 		return m->gpu_err.code ? m->gpu_err.code : NM_E_FORMAT;
 	}
-	if (m->source == RFRM_GPU_WALK) {
-		nm_status s = rfrm_gpu_walk(m, err);
-		if (s != NM_OK)
-			return s;
-	}
+	return m->source == RFRM_GPU_WALK ? rfrm_gpu_walk(m, err) : NM_OK;
+}
+
+nm_status rfrm_gpu_decompress(rfrm_model *m, bool index, size_t i, nm_out *o, nm_error *err)
+{
+	const char *kind = index ? "index" : "vertex";
+	nm_status ready = rfrm_gpu_ready(m, err);
+	if (ready != NM_OK)
+		return ready;
 	const rfrm_gpubuf *b = index ? &m->ib[i] : &m->vb[i];
 	if (b->bad) {
 		*err = b->err;

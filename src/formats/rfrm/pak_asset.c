@@ -64,6 +64,45 @@ static void asset_unpin(void *ctx)
 
 static const nm_source_ops asset_ops = { asset_read, asset_pin, asset_unpin, NULL };
 
+/* Written back (src/edit): the asset's stored bytes are its new bytes without the META
+ * tail, which lives in the PAK's META chunk and must be as it was, as must the length
+ * of an asset that has one. */
+static nm_status asset_encode(void *ctx, const uint8_t *plain, size_t len, nm_out *out,
+			      nm_error *err)
+{
+	const struct asset *a = ctx;
+	uint64_t tail = meta_tail_len(a->e);
+	const uint8_t *blob = a->p->meta_data + a->e->meta;
+	if (tail && (len < tail || memcmp(plain + len - tail, a->desc, RFRM_CHUNK_LEN) != 0 ||
+		     memcmp(plain + len - tail + RFRM_CHUNK_LEN, blob, (size_t)tail -
+			    RFRM_CHUNK_LEN) != 0))
+		return nm_fail(err, NM_E_UNSUPPORTED, nm_reader_name(a->p->r), a->e->dir,
+			       NM_NO_OFFSET, "the META blob after the asset's bytes is the "
+			       "PAK's META entry: apply does not write it");
+	if (tail && len != a->e->size + tail)
+		return nm_fail(err, NM_E_UNSUPPORTED, nm_reader_name(a->p->r), a->e->dir,
+			       NM_NO_OFFSET, "the asset would change length, and the PAK's META "
+			       "blob for it says where its GPU buffers lie: apply does not rewrite "
+			       "META blobs yet");
+	nm_out_write(out, plain, len - (size_t)tail);
+	return nm_out_status(out);
+}
+
+/* A model whose META blob follows it (the PAK's META entry) changing length: the blob
+ * says where its GPU buffers lie and how long they are, and apply does not write it
+ * yet, so the change is refused (the asset's reader would otherwise take it whole). */
+static nm_status asset_resized(void *ctx, nm_reader *r, const nm_member_change *c, size_t nc,
+			       nm_out *out, nm_error *err)
+{
+	const struct asset *a = ctx;
+	(void)c;
+	(void)nc;
+	(void)out;
+	return nm_fail(err, NM_E_UNSUPPORTED, nm_reader_name(r), a->e->dir, NM_NO_OFFSET,
+		       "its bytes would change length, and the PAK's META blob for it says "
+		       "where its GPU buffers lie: apply does not rewrite META blobs yet");
+}
+
 static nm_status open_asset(nm_tree *t, void *ctx, const void *member, nm_reader **out,
 			    nm_error *err)
 {
@@ -86,6 +125,11 @@ static nm_status open_asset(nm_tree *t, void *ctx, const void *member, nm_reader
 	nm_status s = nm_reader_new_source(name, e->size + tail, &asset_ops, a, out, err);
 	if (s != NM_OK)
 		return s;
+	nm_reader_set_origin(*out, &(nm_reader_origin){ .parent = p->r, .off = e->off,
+							.len = e->size, .encode = asset_encode,
+							.ctx = a });
+	if (tail)
+		nm_reader_set_repack(*out, asset_resized, a);
 	nm_reader_set_depth(*out, nm_reader_depth(p->r) + 1);
 	if (nm_tree_adopt_reader(t, *out) != NM_OK)
 		return nm_fail(err, NM_E_NOMEM, name, NULL, NM_NO_OFFSET, "out of memory");
@@ -101,9 +145,13 @@ static nm_status build_asset(nm_reader *r, nm_tree *t, nm_node *dir, void *ctx,
 	const rfrm_pak_entry *e = member;
 	nm_reader *w = r;
 	if (meta_tail_len(e)) {
-		nm_status s = nm_reader_new_window(r, nm_reader_name(r), 0, e->size, &w, err);
+		/* A window of the PAK itself, so that a model whose GPU chunk changes length
+		 * goes to the PAK, which writes its META blob again (rfrm_pak_repack). */
+		nm_status s = nm_reader_new_window(p->r, nm_reader_name(r), e->off, e->size, &w,
+						   err);
 		if (s != NM_OK)
 			return s;
+		nm_reader_set_depth(w, nm_reader_depth(r));
 		if (nm_tree_adopt_reader(t, w) != NM_OK)
 			return nm_fail(err, NM_E_NOMEM, nm_reader_name(r), NULL, NM_NO_OFFSET,
 				       "out of memory");

@@ -289,6 +289,7 @@ typedef struct rfrm_model {
 	nm_error walk_err;
 
 	struct rfrm_obj *obj;
+	nm_reader *stream;       /* rfrm_model_gpu_stream's, once made */
 } rfrm_model;
 
 /* The largest decompressed buffer: the tree's max_file_size. */
@@ -346,6 +347,9 @@ nm_status rfrm_gpu_decompress(rfrm_model *m, bool index, size_t i, nm_out *o,
 			      nm_error *err);
 /* RFRM_GPU_WALK: place every buffer (once; later calls return the first result).
  * Buffers it cannot place are marked bad with the reason. */
+/* The buffer table known: NM_OK, or why there is none (the walk run first when the
+ * layout comes from it). */
+nm_status rfrm_gpu_ready(rfrm_model *m, nm_error *err);
 nm_status rfrm_gpu_walk(rfrm_model *m, nm_error *err);
 /* The size of gpu/vertex/N.bin or gpu/index/N.bin, known at mount: the buffer, or
  * for an index buffer found by the walk, the indices the meshes use. */
@@ -433,5 +437,48 @@ const rfrm_pak_entry *rfrm_pak_find(const rfrm_pak *p, const uint8_t *guid);
 struct nm_member_kind *rfrm_pak_asset_kind(nm_tree *t, const rfrm_pak *p);
 /* Its lock and META view (the rest is in the tree's arena): an nm_free_fn. */
 void rfrm_pak_free(void *p);
+
+/* GPU buffers as one reader (gpu_stream.c). A buffer: its four tag bytes, its bytes in
+ * the asset (tag included) and its decompressed size. */
+typedef struct rfrm_gpu_part {
+	uint8_t tag[4];
+	uint64_t comp, size;
+} rfrm_gpu_part;
+/* The buffers back to back from off of r up to off + len, each by its own end or, the
+ * last, using up the rest (a TXTR's GPU chunk; a model whose buffers the tables size
+ * gives its own parts): *parts malloc'd. NM_E_FORMAT naming r and the offset where a
+ * buffer has no known tag or does not decode. */
+nm_status rfrm_gpu_parts(nm_reader *r, uint64_t off, uint64_t len, rfrm_gpu_part **parts,
+			 size_t *n, nm_error *err);
+/* A reader (adopted by t) of parts[0..n)'s decompressed bytes back to back, the buffers
+ * starting at off of parent: what an inverse of a texture surface or a vertex buffer
+ * patches. Written back (its origin), each buffer is compressed again in its tag,
+ * keeping its decompressed size; the asset's form then takes the chunk's new length
+ * (rfrm_form_repack). Decompressed on the first read, kept until closed. */
+nm_status rfrm_gpu_stream_open(nm_tree *t, nm_reader *parent, uint64_t off,
+			       const rfrm_gpu_part *parts, size_t n, const char *name,
+			       nm_reader **out, nm_error *err);
+
+/* The META blob of e (a model of p) for its new bytes now[0..now_len), into blob_out
+ * (e->meta_len bytes, the same counts): its GPU offset, read buffer and buffers'
+ * offsets and compressed sizes (meta_rewrite.c). NM_E_UNSUPPORTED naming the asset for
+ * a blob in another layout than the one it rewrites. */
+nm_status rfrm_meta_rewrite(const rfrm_pak *p, const rfrm_pak_entry *e, const uint8_t *now,
+			    uint64_t now_len, uint8_t *blob_out, nm_error *err);
+
+/* The model's GPU buffers as one stream (model_stream.c; rfrm_gpu_stream_open) for
+ * an inverse to patch: *at is where buffer i (an index buffer if index) starts in it.
+ * Its buffers must fill the GPU chunk back to back (NM_E_UNSUPPORTED otherwise); the
+ * walk runs first when the layout comes from it. */
+nm_status rfrm_model_gpu_stream(rfrm_model *m, bool index, size_t i, nm_reader **out,
+				uint64_t *at, nm_error *err);
+
+/* Laid out again when bytes inside change length (repack.c; nm_repack_fn's): an asset
+ * (any RFRM form: its descriptors' sizes; ctx unused) and a PAK (ctx: its rfrm_pak;
+ * ADIR's offsets and sizes, PACK's size). */
+nm_status rfrm_form_repack(void *ctx, nm_reader *r, const nm_member_change *c, size_t nc,
+			   struct nm_out *out, nm_error *err);
+nm_status rfrm_pak_repack(void *ctx, nm_reader *r, const nm_member_change *c, size_t nc,
+			  struct nm_out *out, nm_error *err);
 
 #endif

@@ -210,6 +210,8 @@ nm_status rfrm_build_asset(nm_reader *r, nm_tree *t, nm_node *dir, const uint8_t
 	nm_status s = rfrm_read_form(r, 0, nm_reader_size(r), &form, err);
 	if (s != NM_OK)
 		return s;
+	/* A GPU buffer compressed again to another size moves what follows it. */
+	nm_reader_set_repack(r, rfrm_form_repack, NULL);
 	if (memcmp(form.id, "TXTR", 4) == 0)
 		return rfrm_build_txtr(r, t, dir, &form, meta, meta_len, err);
 	if (!rfrm_is_model_type(form.id)) {

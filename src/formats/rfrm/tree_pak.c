@@ -125,6 +125,7 @@ nm_status rfrm_build_pak(nm_reader *r, nm_tree *t, nm_node *root, nm_error *err)
 	nm_status s = rfrm_pak_parse(r, t, p, err);
 	if (s != NM_OK)
 		return s;
+	nm_reader_set_repack(r, rfrm_pak_repack, p);
 
 	nm_out o;
 	nm_out_init(&o);
