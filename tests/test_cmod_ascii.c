@@ -3,10 +3,13 @@
  * reader refuses, it names by file, line and token. */
 #include <check.h>
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include "formats/cmod/cmod.h"
+#include "lib/edit.h"
 #include "lib/options.h"
+#include "tests/fixtures/cmod_writer.h"
 #include "tests/walk.h"
 
 static float bits(uint32_t u)
@@ -233,6 +236,51 @@ START_TEST(limit_before_allocation)
 }
 END_TEST
 
+/* Every material text of the sample (which stores every property), read back with its
+ * own bytes, changes nothing; a changed colour is one patch of its 12 bytes. */
+START_TEST(material_records_read_back)
+{
+	size_t len;
+	uint8_t *bytes = cmodw_sample(&len);
+	nm_options opt = *nm_options_defaults();
+	opt.editable = true;
+	nm_tree *t;
+	nm_error err;
+	ck_assert_int_eq(walk_build_with(bytes, len, "s.cmod", &opt, &t, &err), NM_OK);
+	for (int i = 0; i < 2; i++) {
+		char path[32];
+		snprintf(path, sizeof path, "/materials/%d.txt", i);
+		size_t n;
+		char *text = walk_read(t, path, &n);
+		nm_node *node;
+		nm_inverse_fn fn;
+		void *ctx, *arg;
+		ck_assert_int_eq(nm_resolve(t, path, &node, &err), NM_OK);
+		ck_assert(nm_node_inverse(t, node, &fn, &ctx, &arg));
+		nm_edit ed;
+		nm_edit_init(&ed);
+		ck_assert_int_eq(fn(ctx, arg, (const uint8_t *)text, n, &ed, &err), NM_OK);
+		ck_assert_uint_eq(ed.npatches, 0);
+		ck_assert_uint_eq(ed.nrefusals, 0);
+		char *d = strstr(text, "diffuse: ");
+		ck_assert_ptr_nonnull(d);
+		char edited[4096];
+		snprintf(edited, sizeof edited, "%.*sdiffuse: -0 inf nan(0x000001)%s",
+			 (int)(d - text), text, strchr(d, '\n'));
+		ck_assert_int_eq(fn(ctx, arg, (const uint8_t *)edited, strlen(edited), &ed, &err),
+				 NM_OK);
+		ck_assert_msg(ed.nrefusals == 0, "%s", ed.nrefusals ? ed.refusals[0].why : "");
+		ck_assert_uint_eq(ed.npatches, 1);
+		ck_assert_uint_eq(ed.patches[0].len, 12);
+		ck_assert(memcmp(ed.patches[0].bytes, "\0\0\0\x80\0\0\x80\x7f\x01\0\x80\x7f", 12) == 0);
+		nm_edit_free(&ed);
+		free(text);
+	}
+	nm_tree_free(t);
+	free(bytes);
+}
+END_TEST
+
 int main(void)
 {
 	Suite *s = suite_create("cmod_ascii");
@@ -243,6 +291,7 @@ int main(void)
 	tcase_add_test(tc, refusals_name_line_and_token);
 	tcase_add_test(tc, lenient_as_celestia);
 	tcase_add_test(tc, limit_before_allocation);
+	tcase_add_test(tc, material_records_read_back);
 	suite_add_tcase(s, tc);
 	SRunner *sr = srunner_create(s);
 	srunner_run_all(sr, CK_NORMAL);

@@ -177,6 +177,8 @@ static bool parse_float(nm_rec *rec, const char *key, const char *tok, float *ou
 {
 	char *end;
 	float f = strtof(tok, &end);
+	if (nm_parse_nonfinite(tok, &f)) /* a NaN's payload as written, signalling too */
+		end = (char *)tok + strlen(tok);
 	if (*end || end == tok) {
 		nm_edit_refuse(rec->ed, rec->line, key, "%s is not a number (f32)", tok);
 		return false;
@@ -366,17 +368,31 @@ void nm_rec_enum(nm_rec *rec, const char *key, size_t off, nm_field_type t,
 
 /* Reading back a derived line: absent is no edit, the same line is none, another is
  * refused (checked only outside verification: it may follow from an edited field). */
-static void read_derived(nm_rec *rec, const char *key)
+/* A line that cannot be edited: refused when changed, with why (NULL: derived). */
+static void read_fixed(nm_rec *rec, const char *key, const char *why)
 {
 	const char *val, *line;
 	size_t vlen, llen;
 	if (!take(rec, key, true, &val, &vlen, &line, &llen) || unchanged(rec, line, llen) ||
 	    rec->ed->verify)
 		return;
-	nm_edit_refuse(rec->ed, rec->line, key, "is derived from the model (an index, offset, "
-		       "count or name), not stored here: it cannot be edited (it says %.*s)",
+	nm_edit_refuse(rec->ed, rec->line, key, "%s: it cannot be edited (it says %.*s)",
+		       why ? why : "is derived from the model (an index, offset, count or "
+				   "name), not stored here",
 		       (int)(rec->scratch.len - strlen(key) - 3), (const char *)rec->scratch.data
 		       + strlen(key) + 2);
+}
+
+static void read_derived(nm_rec *rec, const char *key) { read_fixed(rec, key, NULL); }
+
+void nm_rec_unstored(nm_rec *rec, const char *key, const char *why, const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	nm_kvv(dest(rec), key, fmt, ap);
+	va_end(ap);
+	if (rec->ed)
+		read_fixed(rec, key, why);
 }
 
 void nm_rec_derived(nm_rec *rec, const char *key, const char *fmt, ...)

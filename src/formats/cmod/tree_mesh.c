@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "export/csv.h"
+#include "export/record.h"
 #include "export/text.h"
 #include "formats/cmod/cmod.h"
 #include "formats/driver.h"
@@ -44,17 +45,16 @@ const char *cmod_prim_name(int p)
 	return or_unknown(NM_NAME(n, p));
 }
 
-const char *cmod_blend_name(int b)
-{
-	static const char *const n[3] = { "normal", "add", "premultiplied" };
-	return or_unknown(NM_NAME(n, b));
-}
-
+static const char *const blend_names[3] = { "normal", "add", "premultiplied" };
 /* As Cosmographia's loader uses them: 1 is drawn as Lambert too. */
+static const char *const illumination_names[3] = { "lambert", "lunar_lambert",
+						   "blinn_phong_reflective" };
+
+const char *cmod_blend_name(int b) { return or_unknown(NM_NAME(blend_names, b)); }
+
 const char *cmod_illumination_name(int model)
 {
-	static const char *const n[3] = { "lambert", "lunar_lambert", "blinn_phong_reflective" };
-	return or_unknown(NM_NAME(n, model));
+	return or_unknown(NM_NAME(illumination_names, model));
 }
 
 const char *cmod_texture_keyword(int s)
@@ -85,35 +85,76 @@ static void notes_text(nm_out *o, const cmod_notes *l)
 		nm_out_printf(o, "note: %s\n", l->v[i]);
 }
 
-void cmod_material_text(nm_out *o, const cmod_model *m, size_t i)
+static const char *enum_name(int kind, uint32_t v)
+{
+	return kind ? NM_NAME(illumination_names, v) : NM_NAME(blend_names, v);
+}
+
+static bool enum_value(int kind, const char *name, uint32_t *v)
+{
+	for (uint32_t i = 0; i < 3; i++)
+		if (strcmp(name, kind ? illumination_names[i] : blend_names[i]) == 0) {
+			*v = i;
+			return true;
+		}
+	return false;
+}
+
+static const nm_rec_names enums = { enum_name, enum_value };
+
+static const char unstored[] = "not stored in this material (the default is shown): add "
+			       "it in model.ascii.cmod, which writes the model again";
+
+void cmod_material_record(nm_rec *rec, const cmod_model *m, size_t i)
 {
 	static const char *const map_keys[CMOD_TEXTURE_SEMANTICS] = {
 		"diffuse_map", "normal_map", "specular_map", "emissive_map"
 	};
 	static const char *const type_names[8] = { "?", "float1", "float2", "float3",
 						   "float4", "string", "uint32", "color" };
+	static const struct { const char *key; size_t off; unsigned n; } props[5] = {
+		{ "diffuse", offsetof(cmod_material, diffuse), 3 },
+		{ "specular", offsetof(cmod_material, specular), 3 },
+		{ "emissive", offsetof(cmod_material, emissive), 3 },
+		{ "specpower", offsetof(cmod_material, specpower), 1 },
+		{ "opacity", offsetof(cmod_material, opacity), 1 },
+	};
 	const cmod_material *mat = &m->materials[i];
-	nm_kv(o, "index", "%zu", i);
-	nm_kv(o, "offset", "0x%llx", (unsigned long long)mat->offset);
-	nm_kv_floats(o, "diffuse", mat->diffuse, 3);
-	nm_kv_floats(o, "specular", mat->specular, 3);
-	nm_kv_floats(o, "emissive", mat->emissive, 3);
-	nm_kv_float(o, "specpower", mat->specpower);
-	nm_kv_float(o, "opacity", mat->opacity);
-	nm_kv_enum(o, "blend", cmod_blend_name(mat->blend), (uint32_t)mat->blend);
+	uint64_t base = rec->v->base;
+	nm_rec_derived(rec, "index", "%zu", i);
+	nm_rec_derived(rec, "offset", "0x%llx", (unsigned long long)mat->offset);
+	for (int k = 0; k < 5; k++) {
+		const float *f = (const float *)((const char *)mat + props[k].off);
+		if (mat->stored & (1u << k)) {
+			nm_rec_floats(rec, props[k].key, (size_t)(mat->value_at[k] - base), props[k].n);
+			continue;
+		}
+		char text[3 * NM_FLOAT_BUF + 3] = "", one[NM_FLOAT_BUF];
+		for (unsigned c = 0; c < props[k].n; c++) {
+			strcat(text, c ? " " : "");
+			strcat(text, nm_fmt_float(one, f[c]));
+		}
+		nm_rec_unstored(rec, props[k].key, unstored, "%s", text);
+	}
+	if (mat->stored & CMOD_HAS_BLEND)
+		nm_rec_enum(rec, "blend", (size_t)(mat->value_at[5] - base), NM_FIELD_U16, &enums, 0);
+	else
+		nm_rec_unstored(rec, "blend", unstored, "%s (0x%x)", cmod_blend_name(mat->blend),
+				(unsigned)mat->blend);
 	if (mat->illumination >= 0)
-		nm_kv_enum(o, "illumination", cmod_illumination_name(mat->illumination),
-			   (uint32_t)mat->illumination);
+		nm_rec_enum(rec, "illumination", (size_t)(mat->illumination_at - base),
+			    NM_FIELD_U16, &enums, 1);
 	for (int s = 0; s < CMOD_TEXTURE_SEMANTICS; s++)
 		if (mat->texture[s])
-			nm_kv_str(o, map_keys[s], mat->texture[s]);
+			nm_rec_derived_str(rec, map_keys[s], mat->texture[s]);
 	for (size_t k = 0; k < mat->nunknown; k++) {
 		const cmod_unknown *u = &mat->unknown[k];
 		const char *type = NM_NAME(type_names, u->type);
-		nm_kv(o, "unknown_token", "%u %s at 0x%llx (skipped)", u->token, type ? type : "?",
-		      (unsigned long long)u->offset);
+		nm_rec_derived(rec, "unknown_token", "%u %s at 0x%llx (skipped)", u->token,
+			       type ? type : "?", (unsigned long long)u->offset);
 	}
-	notes_text(o, &mat->notes);
+	for (size_t k = 0; k < mat->notes.n; k++)
+		nm_rec_derived(rec, "note", "%s", mat->notes.v[k]);
 }
 
 /* --- vertices.csv --------------------------------------------------------------- */
