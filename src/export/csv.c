@@ -77,3 +77,52 @@ void nm_csv_empty_row(nm_out *o)
 {
 	nm_out_char(o, '\n');
 }
+
+void nm_csv_reader_init(nm_csv_reader *r, const void *text, size_t len)
+{
+	r->p = text;
+	r->end = r->p + len;
+	r->line = 0;
+}
+
+bool nm_csv_next_line(nm_csv_reader *r, const char **row, size_t *len)
+{
+	if (r->p >= r->end)
+		return false;
+	const char *nl = memchr(r->p, '\n', (size_t)(r->end - r->p));
+	const char *e = nl ? nl : r->end;
+	*row = r->p;
+	*len = (size_t)(e - r->p);
+	r->p = nl ? nl + 1 : r->end;
+	r->line++;
+	return true;
+}
+
+unsigned nm_csv_cells(const char *row, size_t len)
+{
+	unsigned n = 1;
+	for (size_t i = 0; i < len; i++)
+		n += row[i] == ',';
+	return n;
+}
+
+bool nm_csv_cell_text(const char *row, size_t len, unsigned k, char *buf, size_t size)
+{
+	const char *p = row, *end = row + len;
+	for (unsigned i = 0; i < k; i++) {
+		const char *comma = memchr(p, ',', (size_t)(end - p));
+		if (!comma)
+			return false;
+		p = comma + 1;
+	}
+	const char *comma = memchr(p, ',', (size_t)(end - p));
+	const char *e = comma ? comma : end;
+	while (p < e && *p == ' ')
+		p++;
+	while (e > p && e[-1] == ' ')
+		e--;
+	size_t n = (size_t)(e - p) < size - 1 ? (size_t)(e - p) : size - 1;
+	memcpy(buf, p, n);
+	buf[n] = '\0';
+	return true;
+}

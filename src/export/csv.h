@@ -6,6 +6,7 @@
 #ifndef NM_EXPORT_CSV_H
 #define NM_EXPORT_CSV_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 #include "lib/out.h"
@@ -42,5 +43,17 @@ void nm_csv_cell_uint(nm_out *o, const nm_csv *c, size_t k, uint64_t v);
 void nm_csv_cell_int(nm_out *o, const nm_csv *c, size_t k, int64_t v);
 /* A row with no columns: its '\n'. */
 void nm_csv_empty_row(nm_out *o);
+
+/* An edited CSV read back (apply's inverses): its lines one by one, without the '\n',
+ * numbered from 1; cells by index, without the spaces that pad them. */
+typedef struct nm_csv_reader {
+	const char *p, *end;
+	unsigned line;          /* of the line taken last */
+} nm_csv_reader;
+void nm_csv_reader_init(nm_csv_reader *r, const void *text, size_t len);
+bool nm_csv_next_line(nm_csv_reader *r, const char **row, size_t *len);
+unsigned nm_csv_cells(const char *row, size_t len);
+/* Cell k of row into buf (cut to size - 1 bytes); false when the row has fewer. */
+bool nm_csv_cell_text(const char *row, size_t len, unsigned k, char *buf, size_t size);
 
 #endif

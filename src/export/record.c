@@ -175,20 +175,16 @@ static bool parse_int(nm_rec *rec, const char *key, const char *tok, nm_field_ty
  * value): a value between floats would be rounded, which apply never does silently. */
 static bool parse_float(nm_rec *rec, const char *key, const char *tok, float *out)
 {
-	char *end;
-	float f = strtof(tok, &end);
-	if (nm_parse_nonfinite(tok, &f)) /* a NaN's payload as written, signalling too */
-		end = (char *)tok + strlen(tok);
-	if (*end || end == tok) {
+	float f;
+	nm_float_parse p = nm_parse_float_exact(tok, &f);
+	if (p == NM_FLOAT_NOT_A_NUMBER) {
 		nm_edit_refuse(rec->ed, rec->line, key, "%s is not a number (f32)", tok);
 		return false;
 	}
-	char back[NM_FLOAT_BUF];
-	nm_fmt_float(back, f);
-	bool same = f != f ? strcmp(back, tok) == 0 : strtod(tok, NULL) == strtod(back, NULL);
-	if (!same) {
+	if (p == NM_FLOAT_BETWEEN) {
+		char back[NM_FLOAT_BUF];
 		nm_edit_refuse(rec->ed, rec->line, key, "%s is not a float (f32): the nearest is %s",
-			       tok, back);
+			       tok, nm_fmt_float(back, f));
 		return false;
 	}
 	*out = f;

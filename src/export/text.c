@@ -1,5 +1,6 @@
 #include <stdarg.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include "export/fmt_num.h"
 #include "export/text.h"
@@ -42,6 +43,20 @@ bool nm_parse_nonfinite(const char *s, float *f)
 	bits |= sign;
 	memcpy(f, &bits, 4);
 	return true;
+}
+
+nm_float_parse nm_parse_float_exact(const char *s, float *f)
+{
+	if (nm_parse_nonfinite(s, f))
+		return NM_FLOAT_EXACT;
+	char *end;
+	*f = strtof(s, &end);
+	if (*end || end == s)
+		return NM_FLOAT_NOT_A_NUMBER;
+	char back[NM_FLOAT_BUF];
+	nm_fmt_float(back, *f);
+	bool same = *f != *f ? strcmp(back, s) == 0 : strtod(s, NULL) == strtod(back, NULL);
+	return same ? NM_FLOAT_EXACT : NM_FLOAT_BETWEEN;
 }
 
 void nm_out_float(nm_out *o, float f)

@@ -169,6 +169,8 @@ uint64_t cmod_triangles(const cmod_model *m);
 
 /* Files: vertices.csv, primitives, model.ascii.cmod, mesh.obj/mtl. */
 nm_status cmod_add_mesh_files(nm_tree *t, nm_node *dir, cmod_model *m, cmod_mesh *mesh);
+/* vertices.csv's inverse (a tree opened for editing; once per tree). */
+nm_status cmod_mesh_inverses(nm_tree *t);
 nm_status cmod_add_ascii(nm_tree *t, nm_node *root, cmod_model *m);
 nm_status cmod_add_obj(nm_tree *t, nm_node *root, cmod_model *m);
 /* model.glb over mesh.obj's groups (gltf.c); after cmod_add_obj. */

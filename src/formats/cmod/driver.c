@@ -219,6 +219,8 @@ static nm_status cmod_build(nm_reader *r, nm_tree *t, nm_node *root, nm_error *e
 			return s;
 		}
 	}
+	if (nm_tree_options(t)->editable && cmod_mesh_inverses(t) != NM_OK)
+		goto nomem;
 	nm_node *meshes = nm_dir(t, root, "meshes");
 	for (size_t i = 0; meshes && i < m->nmeshes; i++) {
 		char name[32];

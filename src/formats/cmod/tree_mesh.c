@@ -237,6 +237,144 @@ static nm_status produce_vertices(void *ctx, void *arg, nm_out *o, nm_error *err
 	return NM_OK;
 }
 
+/* vertices.csv edited: the same rows, each changed value stored in its attribute's
+ * format (f32 bit for bit, ub4 0-255), or refused; another number of rows is a layout
+ * change, which model.ascii.cmod makes. */
+static void invert_rows(const cmod_mesh *mesh, const nm_csv *csv, const uint8_t *now,
+			size_t now_len, const uint8_t *bytes, size_t len, uint8_t *verts,
+			nm_edit *ed)
+{
+	nm_csv_reader was, is;
+	const char *ws, *s;
+	size_t wl, l;
+	nm_csv_reader_init(&was, now, now_len);
+	nm_csv_reader_init(&is, bytes, len);
+	if (!nm_csv_next_line(&was, &ws, &wl) || !nm_csv_next_line(&is, &s, &l) || wl != l ||
+	    memcmp(ws, s, l) != 0) {
+		nm_edit_refuse(ed, 1, NULL, "the header row changed: the columns are the vertex "
+			       "description's (edit model.ascii.cmod to change it)");
+		return;
+	}
+	for (uint32_t v = 0; v < mesh->nverts; v++) {
+		nm_csv_next_line(&was, &ws, &wl);
+		if (!nm_csv_next_line(&is, &s, &l)) {
+			nm_edit_refuse(ed, is.line + 1, NULL, "the file ends after %u rows where the "
+				       "mesh has %u vertices: rows cannot be removed here (a layout "
+				       "change: edit model.ascii.cmod)", v, mesh->nverts);
+			return;
+		}
+		if (wl == l && memcmp(ws, s, l) == 0)
+			continue;
+		if (nm_csv_cells(s, l) != csv->ncols) {
+			nm_edit_refuse(ed, is.line, NULL, "%u values where a vertex has %zu",
+				       nm_csv_cells(s, l), csv->ncols);
+			continue;
+		}
+		unsigned k = 0;
+		for (unsigned a = 0; a < mesh->nattrs; a++) {
+			const cmod_attr *at = &mesh->attrs[a];
+			for (unsigned c = 0; c < cmod_format_components(at->format); c++, k++) {
+				char old[64], text[64];
+				nm_csv_cell_text(ws, wl, k, old, sizeof old);
+				nm_csv_cell_text(s, l, k, text, sizeof text);
+				if (strcmp(old, text) == 0)
+					continue;
+				uint8_t *p = verts + (size_t)v * mesh->stride + at->offset;
+				const char *name = csv->col[k].name;
+				if (at->format == CMOD_UB4) {
+					char *end;
+					long b = strtol(text, &end, 10);
+					if (!text[0] || *end || b < 0 || b > 255)
+						nm_edit_refuse(ed, is.line, name, "%s is not an integer "
+							       "0 to 255 (ub4)", text);
+					else
+						p[c] = (uint8_t)b;
+					continue;
+				}
+				float f;
+				nm_float_parse r = nm_parse_float_exact(text, &f);
+				if (r == NM_FLOAT_EXACT) {
+					uint32_t u;
+					memcpy(&u, &f, 4);
+					for (int i = 0; i < 4; i++)
+						p[4 * c + (unsigned)i] = (uint8_t)(u >> (8 * i));
+				} else if (r == NM_FLOAT_BETWEEN) {
+					char nb[NM_FLOAT_BUF];
+					nm_edit_refuse(ed, is.line, name, "%s is not a float (f32): the "
+						       "nearest is %s", text, nm_fmt_float(nb, f));
+				} else {
+					nm_edit_refuse(ed, is.line, name, "%s is not a number", text);
+				}
+			}
+		}
+	}
+	while (nm_csv_next_line(&is, &s, &l))
+		if (l) {
+			nm_edit_refuse(ed, is.line, NULL, "a row past the mesh's %u vertices: rows "
+				       "cannot be added here (a layout change: edit model.ascii.cmod)",
+				       mesh->nverts);
+			return;
+		}
+}
+
+static nm_status invert_vertices(void *ctx, void *arg, const uint8_t *bytes, size_t len,
+				 nm_edit *ed, nm_error *err)
+{
+	struct mesh_ref *ref = arg;
+	const cmod_mesh *mesh = ref->mesh;
+	nm_out now;
+	nm_out_init(&now);
+	now.opt = nm_reader_options(ref->m->reader);
+	uint8_t *verts = NULL, *was = NULL;
+	size_t n = (size_t)mesh->nverts * mesh->stride;
+	nm_status s = produce_vertices(ctx, arg, &now, err);
+	if (s == NM_OK)
+		s = cmod_load_vertices(ref->m, mesh, &verts, err);
+	if (s == NM_OK && !(was = malloc(n ? n : 1)))
+		s = nm_fail(err, NM_E_NOMEM, nm_reader_name(ref->m->reader), "vertices",
+			    mesh->vertex_offset, "out of memory");
+	if (s == NM_OK) {
+		nm_csv csv;
+		vertex_columns(mesh, &csv);
+		memcpy(was, verts, n);
+		invert_rows(mesh, &csv, now.data, now.len, bytes, len, verts, ed);
+		/* One patch per run of changed bytes, named by its vertex's line and column. */
+		for (size_t i = 0; i < n;) {
+			if (verts[i] == was[i]) {
+				i++;
+				continue;
+			}
+			size_t j = i;
+			while (j < n && verts[j] != was[j])
+				j++;
+			size_t in_row = i % mesh->stride, k = 0;
+			for (unsigned a = 0; a < mesh->nattrs; a++) {
+				const cmod_attr *at = &mesh->attrs[a];
+				unsigned comps = cmod_format_components(at->format);
+				if (in_row < at->offset + cmod_format_size(at->format)) {
+					k += at->format == CMOD_UB4 ? in_row - at->offset
+								    : (in_row - at->offset) / 4;
+					break;
+				}
+				k += comps;
+			}
+			nm_edit_patch(ed, ref->m->reader, mesh->vertex_offset + i, verts + i, j - i,
+				      "vertices", (unsigned)(i / mesh->stride) + 2,
+				      k < csv.ncols ? csv.col[k].name : NULL);
+			i = j;
+		}
+	}
+	free(verts);
+	free(was);
+	nm_out_free(&now);
+	return s;
+}
+
+nm_status cmod_mesh_inverses(nm_tree *t)
+{
+	return nm_tree_invert_producer(t, produce_vertices, invert_vertices);
+}
+
 /* --- primitives/M.txt ----------------------------------------------------------- */
 
 struct group_ref {
