@@ -2,6 +2,7 @@
 #include <string.h>
 #include "export/csv.h"
 #include "export/fmt_num.h"
+#include "export/span.h"
 #include "export/text.h"
 
 void nm_csv_col_add(nm_csv *c, const char *name, nm_csv_kind kind, unsigned width)
@@ -78,51 +79,16 @@ void nm_csv_empty_row(nm_out *o)
 	nm_out_char(o, '\n');
 }
 
-void nm_csv_reader_init(nm_csv_reader *r, const void *text, size_t len)
+nm_status nm_csv_write_range(nm_out *o, const nm_csv *c, uint64_t rows, uint64_t off,
+			     size_t len, nm_csv_row_fn row, void *ctx, const char *file,
+			     nm_error *err)
 {
-	r->p = text;
-	r->end = r->p + len;
-	r->line = 0;
-}
-
-bool nm_csv_next_line(nm_csv_reader *r, const char **row, size_t *len)
-{
-	if (r->p >= r->end)
-		return false;
-	const char *nl = memchr(r->p, '\n', (size_t)(r->end - r->p));
-	const char *e = nl ? nl : r->end;
-	*row = r->p;
-	*len = (size_t)(e - r->p);
-	r->p = nl ? nl + 1 : r->end;
-	r->line++;
-	return true;
-}
-
-unsigned nm_csv_cells(const char *row, size_t len)
-{
-	unsigned n = 1;
-	for (size_t i = 0; i < len; i++)
-		n += row[i] == ',';
-	return n;
-}
-
-bool nm_csv_cell_text(const char *row, size_t len, unsigned k, char *buf, size_t size)
-{
-	const char *p = row, *end = row + len;
-	for (unsigned i = 0; i < k; i++) {
-		const char *comma = memchr(p, ',', (size_t)(end - p));
-		if (!comma)
-			return false;
-		p = comma + 1;
-	}
-	const char *comma = memchr(p, ',', (size_t)(end - p));
-	const char *e = comma ? comma : end;
-	while (p < e && *p == ' ')
-		p++;
-	while (e > p && e[-1] == ' ')
-		e--;
-	size_t n = (size_t)(e - p) < size - 1 ? (size_t)(e - p) : size - 1;
-	memcpy(buf, p, n);
-	buf[n] = '\0';
-	return true;
+	nm_span sp = nm_span_begin(o, off, len);
+	uint64_t w = nm_csv_row_size(c), k0, k1;
+	if (nm_span_text(&sp, nm_csv_size(c, 0)))
+		nm_csv_begin(o, c);
+	nm_span_lines(&sp, w, rows, &k0, &k1);
+	for (uint64_t k = k0; k < k1 && !o->failed; k++)
+		row(o, ctx, k);
+	return nm_span_cut(&sp, o, file, err);
 }

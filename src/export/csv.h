@@ -6,9 +6,9 @@
 #ifndef NM_EXPORT_CSV_H
 #define NM_EXPORT_CSV_H
 
-#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include "lib/error.h"
 #include "lib/out.h"
 
 #define NM_CSV_MAX_COLS 128   /* J3D triangles: packet + 3 corners x 32 attributes */
@@ -44,16 +44,13 @@ void nm_csv_cell_int(nm_out *o, const nm_csv *c, size_t k, int64_t v);
 /* A row with no columns: its '\n'. */
 void nm_csv_empty_row(nm_out *o);
 
-/* An edited CSV read back (apply's inverses): its lines one by one, without the '\n',
- * numbered from 1; cells by index, without the spaces that pad them. */
-typedef struct nm_csv_reader {
-	const char *p, *end;
-	unsigned line;          /* of the line taken last */
-} nm_csv_reader;
-void nm_csv_reader_init(nm_csv_reader *r, const void *text, size_t len);
-bool nm_csv_next_line(nm_csv_reader *r, const char **row, size_t *len);
-unsigned nm_csv_cells(const char *row, size_t len);
-/* Cell k of row into buf (cut to size - 1 bytes); false when the row has fewer. */
-bool nm_csv_cell_text(const char *row, size_t len, unsigned k, char *buf, size_t size);
+/* Writes row r of a CSV (its cells, with nm_csv_cell_* or by hand, the same bytes). */
+typedef void (*nm_csv_row_fn)(nm_out *o, void *ctx, uint64_t r);
+/* Bytes [off, off+len) of the CSV of c with rows rows (the whole file: 0 and its
+ * nm_csv_size): the header when the range reaches it, then only the rows that reach
+ * into it (every row has nm_csv_row_size bytes). file names it in an internal error. */
+nm_status nm_csv_write_range(nm_out *o, const nm_csv *c, uint64_t rows, uint64_t off,
+			     size_t len, nm_csv_row_fn row, void *ctx, const char *file,
+			     nm_error *err);
 
 #endif

@@ -53,15 +53,17 @@ static char *dup_or_null(const char *s, bool *ok)
 	return d;
 }
 
-void nm_edit_patch(nm_edit *ed, nm_reader *r, uint64_t off, const void *bytes, size_t len,
-		   const char *chunk, unsigned line, const char *field)
+static void add_patch(nm_edit *ed, nm_reader *r, uint64_t off, uint64_t old_len,
+		      const void *bytes, size_t len, const char *chunk, unsigned line,
+		      const char *field, bool derived)
 {
 	if (!grow((void **)&ed->patches, ed->npatches, &ed->cappatches, sizeof *ed->patches)) {
 		ed->nomem = true;
 		return;
 	}
 	bool ok = true;
-	nm_patch p = { .r = r, .off = off, .len = len, .line = line, .file = ed->file };
+	nm_patch p = { .r = r, .off = off, .old_len = old_len, .len = len, .line = line,
+		       .file = ed->file, .derived = derived };
 	p.bytes = malloc(len ? len : 1);
 	ok = p.bytes != NULL;
 	if (p.bytes && len)
@@ -78,13 +80,57 @@ void nm_edit_patch(nm_edit *ed, nm_reader *r, uint64_t off, const void *bytes, s
 	ed->patches[ed->npatches++] = p;
 }
 
+void nm_edit_patch(nm_edit *ed, nm_reader *r, uint64_t off, const void *bytes, size_t len,
+		   const char *chunk, unsigned line, const char *field)
+{
+	add_patch(ed, r, off, len, bytes, len, chunk, line, field, false);
+}
+
+void nm_edit_patch_derived(nm_edit *ed, nm_reader *r, uint64_t off, const void *bytes,
+			   size_t len, const char *chunk, unsigned line, const char *field)
+{
+	add_patch(ed, r, off, len, bytes, len, chunk, line, field, true);
+}
+
+static int by_reader_offset(const void *x, const void *y)
+{
+	const nm_patch *a = *(nm_patch *const *)x, *b = *(nm_patch *const *)y;
+	if (a->r != b->r)
+		return (uintptr_t)a->r < (uintptr_t)b->r ? -1 : 1;
+	return a->off < b->off ? -1 : a->off > b->off;
+}
+
+size_t nm_patches_supersede(nm_patch **p, size_t n)
+{
+	qsort(p, n, sizeof *p, by_reader_offset);
+	size_t marked = 0;
+	/* A given patch that starts before a derived one: the furthest end of those seen in
+	 * the same reader reaches into it. One that starts inside it: the scan forward. */
+	uint64_t given_end = 0;
+	for (size_t i = 0; i < n; i++) {
+		if (i == 0 || p[i]->r != p[i - 1]->r)
+			given_end = 0;
+		if (!p[i]->derived) {
+			if (p[i]->off + p[i]->old_len > given_end)
+				given_end = p[i]->off + p[i]->old_len;
+			continue;
+		}
+		bool over = given_end > p[i]->off;
+		for (size_t j = i + 1; !over && j < n && p[j]->r == p[i]->r &&
+				       p[j]->off < p[i]->off + p[i]->len; j++)
+			over = !p[j]->derived;
+		if (over && !p[i]->superseded) {
+			p[i]->superseded = true;
+			marked++;
+		}
+	}
+	return marked;
+}
+
 void nm_edit_replace(nm_edit *ed, nm_reader *r, const void *bytes, size_t len,
 		     const char *chunk, const char *field)
 {
-	size_t n = ed->npatches;
-	nm_edit_patch(ed, r, 0, bytes, len, chunk, 0, field);
-	if (ed->npatches > n)
-		ed->patches[n].whole = true;
+	add_patch(ed, r, 0, nm_reader_size(r), bytes, len, chunk, 0, field, false);
 }
 
 void nm_edit_refuse(nm_edit *ed, unsigned line, const char *field, const char *fmt, ...)

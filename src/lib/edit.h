@@ -7,7 +7,8 @@
  * the patches up through archives and compressed wrappers to the file's bytes.
  *
  * Which files have one (nm_node_inverse): every slice (raw.bin, a plain archive member:
- * the same length is a patch, another length a layout change, refused); a text file
+ * the same length is a patch; another length, of a slice that is all of its reader (a
+ * member), replaces it; of part of one, a layout change, refused); a text file
  * given one with nm_text_inverse; a lazy file whose producer a driver paired with an
  * inverse (nm_tree_invert_producer). Drivers give text files an inverse only in a tree
  * opened for editing (nm_options.editable), so a mount nobody edits pays nothing. */
@@ -21,20 +22,22 @@
 #include "lib/reader.h"
 #include "lib/tree.h"
 
-/* One change: len bytes at off of r become bytes. */
+/* One change: old_len bytes at off of r become bytes[0..len) (the same length but for
+ * nm_edit_replace). */
 typedef struct nm_patch {
 	nm_reader *r;
-	uint64_t off;
+	uint64_t off, old_len;
 	uint8_t *bytes;      /* owned */
 	size_t len;
 	unsigned line;       /* of the edited file, 1-based; 0 for a whole file */
 	char *field;         /* what the bytes encode ("diffuse_color", "raw.bin") */
 	char *chunk;         /* where, in the model's words ("mats") */
 	size_t file;         /* the edited file it came from (its index in the caller's list) */
-	/* The bytes replace the whole of r, whatever its length (off 0): a model written
-	 * again from an edited whole-model file. Carried up as one change; another length
-	 * is allowed only where r is the file itself or a whole-file stream encoded again. */
-	bool whole;
+	/* Made from the edited file rather than given by it (a mip level box-filtered from
+	 * an edited level 0): a patch that is given, from any edited file, and sets any of
+	 * the same bytes replaces it whole instead of conflicting with it (superseded). */
+	bool derived;
+	bool superseded;     /* set by nm_patches_supersede */
 } nm_patch;
 
 /* A refusal: why an edit cannot be encoded. */
@@ -80,8 +83,17 @@ void nm_edit_free(nm_edit *ed);
 /* bytes[0..len) at off of r, for field of line in chunk (copied). */
 void nm_edit_patch(nm_edit *ed, nm_reader *r, uint64_t off, const void *bytes, size_t len,
 		   const char *chunk, unsigned line, const char *field);
-/* The whole of r becomes bytes[0..len) (nm_patch.whole): for a file that shows the
- * whole model (an ASCII rendering) whose edit may change the model's layout. */
+/* The same for bytes made from the edit rather than given by it (nm_patch.derived). */
+void nm_edit_patch_derived(nm_edit *ed, nm_reader *r, uint64_t off, const void *bytes,
+			   size_t len, const char *chunk, unsigned line, const char *field);
+/* Mark each derived patch of p[0..n) that a given one overlaps in the same reader as
+ * superseded (p is reordered). Returns how many it marked. */
+size_t nm_patches_supersede(nm_patch **p, size_t n);
+/* All of r (off 0, r's size) becomes bytes[0..len), of any length: a member of an
+ * archive replaced whole, a whole model written again from an edited whole-model file
+ * (an ASCII CMOD). src/edit carries it up (a window's parent, an encoded stream's new
+ * plain bytes) to the file itself or an archive whose driver lays it out again
+ * (nm_reader_set_repack), or refuses it as a layout change. */
 void nm_edit_replace(nm_edit *ed, nm_reader *r, const void *bytes, size_t len,
 		     const char *chunk, const char *field);
 /* "LINE: FIELD: why" (line 0 and field NULL leave theirs out). */

@@ -1,10 +1,12 @@
 /* tex/: header.txt, raw.bin, and per texture NAME.txt (the entry), NAME.bin (the undecoded
  * bytes), NAME.png (level 0) and NAME.mipK.png; cube maps as NAME.faceF.png and
- * NAME.faceF.mipK.png. PNGs decode on their first read. */
+ * NAME.faceF.mipK.png. PNGs decode on their first read; in a tree opened for editing
+ * each is written back in the texture's format (invert_level). */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include "export/png.h"
+#include "export/tex_inverse.h"
 #include "export/text.h"
 #include "formats/cmb/cmb.h"
 #include "lib/alloc.h"
@@ -42,6 +44,27 @@ out:
 	free(src);
 	free(rgba);
 	return s;
+}
+
+/* An edited level PNG: the level in the texture's format, and when it is level 0 the
+ * face's other levels made from it (export/tex_inverse.h). */
+static nm_status invert_level(void *ctx, void *arg, const uint8_t *png, size_t len,
+			      nm_edit *ed, nm_error *err)
+{
+	const struct level_ref *ref = arg;
+	const cmb_texture *tx = ref->tx;
+	nm_tex_level levels[CMB_MAX_LEVELS];
+	(void)ctx;
+	for (unsigned k = 0; k < tx->nlevels; k++)
+		levels[k] = (nm_tex_level){ tx->width >> k, tx->height >> k, ref->m->r,
+					    tx->face_off[ref->face] + tx->level_off[k],
+					    (size_t)tx->level_size[k] };
+	nm_tex_pica pica = { tx->fmt, ref->m->file, "tex" };
+	nm_tex_chain c = { .levels = levels, .nlevels = tx->nlevels,
+			   .encode = nm_tex_pica_encode, .decode = nm_tex_pica_decode,
+			   .ctx = &pica, .opt = nm_reader_options(ref->m->r), .file = ref->m->file,
+			   .chunk = "tex" };
+	return nm_tex_invert(&c, ref->level, png, len, ed, err);
 }
 
 static const char *channel_names(unsigned c)
@@ -264,5 +287,7 @@ nm_status cmb_tree_tex(nm_tree *t, nm_node *root, cmb_model *m)
 	}
 	cmb_text(t, dir, "header.txt", &o);
 	nm_status s = m->tex ? add_textures(t, dir, m) : NM_OK;
+	if (s == NM_OK && m->tex && nm_tree_options(t)->editable)
+		s = nm_tree_invert_producer(t, produce_level, invert_level);
 	return s == NM_OK ? record_damage(t, dir, m) : s;
 }

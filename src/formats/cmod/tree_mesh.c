@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "export/csv.h"
+#include "export/csv_edit.h"
 #include "export/record.h"
 #include "export/text.h"
 #include "formats/cmod/cmod.h"
@@ -219,7 +220,21 @@ struct mesh_ref {
 	cmod_mesh *mesh;
 };
 
-static nm_status produce_vertices(void *ctx, void *arg, nm_out *o, nm_error *err)
+/* A row of vertices.csv: ctx is a struct vertex_rows. */
+struct vertex_rows {
+	const cmod_mesh *mesh;
+	const uint8_t *verts;
+};
+
+static void vertex_row(nm_out *o, void *ctx, uint64_t v)
+{
+	const struct vertex_rows *r = ctx;
+	cmod_write_vertex(o, r->mesh, r->verts, (uint32_t)v, ',');
+}
+
+/* Bytes [off, off+len) of vertices.csv (the whole file from produce_vertices). */
+static nm_status vertices_range(void *ctx, void *arg, uint64_t off, size_t len, nm_out *o,
+				nm_error *err)
 {
 	struct mesh_ref *ref = arg;
 	const cmod_mesh *mesh = ref->mesh;
@@ -230,91 +245,82 @@ static nm_status produce_vertices(void *ctx, void *arg, nm_out *o, nm_error *err
 	if (s != NM_OK)
 		return s;
 	vertex_columns(mesh, &csv);
-	nm_csv_begin(o, &csv);
-	for (uint32_t v = 0; v < mesh->nverts && !o->failed; v++)
-		cmod_write_vertex(o, mesh, verts, v, ',');
+	struct vertex_rows rows = { mesh, verts };
+	s = nm_csv_write_range(o, &csv, mesh->nverts, off, len, vertex_row, &rows,
+			       "vertices.csv", err);
 	free(verts);
-	return NM_OK;
+	return s;
 }
 
-/* vertices.csv edited: the same rows, each changed value stored in its attribute's
- * format (f32 bit for bit, ub4 0-255), or refused; another number of rows is a layout
- * change, which model.ascii.cmod makes. */
+static nm_status produce_vertices(void *ctx, void *arg, nm_out *o, nm_error *err)
+{
+	struct mesh_ref *ref = arg;
+	nm_csv csv;
+	vertex_columns(ref->mesh, &csv);
+	uint64_t size = nm_csv_size(&csv, ref->mesh->nverts);
+	if (size > SIZE_MAX)
+		return nm_fail(err, NM_E_LIMIT, "vertices.csv", NULL, NM_NO_OFFSET, "too large");
+	return vertices_range(ctx, arg, 0, (size_t)size, o, err);
+}
+
+/* vertices.csv edited (export/csv_edit.h): the same rows, each changed value stored in
+ * its attribute's format (f32 bit for bit, ub4 0-255), or refused; another number of
+ * rows is a layout change, which model.ascii.cmod makes. */
+struct vertex_edit {
+	const cmod_mesh *mesh;
+	const nm_csv *csv;
+	uint8_t *verts;
+	unsigned attr_of[NM_CSV_MAX_COLS], comp_of[NM_CSV_MAX_COLS];
+};
+
+static void vertex_cell(void *ctx, uint64_t row, unsigned col, const char *text,
+			unsigned line, nm_edit *ed)
+{
+	struct vertex_edit *e = ctx;
+	const cmod_attr *at = &e->mesh->attrs[e->attr_of[col]];
+	unsigned c = e->comp_of[col];
+	uint8_t *p = e->verts + (size_t)row * e->mesh->stride + at->offset;
+	const char *name = e->csv->col[col].name;
+	if (at->format == CMOD_UB4) {
+		char *end;
+		long b = strtol(text, &end, 10);
+		if (!text[0] || *end || b < 0 || b > 255)
+			nm_edit_refuse(ed, line, name, "%s is not an integer 0 to 255 (ub4)", text);
+		else
+			p[c] = (uint8_t)b;
+		return;
+	}
+	float f;
+	nm_float_parse r = nm_parse_float_exact(text, &f);
+	if (r == NM_FLOAT_EXACT) {
+		uint32_t u;
+		memcpy(&u, &f, 4);
+		for (unsigned i = 0; i < 4; i++)
+			p[4 * c + i] = (uint8_t)(u >> (8 * i));
+	} else if (r == NM_FLOAT_BETWEEN) {
+		char nb[NM_FLOAT_BUF];
+		nm_edit_refuse(ed, line, name, "%s is not a float (f32): the nearest is %s", text,
+			       nm_fmt_float(nb, f));
+	} else {
+		nm_edit_refuse(ed, line, name, "%s is not a number", text);
+	}
+}
+
 static void invert_rows(const cmod_mesh *mesh, const nm_csv *csv, const uint8_t *now,
 			size_t now_len, const uint8_t *bytes, size_t len, uint8_t *verts,
 			nm_edit *ed)
 {
-	nm_csv_reader was, is;
-	const char *ws, *s;
-	size_t wl, l;
-	nm_csv_reader_init(&was, now, now_len);
-	nm_csv_reader_init(&is, bytes, len);
-	if (!nm_csv_next_line(&was, &ws, &wl) || !nm_csv_next_line(&is, &s, &l) || wl != l ||
-	    memcmp(ws, s, l) != 0) {
-		nm_edit_refuse(ed, 1, NULL, "the header row changed: the columns are the vertex "
-			       "description's (edit model.ascii.cmod to change it)");
-		return;
-	}
-	for (uint32_t v = 0; v < mesh->nverts; v++) {
-		nm_csv_next_line(&was, &ws, &wl);
-		if (!nm_csv_next_line(&is, &s, &l)) {
-			nm_edit_refuse(ed, is.line + 1, NULL, "the file ends after %u rows where the "
-				       "mesh has %u vertices: rows cannot be removed here (a layout "
-				       "change: edit model.ascii.cmod)", v, mesh->nverts);
-			return;
+	struct vertex_edit e = { .mesh = mesh, .csv = csv, .verts = verts };
+	unsigned k = 0;
+	for (unsigned a = 0; a < mesh->nattrs; a++)
+		for (unsigned c = 0; c < cmod_format_components(mesh->attrs[a].format) &&
+				     k < NM_CSV_MAX_COLS; c++, k++) {
+			e.attr_of[k] = a;
+			e.comp_of[k] = c;
 		}
-		if (wl == l && memcmp(ws, s, l) == 0)
-			continue;
-		if (nm_csv_cells(s, l) != csv->ncols) {
-			nm_edit_refuse(ed, is.line, NULL, "%u values where a vertex has %zu",
-				       nm_csv_cells(s, l), csv->ncols);
-			continue;
-		}
-		unsigned k = 0;
-		for (unsigned a = 0; a < mesh->nattrs; a++) {
-			const cmod_attr *at = &mesh->attrs[a];
-			for (unsigned c = 0; c < cmod_format_components(at->format); c++, k++) {
-				char old[64], text[64];
-				nm_csv_cell_text(ws, wl, k, old, sizeof old);
-				nm_csv_cell_text(s, l, k, text, sizeof text);
-				if (strcmp(old, text) == 0)
-					continue;
-				uint8_t *p = verts + (size_t)v * mesh->stride + at->offset;
-				const char *name = csv->col[k].name;
-				if (at->format == CMOD_UB4) {
-					char *end;
-					long b = strtol(text, &end, 10);
-					if (!text[0] || *end || b < 0 || b > 255)
-						nm_edit_refuse(ed, is.line, name, "%s is not an integer "
-							       "0 to 255 (ub4)", text);
-					else
-						p[c] = (uint8_t)b;
-					continue;
-				}
-				float f;
-				nm_float_parse r = nm_parse_float_exact(text, &f);
-				if (r == NM_FLOAT_EXACT) {
-					uint32_t u;
-					memcpy(&u, &f, 4);
-					for (int i = 0; i < 4; i++)
-						p[4 * c + (unsigned)i] = (uint8_t)(u >> (8 * i));
-				} else if (r == NM_FLOAT_BETWEEN) {
-					char nb[NM_FLOAT_BUF];
-					nm_edit_refuse(ed, is.line, name, "%s is not a float (f32): the "
-						       "nearest is %s", text, nm_fmt_float(nb, f));
-				} else {
-					nm_edit_refuse(ed, is.line, name, "%s is not a number", text);
-				}
-			}
-		}
-	}
-	while (nm_csv_next_line(&is, &s, &l))
-		if (l) {
-			nm_edit_refuse(ed, is.line, NULL, "a row past the mesh's %u vertices: rows "
-				       "cannot be added here (a layout change: edit model.ascii.cmod)",
-				       mesh->nverts);
-			return;
-		}
+	nm_csv_edit ce = { .cell = vertex_cell, .ctx = &e, .rows = mesh->nverts,
+			   .ncols = (unsigned)csv->ncols, .what = "the mesh has" };
+	nm_csv_read_back(&ce, (const char *)now, now_len, (const char *)bytes, len, ed);
 }
 
 static nm_status invert_vertices(void *ctx, void *arg, const uint8_t *bytes, size_t len,
@@ -460,6 +466,8 @@ nm_status cmod_add_mesh_files(nm_tree *t, nm_node *dir, cmod_model *m, cmod_mesh
 		return NM_E_NOMEM;
 	mref->m = m;
 	mref->mesh = mesh;
+	if (nm_tree_split_producer(t, produce_vertices, vertices_range) != NM_OK)
+		return NM_E_NOMEM;
 	nm_lazy_formats(nm_lazy(t, dir, "vertices.csv", vertices_csv_size(mesh), produce_vertices,
 				NULL, mref), m->reader);
 

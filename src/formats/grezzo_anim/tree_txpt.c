@@ -1,6 +1,7 @@
 /* A CMAB's /txpt/: the textures its palette tracks switch to (FORMATS.md 10.12).
  *   header.txt raw.bin  NAME.txt (the entry, named by its strt string)  NAME.png (level 0,
  *   RGBA, decoded with the CMB texture decoder on its first read)
+ * In a tree opened for editing, NAME.png is written back (invert_png).
  * A texture whose level-0 bytes the file lacks is an error (one line in txpt/error.txt,
  * as CMB's tex/ does); an unknown format, sizes that are not multiples of 8 or a side
  * past max_dimension only leave the PNG out, saying why in NAME.txt. */
@@ -9,6 +10,7 @@
 #include <string.h>
 #include "codec/pica.h"
 #include "export/png.h"
+#include "export/tex_inverse.h"
 #include "export/text.h"
 #include "formats/grezzo_anim/grezzo_anim.h"
 #include "lib/alloc.h"
@@ -20,6 +22,7 @@ struct png_ref {
 	unsigned w, h;
 	uint64_t at;
 	size_t size;
+	unsigned levels;        /* in the file, one after another from at (1: level 0 only) */
 };
 
 /* The RGBA buffer first: the largest, refused by the limit before anything else. */
@@ -39,6 +42,43 @@ static nm_status produce_png(void *ctx, void *arg, nm_out *o, nm_error *err)
 	free(src);
 	free(rgba);
 	return s;
+}
+
+/* NAME.png edited: level 0 in the texture's format, and the levels the file has after it
+ * made from it (export/tex_inverse.h), as CMB's tex/ does. */
+static nm_status invert_png(void *ctx, void *arg, const uint8_t *png, size_t len,
+			    nm_edit *ed, nm_error *err)
+{
+	const struct png_ref *ref = arg;
+	nm_tex_level levels[16];
+	uint64_t at = ref->at;
+	(void)ctx;
+	for (unsigned k = 0; k < ref->levels; k++) {
+		size_t size = nm_pica_level_size(ref->fmt, ref->w >> k, ref->h >> k);
+		levels[k] = (nm_tex_level){ ref->w >> k, ref->h >> k, ref->r, at, size };
+		at += size;
+	}
+	nm_tex_pica pica = { ref->fmt, ref->file, "txpt" };
+	nm_tex_chain c = { .levels = levels, .nlevels = ref->levels,
+			   .encode = nm_tex_pica_encode, .decode = nm_tex_pica_decode,
+			   .ctx = &pica, .opt = nm_reader_options(ref->r), .file = ref->file,
+			   .chunk = "txpt" };
+	return nm_tex_invert(&c, 0, png, len, ed, err);
+}
+
+/* The levels of the texture that lie in the file, level 0 first (its mip count, as far
+ * as PICA's 8x8 tiles and the file's end allow). */
+static unsigned file_levels(const ga_texture *x, nm_pica_format fmt, uint64_t at, uint64_t end)
+{
+	unsigned n = 0;
+	while (n < x->mips && n < 16) {
+		size_t size = nm_pica_level_size(fmt, x->width >> n, x->height >> n);
+		if (!size || at > end || size > end - at)
+			break;
+		at += size;
+		n++;
+	}
+	return n ? n : 1;
 }
 
 /* NAME.png when it can be made; else why not in *why (a texture whose bytes are missing
@@ -73,7 +113,8 @@ static nm_status texture_png(nm_tree *t, nm_node *dir, const ga_anim *a, nm_read
 	struct png_ref *ref = nm_tree_alloc(t, sizeof *ref);
 	if (!ref)
 		return NM_E_NOMEM;
-	*ref = (struct png_ref){ r, a->file, fmt, x->width, x->height, at, size };
+	*ref = (struct png_ref){ r, a->file, fmt, x->width, x->height, at, size,
+				 file_levels(x, fmt, at, nm_reader_size(r)) };
 	char file[NM_SAFE_NAME_MAX + 32];
 	snprintf(file, sizeof file, "%s.png", stem);
 	nm_kv(txt, "png", "%s (level 0, RGBA)", file);
@@ -151,6 +192,8 @@ nm_status ga_tree_txpt(nm_tree *t, nm_node *root, ga_anim *a, nm_reader *r)
 	nm_out_free(&o);
 	if (s == NM_OK && failures.len && !ga_text(t, dir, "error.txt", &failures))
 		s = NM_E_NOMEM;
+	if (s == NM_OK && nm_tree_options(t)->editable)
+		s = nm_tree_invert_producer(t, produce_png, invert_png);
 	nm_out_free(&failures);
 	return s;
 }

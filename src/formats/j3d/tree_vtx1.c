@@ -7,6 +7,7 @@
 #include "export/csv.h"
 #include "export/text.h"
 #include "formats/j3d/j3d.h"
+#include "lib/edit.h"
 
 static const char *const slot_names[J3D_VTX_SLOTS] = {
 	"positions", "normals", "nbt", "colors0", "colors1", "texcoords0", "texcoords1",
@@ -18,15 +19,10 @@ static const char *const slot_names[J3D_VTX_SLOTS] = {
 /* The array's CSV: colours as 3-wide integers, everything else floats. */
 static void columns(const j3d_varray *a, int slot, nm_csv *csv)
 {
-	static const char *const xyz[] = { "x", "y", "z" };
-	static const char *const nbt[] = { "nx", "ny", "nz", "bx", "by", "bz", "tx", "ty", "tz" };
-	static const char *const rgba[] = { "r", "g", "b", "a" };
-	static const char *const st[] = { "s", "t" };
-	const char *const *src = a->color ? rgba : slot >= J3D_TEX0 ? st
-			       : a->ncomp == 9 ? nbt : xyz;
 	csv->ncols = 0;
 	for (unsigned c = 0; c < a->ncomp; c++)
-		nm_csv_col_add(csv, src[c], a->color ? NM_CSV_UINT : NM_CSV_FLOAT, COLOR_WIDTH);
+		nm_csv_col_add(csv, j3d_vtx_column(a, slot, c),
+			       a->color ? NM_CSV_UINT : NM_CSV_FLOAT, COLOR_WIDTH);
 }
 
 static uint64_t csv_size(const j3d_varray *a, int slot)
@@ -41,7 +37,32 @@ struct array_ref {
 	int slot;
 };
 
-static nm_status produce_array(void *ctx, void *arg, nm_out *o, nm_error *err)
+/* A row of an array's CSV: ctx is a struct array_rows. */
+struct array_rows {
+	const j3d_varray *a;
+	const nm_csv *csv;
+	const uint8_t *data;
+};
+
+static void array_row(nm_out *o, void *ctx, uint64_t i)
+{
+	const struct array_rows *r = ctx;
+	if (r->a->color) {
+		uint8_t c[4];
+		j3d_vtx_color(r->a, r->data, (uint32_t)i, c);
+		for (size_t k = 0; k < r->csv->ncols; k++)
+			nm_csv_cell_uint(o, r->csv, k, c[k]);
+	} else {
+		float f[9];
+		j3d_vtx_floats(r->a, r->data, (uint32_t)i, f);
+		for (size_t k = 0; k < r->csv->ncols; k++)
+			nm_csv_cell_float(o, r->csv, k, f[k]);
+	}
+}
+
+/* Bytes [off, off+len) of an array's CSV (the whole file from produce_array). */
+static nm_status array_range(void *ctx, void *arg, uint64_t off, size_t len, nm_out *o,
+			     nm_error *err)
 {
 	struct array_ref *ref = arg;
 	const j3d_varray *a = &ref->m->vtx1->arrays[ref->slot];
@@ -52,26 +73,44 @@ static nm_status produce_array(void *ctx, void *arg, nm_out *o, nm_error *err)
 	if (s != NM_OK)
 		return s;
 	columns(a, ref->slot, &csv);
-	nm_csv_begin(o, &csv);
-	for (uint32_t i = 0; i < a->count && !o->failed; i++) {
-		if (a->color) {
-			uint8_t c[4];
-			j3d_vtx_color(a, data, i, c);
-			for (size_t k = 0; k < csv.ncols; k++)
-				nm_csv_cell_uint(o, &csv, k, c[k]);
-		} else {
-			float f[9];
-			j3d_vtx_floats(a, data, i, f);
-			for (size_t k = 0; k < csv.ncols; k++)
-				nm_csv_cell_float(o, &csv, k, f[k]);
-		}
-	}
+	struct array_rows rows = { a, &csv, data };
+	s = nm_csv_write_range(o, &csv, a->count, off, len, array_row, &rows, "vtx1", err);
 	free(data);
-	return NM_OK;
+	return s;
+}
+
+static nm_status produce_array(void *ctx, void *arg, nm_out *o, nm_error *err)
+{
+	struct array_ref *ref = arg;
+	uint64_t size = csv_size(&ref->m->vtx1->arrays[ref->slot], ref->slot);
+	if (size > SIZE_MAX)
+		return nm_fail(err, NM_E_LIMIT, "vtx1", NULL, NM_NO_OFFSET, "too large");
+	return array_range(ctx, arg, 0, (size_t)size, o, err);
+}
+
+/* The inverse of produce_array: the CSV as it is now against the edited one. */
+static nm_status invert_array(void *ctx, void *arg, const uint8_t *bytes, size_t len,
+			      nm_edit *ed, nm_error *err)
+{
+	struct array_ref *ref = arg;
+	nm_out now;
+	nm_out_init(&now);
+	now.opt = nm_reader_options(ref->m->r);
+	nm_status s = produce_array(ctx, arg, &now, err);
+	char name[32];
+	snprintf(name, sizeof name, "%s.csv", slot_names[ref->slot]);
+	if (s == NM_OK)
+		s = j3d_vtx1_invert(ref->m, ref->slot, name, now.data, now.len, bytes, len, ed,
+				    err);
+	nm_out_free(&now);
+	return s;
 }
 
 nm_status j3d_tree_vtx1(nm_tree *t, j3d_model *m, const j3d_chunk *c)
 {
+	if (nm_tree_options(t)->editable &&
+	    nm_tree_invert_producer(t, produce_array, invert_array) != NM_OK)
+		return NM_E_NOMEM;
 	const j3d_vtx1 *x = m->vtx1;
 	nm_out o;
 	nm_out_init(&o);
@@ -126,6 +165,8 @@ nm_status j3d_tree_vtx1(nm_tree *t, j3d_model *m, const j3d_chunk *c)
 	if (!h)
 		return NM_E_NOMEM;
 
+	if (nm_tree_split_producer(t, produce_array, array_range) != NM_OK)
+		return NM_E_NOMEM;
 	for (int k = 0; k < J3D_VTX_SLOTS; k++) {
 		const j3d_varray *a = &x->arrays[k];
 		if (!a->present || a->problem)

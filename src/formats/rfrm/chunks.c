@@ -9,6 +9,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include "export/record.h"
 #include "export/text.h"
 #include "formats/rfrm/rfrm.h"
 #include "lib/bytes.h"
@@ -172,23 +173,30 @@ nm_status rfrm_table_load(nm_reader *r, const rfrm_item *it, const char *name, n
 	return nm_view_load(r, it->data_off, (size_t)it->size, name, NM_BIG, v, err);
 }
 
-void rfrm_item_text(nm_out *o, const rfrm_item *it)
+void rfrm_item_record(nm_rec *r, const rfrm_item *it)
 {
 	char id[5];
 	rfrm_fourcc_print(id, (const uint8_t *)it->id);
-	nm_kv(o, "kind", "%s", it->is_form ? "form" : "chunk");
-	nm_kv_str(o, it->is_form ? "form_type" : "id", id);
-	nm_kv(o, "offset", "0x%llx", (unsigned long long)it->off);
-	nm_kv(o, "data_offset", "0x%llx", (unsigned long long)it->data_off);
-	nm_kv(o, "size", "%llu", (unsigned long long)it->size);
+	nm_rec_derived(r, "kind", "%s", it->is_form ? "form" : "chunk");
+	nm_rec_derived_str(r, it->is_form ? "form_type" : "id", id);
+	nm_rec_derived(r, "offset", "0x%llx", (unsigned long long)it->off);
+	nm_rec_derived(r, "data_offset", "0x%llx", (unsigned long long)it->data_off);
+	nm_rec_derived(r, "size", "%llu", (unsigned long long)it->size);
 	if (it->is_form) {
-		nm_kv(o, "version", "%u", it->version[0]);
-		nm_kv(o, "writer_version", "%u", it->version[1]);
-		nm_kv(o, "unknown", "0x%llx", (unsigned long long)it->form_unknown);
+		nm_rec_derived(r, "version", "%u", it->version[0]);
+		nm_rec_derived(r, "writer_version", "%u", it->version[1]);
+		nm_rec_derived(r, "unknown", "0x%llx", (unsigned long long)it->form_unknown);
 	} else {
-		nm_kv(o, "unknown", "%u", it->unknown);
-		nm_kv(o, "skip", "%llu", (unsigned long long)it->skip);
+		nm_rec_derived(r, "unknown", "%u", it->unknown);
+		nm_rec_derived(r, "skip", "%llu", (unsigned long long)it->skip);
 	}
+}
+
+void rfrm_item_text(nm_out *o, const rfrm_item *it)
+{
+	nm_rec r;
+	nm_rec_write(&r, o, NULL);
+	rfrm_item_record(&r, it);
 }
 
 nm_node *rfrm_item_dir(nm_tree *t, nm_node *parent, nm_reader *r, const rfrm_item *it,

@@ -73,8 +73,11 @@ void rfrm_fourcc_print(char out[5], const uint8_t *p);
 void rfrm_guid_str(char out[RFRM_GUID_STR], const uint8_t *guid);
 bool rfrm_guid_zero(const uint8_t *guid);
 
-/* header.txt of a chunk or form. */
+/* header.txt of a chunk or form; rfrm_item_record describes its lines (all derived:
+ * offsets and sizes), for a header.txt that goes on with a record's stored fields. */
 void rfrm_item_text(nm_out *o, const rfrm_item *it);
+struct nm_rec;
+void rfrm_item_record(struct nm_rec *r, const rfrm_item *it);
 /* A directory for the item named by its id, lower-case, trimmed, made safe and unique,
  * with header.txt (the descriptor, then extra if not NULL) and raw.bin (its data). */
 nm_node *rfrm_item_dir(nm_tree *t, nm_node *parent, nm_reader *r, const rfrm_item *it,

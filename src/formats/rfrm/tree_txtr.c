@@ -9,14 +9,10 @@
 #include "codec/astc.h"
 #include "codec/gpu_buffer.h"
 #include "export/png.h"
+#include "export/record.h"
 #include "export/text.h"
 #include "formats/rfrm/txtr.h"
 #include "lib/alloc.h"
-
-struct level_ref {
-	rfrm_txtr *x;
-	uint32_t layer, level;
-};
 
 static nm_status produce_surface(void *ctx, void *arg, nm_out *o, nm_error *err)
 {
@@ -58,7 +54,7 @@ static nm_status alloc_largest_first(const nm_options *opt, const uint64_t *need
 	return NM_OK;
 }
 
-static nm_status level_fail(nm_error *err, nm_status s, const struct level_ref *ref,
+static nm_status level_fail(nm_error *err, nm_status s, const rfrm_txtr_level *ref,
 			    const char *what)
 {
 	char layer[24];
@@ -71,7 +67,7 @@ static nm_status level_fail(nm_error *err, nm_status s, const struct level_ref *
 /* Take the level's bytes from the surface, put them in rows, decode. surface: the whole
  * surface in memory, or NULL to read it through the tree (whose cache then keeps the
  * surface for the other levels). */
-static nm_status level_png(const struct level_ref *ref, const uint8_t *surface, nm_out *o,
+static nm_status level_png(const rfrm_txtr_level *ref, const uint8_t *surface, nm_out *o,
 			   nm_error *err)
 {
 	rfrm_txtr *x = ref->x;
@@ -146,27 +142,89 @@ static void info_text(nm_out *o, const rfrm_txtr *x)
 		nm_kv_str(o, "error", x->items_err.msg);
 }
 
-static void head_text(nm_out *o, const rfrm_txtr *x)
+/* HEAD's record (export/record.h): the texture's type, format, size and levels follow
+ * the surface's layout and cannot be edited; tile mode, swizzle and the sampler (flags,
+ * filter, wraps) are stored values, written back in their own type. v: HEAD's data. */
+#define HEAD_SAMPLER(x) (0x20 + 4 * (size_t)(x)->mip_count)
+
+static const char *sampler_name(int kind, uint32_t v)
 {
-	if (!x->head_ok)
-		return;
-	summary(o, x, "type", "format");
-	nm_kv(o, "tile_mode", "%u", x->tile_mode);
-	nm_kv(o, "swizzle", "%u", x->swizzle);
-	nm_kv(o, "mip_count", "%u", x->mip_count);
+	return kind ? rfrm_txtr_wrap_name(v) : rfrm_txtr_filter_name(v);
+}
+
+static bool sampler_value(int kind, const char *name, uint32_t *v)
+{
+	for (uint32_t i = 0; i < 256; i++) {
+		const char *n = sampler_name(kind, i);
+		if (n && strcmp(n, name) == 0) {
+			*v = i;
+			return true;
+		}
+	}
+	return false;
+}
+
+static const nm_rec_names sampler_names = { sampler_name, sampler_value };
+
+static void head_record(nm_rec *r, const rfrm_txtr *x)
+{
+	const char *type = rfrm_txtr_type_name(x->type);
+	const char *format = x->fmt ? x->fmt->name : NULL;
+	nm_rec_derived(r, "type", "%s (0x%x)", type ? type : "unknown", x->type);
+	nm_rec_derived(r, "format", "%s (0x%x)", format ? format : "unknown", x->format);
+	nm_rec_derived(r, "width", "%u", x->width);
+	nm_rec_derived(r, "height", "%u", x->height);
+	nm_rec_derived(r, "depth", "%u", x->depth);
+	nm_rec_int(r, "tile_mode", 0x14, NM_FIELD_U32);
+	nm_rec_int(r, "swizzle", 0x18, NM_FIELD_U32);
+	nm_rec_derived(r, "mip_count", "%u", x->mip_count);
 	for (uint32_t k = 0; k < x->mip_count; k++) {
 		uint32_t w = x->width >> k ? x->width >> k : 1, h = x->height >> k ? x->height >> k : 1;
 		char key[16];
 		snprintf(key, sizeof key, "mip%u", k);
-		nm_kv(o, key, "%ux%u, %u bytes", w, h, x->mip_size[k]);
+		nm_rec_derived(r, key, "%ux%u, %u bytes", w, h, x->mip_size[k]);
 	}
-	nm_kv(o, "sampler_flags", "0x%x", x->sampler_flags);
-	nm_kv_enum(o, "filter", rfrm_txtr_filter_name(x->filter), x->filter);
+	size_t p = HEAD_SAMPLER(x);
+	nm_rec_hex(r, "sampler_flags", p, NM_FIELD_U32, 0);
+	nm_rec_enum(r, "filter", p + 4, NM_FIELD_U8, &sampler_names, 0);
 	static const char *const axes[3] = { "wrap_x", "wrap_y", "wrap_z" };
 	for (int i = 0; i < 3; i++)
-		nm_kv_enum(o, axes[i], rfrm_txtr_wrap_name(x->wrap[i]), x->wrap[i]);
+		nm_rec_enum(r, axes[i], p + 5 + (size_t)i, NM_FIELD_U8, &sampler_names, 1);
 	if (x->head_extra)
-		nm_kv(o, "trailing_bytes", "%llu", (unsigned long long)x->head_extra);
+		nm_rec_derived(r, "trailing_bytes", "%llu", (unsigned long long)x->head_extra);
+}
+
+static nm_status head_text(nm_out *o, const rfrm_txtr *x, nm_error *err)
+{
+	nm_view v;
+	nm_status s = rfrm_table_load(x->r, x->head, "HEAD", &v, err);
+	if (s != NM_OK)
+		return s;
+	nm_rec r;
+	nm_rec_write(&r, o, &v);
+	head_record(&r, x);
+	nm_view_free(&v);
+	return NM_OK;
+}
+
+/* head/header.txt edited: the chunk's lines and HEAD's read back (all derived but the
+ * stored fields of head_record). */
+static nm_status invert_head(void *ctx, void *arg, const uint8_t *bytes, size_t len,
+			     nm_edit *ed, nm_error *err)
+{
+	const rfrm_txtr *x = arg;
+	nm_view v;
+	(void)ctx;
+	nm_status s = rfrm_table_load(x->r, x->head, "HEAD", &v, err);
+	if (s != NM_OK)
+		return s;
+	nm_rec r;
+	nm_rec_read(&r, &v, x->r, "HEAD", (const char *)bytes, len, ed);
+	rfrm_item_record(&r, x->head);
+	head_record(&r, x);
+	nm_rec_end(&r);
+	nm_view_free(&v);
+	return NM_OK;
 }
 
 static void gpu_text(nm_out *o, const rfrm_txtr *x)
@@ -218,12 +276,12 @@ static nm_status add_pngs(rfrm_txtr *x, nm_node *root)
 			return NM_E_NOMEM;
 		for (uint32_t k = 0; k < x->mip_count; k++) {
 			const nm_tegra_level *l = &x->surf.level[k];
-			struct level_ref *ref = nm_tree_alloc(t, sizeof *ref);
+			rfrm_txtr_level *ref = nm_tree_alloc(t, sizeof *ref);
 			char name[24];
 			snprintf(name, sizeof name, "%u.png", k);
 			if (!ref)
 				return NM_E_NOMEM;
-			*ref = (struct level_ref){ x, layer, k };
+			*ref = (rfrm_txtr_level){ x, layer, k };
 			if (!nm_lazy(t, dir, name, nm_png_size(l->width, l->height, x->fmt->channels),
 				     produce_png, NULL, ref))
 				return NM_E_NOMEM;
@@ -237,8 +295,8 @@ static nm_status add_chunk(rfrm_txtr *x, nm_node *root, const rfrm_item *it)
 	nm_tree *t = x->t;
 	nm_out o;
 	nm_out_init(&o);
-	if (it == x->head)
-		head_text(&o, x);
+	if (it == x->head && x->head_ok && head_text(&o, x, &x->head_err) != NM_OK)
+		x->head_ok = false;
 	else if (it == x->gpu)
 		gpu_text(&o, x);
 	if (nm_out_status(&o) != NM_OK) {
@@ -253,6 +311,8 @@ static nm_status add_chunk(rfrm_txtr *x, nm_node *root, const rfrm_item *it)
 		rfrm_add_items(t, d, x->r, it, 1);
 	if (it == x->head && !x->head_ok)
 		nm_error_file(t, d, &x->head_err);
+	if (it == x->head && x->head_ok && nm_tree_options(t)->editable)
+		nm_text_inverse(nm_child(t, d, "header.txt"), invert_head, x);
 	if (it != x->gpu)
 		return NM_OK;
 	if (x->has_layout) {
@@ -296,6 +356,9 @@ nm_status rfrm_build_txtr(nm_reader *r, nm_tree *t, nm_node *dir, const rfrm_ite
 			goto nomem;
 	if (rfrm_txtr_has_png(x) && add_pngs(x, dir) != NM_OK)
 		goto nomem;
+	if (rfrm_txtr_has_png(x) && x->surface_node && nm_tree_options(t)->editable &&
+	    rfrm_txtr_editable(x, produce_png, produce_surface) != NM_OK)
+		goto nomem;
 	nm_out_free(&o);
 	return NM_OK;
 nomem:
@@ -307,7 +370,7 @@ nomem:
  * decompressed into memory for the one PNG, and freed after it. */
 static nm_status produce_png_alone(void *ctx, void *arg, nm_out *o, nm_error *err)
 {
-	const struct level_ref *ref = arg;
+	const rfrm_txtr_level *ref = arg;
 	nm_out surface;
 	(void)ctx;
 	nm_out_init(&surface);
@@ -328,13 +391,13 @@ bool rfrm_txtr_png_source(nm_reader *r, nm_tree *t, nm_png_source *src)
 	rfrm_item form;
 	nm_error err;
 	rfrm_txtr *x = nm_tree_alloc(t, sizeof *x);
-	struct level_ref *ref = nm_tree_alloc(t, sizeof *ref);
+	rfrm_txtr_level *ref = nm_tree_alloc(t, sizeof *ref);
 	if (!x || !ref || nm_tree_on_free(t, rfrm_txtr_free, x) != NM_OK ||
 	    rfrm_read_form(r, 0, nm_reader_size(r), &form, &err) != NM_OK ||
 	    memcmp(form.id, "TXTR", 4) != 0 || rfrm_txtr_parse(r, t, &form, x, &err) != NM_OK ||
 	    !rfrm_txtr_has_png(x) || x->layers != 1 || !x->gpu)
 		return false;
-	*ref = (struct level_ref){ x, 0, 0 };
+	*ref = (rfrm_txtr_level){ x, 0, 0 };
 	const nm_tegra_level *l = &x->surf.level[0];
 	*src = (nm_png_source){ nm_png_size(l->width, l->height, x->fmt->channels),
 				produce_png_alone, NULL, ref };

@@ -87,6 +87,9 @@ typedef struct rfrm_txtr {
 	const uint8_t *meta;          /* the PAK's META blob for it, or NULL (shown, not used) */
 	size_t meta_len;
 	nm_node *surface_node;        /* gpu/surface.bin */
+	/* In a tree opened for editing: the surface as a reader, whose origin is the GPU
+	 * chunk (rfrm_txtr_reencode), for the PNGs' inverses to patch (txtr_inverse.c). */
+	nm_reader *surface_reader;
 	/* A GPU chunk found broken stays broken (the source does not change under a mount):
 	 * the PNGs that need the surface fail at once instead of decompressing it again. */
 	pthread_mutex_t lock;
@@ -111,6 +114,24 @@ void rfrm_txtr_layer_dir(const rfrm_txtr *x, uint32_t layer, char *buf, size_t l
 /* gpu/surface.bin (txtr_surface.c): the GPU buffers decompressed one after another into
  * the surface, exactly surf.size bytes. */
 nm_status rfrm_txtr_surface(rfrm_txtr *x, nm_out *o, nm_error *err);
+
+/* The new bytes of the surface as the GPU chunk's (an nm_reencode_fn, ctx the texture):
+ * each buffer compressed again with its own tag from the part it made. A chunk of
+ * another size than the one it replaces is refused (NM_E_UNSUPPORTED): apply does not
+ * rewrite RFRM sizes yet. */
+nm_status rfrm_txtr_reencode(void *ctx, const uint8_t *plain, size_t len, struct nm_out *out,
+			     nm_error *err);
+
+/* One level of one layer: what a PNG under tex/ shows. */
+typedef struct rfrm_txtr_level {
+	rfrm_txtr *x;
+	uint32_t layer, level;
+} rfrm_txtr_level;
+
+/* In a tree opened for editing (txtr_inverse.c): the surface reader, and the inverses
+ * of the PNGs and of surface.bin, paired with their producers. */
+nm_status rfrm_txtr_editable(rfrm_txtr *x, nm_produce_fn produce_png,
+			     nm_produce_fn produce_surface);
 
 /* One level, its rows of blocks (lin, level.linear_size bytes), into w x h RGBA8
  * (txtr_decode.c). */

@@ -45,6 +45,38 @@ static nm_status one_buffer(const rfrm_txtr *x, const uint8_t *src, size_t src_l
 	return NM_OK;
 }
 
+/* Every buffer of the GPU chunk src[0..len) in turn into dst (size bytes; NULL: sized
+ * only), each one's tag and what it made and used told to each (may be NULL). *filled:
+ * the bytes made in all. */
+static nm_status walk_buffers(const rfrm_txtr *x, const uint8_t *src, size_t len, uint8_t *dst,
+			      size_t size, size_t *filled,
+			      void (*each)(void *ctx, const uint8_t *tag, size_t made, size_t used),
+			      void *ctx, nm_error *err)
+{
+	nm_status s = NM_OK;
+	size_t off = 0;
+	*filled = 0;
+	while (s == NM_OK && off < len) {
+		uint64_t at = x->gpu->data_off + off;
+		if (len - off < NM_GPU_TAG_LEN)
+			return nm_fail(err, NM_E_FORMAT, x->name, "GPU", at,
+				       "%zu bytes after the last buffer: too few for a codec tag",
+				       len - off);
+		size_t made = 0, used = 0;
+		s = one_buffer(x, src + off, len - off, at, dst ? dst + *filled : NULL,
+			       size - *filled, &made, &used, err);
+		if (s == NM_OK && each)
+			each(ctx, src + off, made, used);
+		*filled += made;
+		off += used;
+	}
+	if (s == NM_OK && *filled < x->surf.span)
+		return nm_fail(err, NM_E_FORMAT, x->name, "GPU", x->gpu->data_off,
+			       "the buffers decode to %zu bytes; the texels reach byte %llu of the %llu-byte surface",
+			       *filled, (unsigned long long)x->surf.span, (unsigned long long)size);
+	return s;
+}
+
 nm_status rfrm_txtr_surface(rfrm_txtr *x, nm_out *o, nm_error *err)
 {
 	const uint64_t size = x->surf.size;
@@ -59,29 +91,77 @@ nm_status rfrm_txtr_surface(rfrm_txtr *x, nm_out *o, nm_error *err)
 				     err);
 	if (s != NM_OK)
 		return s;
-	size_t off = 0, filled = 0, len = (size_t)x->gpu->size;
-	while (s == NM_OK && off < len) {
-		uint64_t at = x->gpu->data_off + off;
-		if (len - off < NM_GPU_TAG_LEN) {
-			s = nm_fail(err, NM_E_FORMAT, x->name, "GPU", at,
-				    "%zu bytes after the last buffer: too few for a codec tag",
-				    len - off);
-			break;
-		}
-		size_t made = 0, used = 0;
-		s = one_buffer(x, src + off, len - off, at, dst + filled, (size_t)size - filled,
-			       &made, &used, err);
-		filled += made;
-		off += used;
-	}
+	size_t filled = 0;
+	s = walk_buffers(x, src, (size_t)x->gpu->size, dst, (size_t)size, &filled, NULL, NULL,
+			 err);
 	free(src);
 	if (s != NM_OK)
 		return s;
-	if (filled < x->surf.span)
-		return nm_fail(err, NM_E_FORMAT, x->name, "GPU", x->gpu->data_off,
-			       "the buffers decode to %zu bytes; the texels reach byte %llu of the %llu-byte surface",
-			       filled, (unsigned long long)x->surf.span, (unsigned long long)size);
 	memset(dst + filled, 0, (size_t)size - filled);
 	o->len += (size_t)size;
 	return NM_OK;
+}
+
+/* The surface's new bytes into the GPU chunk's: each buffer of the chunk compressed again
+ * with its own tag, from the part of the surface it made. */
+struct reencode {
+	const rfrm_txtr *x;
+	const uint8_t *plain;
+	size_t at;          /* of plain, where the next buffer's part starts */
+	nm_out *out;
+	nm_status s;
+	nm_error *err;
+};
+
+static void reencode_one(void *ctx, const uint8_t *tag, size_t made, size_t used)
+{
+	struct reencode *re = ctx;
+	const nm_gpu_codec *c = nm_gpu_codec_of(tag);
+	uint8_t *enc = NULL;
+	size_t len = 0;
+	(void)used;
+	if (re->s != NM_OK)
+		return;
+	re->s = nm_gpu_encode(c->tag, re->plain + re->at, made, &enc, &len);
+	if (re->s != NM_OK)
+		nm_fail(re->err, re->s, re->x->name, "GPU", re->x->gpu->data_off,
+			"the %s buffer cannot be compressed again", c->label);
+	else
+		nm_out_write(re->out, enc, len);
+	free(enc);
+	re->at += made;
+}
+
+nm_status rfrm_txtr_reencode(void *ctx, const uint8_t *plain, size_t len, nm_out *out,
+			     nm_error *err)
+{
+	const rfrm_txtr *x = ctx;
+	uint8_t *src = NULL;
+	nm_status s = nm_reader_load(x->r, x->gpu->data_off, (size_t)x->gpu->size, "GPU", &src,
+				     err);
+	if (s != NM_OK)
+		return s;
+	struct reencode re = { x, plain, 0, out, NM_OK, err };
+	size_t filled = 0;
+	s = walk_buffers(x, src, (size_t)x->gpu->size, NULL, len, &filled, reencode_one, &re,
+			 err);
+	free(src);
+	if (s == NM_OK)
+		s = re.s;
+	for (size_t i = filled; s == NM_OK && i < len; i++)
+		if (plain[i])
+			s = nm_fail(err, NM_E_UNSUPPORTED, x->name, "GPU", x->gpu->data_off,
+				    "byte %zu of the surface, past what its buffers make, is no "
+				    "longer zero", i);
+	if (s == NM_OK)
+		s = nm_out_status(out);
+	if (s == NM_OK && out->len != x->gpu->size) {
+		const nm_gpu_codec *c = nm_gpu_codec_of(x->codec);
+		s = nm_fail(err, NM_E_UNSUPPORTED, x->name, "GPU", x->gpu->data_off,
+			    "the surface compressed again (%s) takes %zu bytes where the GPU chunk "
+			    "has %llu: a GPU chunk of another size needs the RFRM chunk and form "
+			    "sizes rewritten, which apply does not do yet", c ? c->label : "?",
+			    out->len, (unsigned long long)x->gpu->size);
+	}
+	return s;
 }
