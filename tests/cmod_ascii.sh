@@ -117,6 +117,28 @@ edit bad2 "$P" '/^vertices / { print "vertices many"; next } { print }'
 check "an ASCII file's bad edit: refused too" \
 	refused bad2 "$P" "model.ascii.cmod:[0-9]+: expected a vertex count after 'vertices', found 'many'\$"
 
+# materials/N.txt: a stored value is written in place; one the material does not store
+# (its default shown) is refused, pointing at model.ascii.cmod.
+G=$CORPUS/cmod/galileo.cmod
+mkdir -p "$WORK/e-mat/materials" "$WORK/e-unstored/materials"
+"$NMODEL" cat "$G" materials/1.txt | sed 's/^specular: .*/specular: 0.25 0.5 1/; s/^specpower: .*/specpower: 12.5/' >"$WORK/e-mat/materials/1.txt"
+applied mat "$G"
+check "a material's stored values: patched in place, only those 16 bytes differ" \
+	bash -c "grep -qx 'specular: 0.25 0.5 1' '$WORK/x-mat/materials/1.txt' && grep -qx 'specpower: 12.5' '$WORK/x-mat/materials/1.txt' && [ \$(stat -c %s '$G') = \$(stat -c %s '$WORK/out-mat') ] && [ \$(cmp -l '$G' '$WORK/out-mat' | wc -l) -le 16 ]"
+"$NMODEL" cat "$G" materials/1.txt | sed 's/^emissive: .*/emissive: 1 0 0/' >"$WORK/e-unstored/materials/1.txt"
+check "a value the material does not store: refused, pointing at model.ascii.cmod" \
+	refused unstored "$G" "materials/1.txt:5: emissive: not stored in this material \(the default is shown\): add it in model.ascii.cmod"
+
+# vertices.csv: the same rows, each changed value in its attribute's format.
+mkdir -p "$WORK/e-csv/meshes/0" "$WORK/e-csvbad/meshes/0"
+"$NMODEL" cat "$S" meshes/0/vertices.csv | awk -F, -v OFS=, 'NR == 3 { $1 = "0.25"; $8 = "-0" } { print }' >"$WORK/e-csv/meshes/0/vertices.csv"
+applied csv "$S"
+check "a vertex position and texture coordinate: only those 8 bytes change" \
+	bash -c "sed -n 3p '$WORK/x-csv/meshes/0/vertices.csv' | grep -q '^+2.50000000e-01,.*,-0.00000000e+00\$' && [ \$(cmp -l '$S' '$WORK/out-csv' | wc -l) -eq 8 ]"
+"$NMODEL" cat "$S" meshes/0/vertices.csv | awk -F, -v OFS=, 'NR == 3 { $1 = "0.1234567891" } { print }' >"$WORK/e-csvbad/meshes/0/vertices.csv"
+check "a vertex value between floats: refused with the nearest" \
+	refused csvbad "$S" "vertices.csv:3: position_x: 0.1234567891 is not a float \(f32\): the nearest is 0.12345679\$"
+
 # A broken ASCII file does not mount: the message names it, the line and the token.
 sed '20s/.*/0.5 oops 1/' "$P" >"$WORK/broken.cmod"
 check "a broken ASCII file: nmodel says file, line and token" \

@@ -3,10 +3,13 @@
  * reader refuses, it names by file, line and token. */
 #include <check.h>
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include "formats/cmod/cmod.h"
+#include "lib/edit.h"
 #include "lib/options.h"
+#include "tests/fixtures/cmod_writer.h"
 #include "tests/walk.h"
 
 static float bits(uint32_t u)
@@ -233,6 +236,122 @@ START_TEST(limit_before_allocation)
 }
 END_TEST
 
+/* The sample model opened for editing, one file's text and its inverse. */
+typedef struct inverse_of {
+	nm_tree *t;
+	uint8_t *model;
+	char *text;
+	size_t len;
+	nm_inverse_fn fn;
+	void *ctx, *arg;
+} inverse_of;
+
+static void open_inverse(inverse_of *x, const char *path)
+{
+	size_t len;
+	nm_options opt = *nm_options_defaults();
+	nm_error err;
+	nm_node *node;
+	opt.editable = true;
+	x->model = cmodw_sample(&len);
+	ck_assert_int_eq(walk_build_with(x->model, len, "s.cmod", &opt, &x->t, &err), NM_OK);
+	x->text = walk_read(x->t, path, &x->len);
+	ck_assert_int_eq(nm_resolve(x->t, path, &node, &err), NM_OK);
+	ck_assert(nm_node_inverse(x->t, node, &x->fn, &x->ctx, &x->arg));
+}
+
+static void close_inverse(inverse_of *x)
+{
+	free(x->text);
+	nm_tree_free(x->t);
+	free(x->model);
+}
+
+/* Every material text of the sample (which stores every property), read back with its
+ * own bytes, changes nothing; a changed colour is one patch of its 12 bytes. */
+START_TEST(material_records_read_back)
+{
+	for (int i = 0; i < 2; i++) {
+		char path[32];
+		inverse_of x;
+		nm_error err;
+		snprintf(path, sizeof path, "/materials/%d.txt", i);
+		open_inverse(&x, path);
+		nm_edit ed;
+		nm_edit_init(&ed);
+		ck_assert_int_eq(x.fn(x.ctx, x.arg, (const uint8_t *)x.text, x.len, &ed, &err), NM_OK);
+		ck_assert_uint_eq(ed.npatches, 0);
+		ck_assert_uint_eq(ed.nrefusals, 0);
+		char *d = strstr(x.text, "diffuse: ");
+		ck_assert_ptr_nonnull(d);
+		char edited[4096];
+		snprintf(edited, sizeof edited, "%.*sdiffuse: -0 inf nan(0x000001)%s",
+			 (int)(d - x.text), x.text, strchr(d, '\n'));
+		ck_assert_int_eq(x.fn(x.ctx, x.arg, (const uint8_t *)edited, strlen(edited), &ed,
+				      &err), NM_OK);
+		ck_assert_msg(ed.nrefusals == 0, "%s", ed.nrefusals ? ed.refusals[0].why : "");
+		ck_assert_uint_eq(ed.npatches, 1);
+		ck_assert_uint_eq(ed.patches[0].len, 12);
+		ck_assert(memcmp(ed.patches[0].bytes, "\0\0\0\x80\0\0\x80\x7f\x01\0\x80\x7f", 12) == 0);
+		nm_edit_free(&ed);
+		close_inverse(&x);
+	}
+}
+END_TEST
+
+/* vertices.csv: a ub4 colour component is one byte, a float four, each written where the
+ * vertex holds it; 300 is no ub4, and a row more is a layout change. */
+START_TEST(vertex_rows_read_back)
+{
+	inverse_of x;
+	nm_error err;
+	open_inverse(&x, "/meshes/0/vertices.csv");
+	char *csv = x.text;
+	size_t n = x.len;
+	/* Row 2 (the first vertex): color0_g 255 -> 7, pointsize 1 -> -0. */
+	char *row = strchr(csv, '\n') + 1;
+	const char *was = "  0,255,  0,255,+1.00000000e+00\n";
+	char *at = strstr(row, was);
+	ck_assert_ptr_nonnull(at);
+	static const struct { const char *to; size_t patches, refusals; } cases[] = {
+		{ "  0,7,  0,255,-0\n", 2, 0 },
+		{ "  0,300,  0,255,+1.00000000e+00\n", 0, 1 },
+		{ NULL, 0, 1 },
+	};
+	for (size_t i = 0; i < 3; i++) {
+		nm_out e;
+		nm_out_init(&e);
+		if (cases[i].to) {
+			nm_out_write(&e, csv, (size_t)(at - csv));
+			nm_out_str(&e, cases[i].to);
+			nm_out_str(&e, at + strlen(was));
+		} else {
+			nm_out_write(&e, csv, n);
+			nm_out_str(&e, "1,2,3,4,5,6,7,8,9,10,11,12,13\n");
+		}
+		nm_edit ed;
+		nm_edit_init(&ed);
+		ck_assert_int_eq(x.fn(x.ctx, x.arg, e.data, e.len, &ed, &err), NM_OK);
+		ck_assert_uint_eq(ed.npatches, cases[i].patches);
+		ck_assert_uint_eq(ed.nrefusals, cases[i].refusals);
+		if (i == 0) {
+			ck_assert_uint_eq(ed.patches[0].len, 1);
+			ck_assert_uint_eq(ed.patches[0].bytes[0], 7);
+			ck_assert_str_eq(ed.patches[0].field, "color0_g");
+			/* +1 is 00 00 80 3f, -0 00 00 00 80: the bytes that change. */
+			ck_assert_uint_eq(ed.patches[1].len, 2);
+			ck_assert(memcmp(ed.patches[1].bytes, "\0\x80", 2) == 0);
+			ck_assert_str_eq(ed.patches[1].field, "pointsize");
+		}
+		if (i == 1)
+			ck_assert_str_eq(ed.refusals[0].why, "300 is not an integer 0 to 255 (ub4)");
+		nm_edit_free(&ed);
+		nm_out_free(&e);
+	}
+	close_inverse(&x);
+}
+END_TEST
+
 int main(void)
 {
 	Suite *s = suite_create("cmod_ascii");
@@ -243,6 +362,8 @@ int main(void)
 	tcase_add_test(tc, refusals_name_line_and_token);
 	tcase_add_test(tc, lenient_as_celestia);
 	tcase_add_test(tc, limit_before_allocation);
+	tcase_add_test(tc, material_records_read_back);
+	tcase_add_test(tc, vertex_rows_read_back);
 	suite_add_tcase(s, tc);
 	SRunner *sr = srunner_create(s);
 	srunner_run_all(sr, CK_NORMAL);

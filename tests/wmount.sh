@@ -25,6 +25,8 @@ J3D texture in a Yaz0 RARC|rarc/fin_pikmin2_pikis.yaz0|designer/orima_model/orim
 TXTR record|txtr/phong1__difttxtr__7b35970a4d1d4989ad0dcb0c8f368941.txtr|head/header.txt|-|text|wrap_x: WRAP (0x1)|wrap_x: CLAMP (0x0)
 TXTR texture|txtr/phong1__difttxtr__7b35970a4d1d4989ad0dcb0c8f368941.txtr|tex/0.png|-|png||
 CMOD record (the ASCII model)|cmod/squannit.cmod|model.ascii.cmod|model.glb|text|diffuse 1 1 1|diffuse 1 0.5 0.25
+CMOD material|cmod/galileo.cmod|materials/1.txt|model.glb|text|diffuse: 0.447 0.447 0.447|diffuse: 1 0.5 0.25
+CMOD vertex in an ASCII file|cmod_ascii/phobos_2004.cmod|meshes/0/vertices.csv|model.glb|text|+7.38300025e-01|+2.50000000e-01
 '
 
 # edit MODE OLD NEW < IN > OUT

@@ -133,7 +133,7 @@ static bool encode_again(nm_apply *a, nm_reader *r, const nm_reader_origin *o, c
 	if (!all && !relaid && enc.len < o->len)
 		while (enc.len < o->len && !enc.failed)
 			nm_out_char(&enc, 0);
-	nm_lines_add(&a->notes, &a->nomem, "%s: compressed again: %zu bytes, was %llu "
+	nm_lines_add(&a->notes, &a->nomem, "%s: encoded again: %zu bytes, was %llu "
 		     "(%+.1f %%)%s", nm_reader_name(r), stream, (unsigned long long)o->len,
 		     o->len ? 100.0 * ((double)stream - (double)o->len) / (double)o->len : 0.0,
 		     enc.len > stream ? ", zeros after it to the member's size" : "");

@@ -213,18 +213,16 @@ static bool parse_int(nm_rec *rec, const char *key, const char *tok, nm_field_ty
  * value): a value between floats would be rounded, which apply never does silently. */
 static bool parse_float(nm_rec *rec, const char *key, const char *tok, float *out)
 {
-	char *end;
-	float f = strtof(tok, &end);
-	if (*end || end == tok) {
+	float f;
+	nm_float_parse p = nm_parse_float_exact(tok, &f);
+	if (p == NM_FLOAT_NOT_A_NUMBER) {
 		nm_edit_refuse(rec->ed, rec->line, key, "%s is not a number (f32)", tok);
 		return false;
 	}
-	char back[NM_FLOAT_BUF];
-	nm_fmt_float(back, f);
-	bool same = f != f ? strcmp(back, tok) == 0 : strtod(tok, NULL) == strtod(back, NULL);
-	if (!same) {
+	if (p == NM_FLOAT_BETWEEN) {
+		char back[NM_FLOAT_BUF];
 		nm_edit_refuse(rec->ed, rec->line, key, "%s is not a float (f32): the nearest is %s",
-			       tok, back);
+			       tok, nm_fmt_float(back, f));
 		return false;
 	}
 	*out = f;
@@ -483,17 +481,31 @@ void nm_rec_enum(nm_rec *rec, const char *key, size_t off, nm_field_type t,
 
 /* Reading back a derived line: absent is no edit, the same line is none, another is
  * refused (checked only outside verification: it may follow from an edited field). */
-static void read_derived(nm_rec *rec, const char *key)
+/* A line that cannot be edited: refused when changed, with why (NULL: derived). */
+static void read_fixed(nm_rec *rec, const char *key, const char *why)
 {
 	const char *val, *line;
 	size_t vlen, llen;
 	if (!take(rec, key, true, &val, &vlen, &line, &llen) || unchanged(rec, line, llen, 0, 0) ||
 	    rec->ed->verify)
 		return;
-	nm_edit_refuse(rec->ed, rec->line, key, "is derived from the model (an index, offset, "
-		       "count or name), not stored here: it cannot be edited (it says %.*s)",
+	nm_edit_refuse(rec->ed, rec->line, key, "%s: it cannot be edited (it says %.*s)",
+		       why ? why : "is derived from the model (an index, offset, count or "
+				   "name), not stored here",
 		       (int)(rec->scratch.len - strlen(key) - 3), (const char *)rec->scratch.data
 		       + strlen(key) + 2);
+}
+
+static void read_derived(nm_rec *rec, const char *key) { read_fixed(rec, key, NULL); }
+
+void nm_rec_unstored(nm_rec *rec, const char *key, const char *why, const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	nm_kvv(dest(rec), key, fmt, ap);
+	va_end(ap);
+	if (rec->ed)
+		read_fixed(rec, key, why);
 }
 
 void nm_rec_derived(nm_rec *rec, const char *key, const char *fmt, ...)

@@ -88,6 +88,10 @@ void nm_rec_bits(nm_rec *rec, const char *key, size_t off, nm_field_type type,
 /* A line that cannot be edited (printf-style value). */
 void nm_rec_derived(nm_rec *rec, const char *key, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
+/* A line for a value the record does not store (a default shown in its place): as
+ * nm_rec_derived, but a changed line is refused saying why (and what to edit instead). */
+void nm_rec_unstored(nm_rec *rec, const char *key, const char *why, const char *fmt, ...)
+	__attribute__((format(printf, 4, 5)));
 /* The same for n floats (a matrix row computed from stored fields). */
 void nm_rec_derived_floats(nm_rec *rec, const char *key, const float *f, unsigned n);
 /* The same with nm_kv_str's escaping. */

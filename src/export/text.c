@@ -1,5 +1,6 @@
 #include <stdarg.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include "export/fmt_num.h"
 #include "export/text.h"
@@ -12,6 +13,50 @@ const char *nm_fmt_float(char *buf, float f)
 {
 	buf[nm_fmt_shortest(buf, f)] = '\0';
 	return buf;
+}
+
+bool nm_parse_nonfinite(const char *s, float *f)
+{
+	uint32_t sign = 0, bits;
+	if (*s == '-') {
+		sign = 0x80000000u;
+		s++;
+	}
+	if (strcmp(s, "inf") == 0) {
+		bits = 0x7f800000u;
+	} else if (strcmp(s, "nan") == 0) {
+		bits = 0x7fc00000u;
+	} else if (strncmp(s, "nan(0x", 6) == 0 && s[6] != ')') {
+		uint32_t m = 0;
+		for (s += 6; *s != ')'; s++) {
+			int h = *s >= '0' && *s <= '9' ? *s - '0' : *s >= 'a' && *s <= 'f' ? *s - 'a' + 10
+				: *s >= 'A' && *s <= 'F' ? *s - 'A' + 10 : -1;
+			if (h < 0 || (m = m * 16 + (uint32_t)h) > 0x7fffff)
+				return false;
+		}
+		if (m == 0 || s[1] != '\0')
+			return false; /* 0 would be inf */
+		bits = 0x7f800000u | m;
+	} else {
+		return false;
+	}
+	bits |= sign;
+	memcpy(f, &bits, 4);
+	return true;
+}
+
+nm_float_parse nm_parse_float_exact(const char *s, float *f)
+{
+	if (nm_parse_nonfinite(s, f))
+		return NM_FLOAT_EXACT;
+	char *end;
+	*f = strtof(s, &end);
+	if (*end || end == s)
+		return NM_FLOAT_NOT_A_NUMBER;
+	char back[NM_FLOAT_BUF];
+	nm_fmt_float(back, *f);
+	bool same = *f != *f ? strcmp(back, s) == 0 : strtod(s, NULL) == strtod(back, NULL);
+	return same ? NM_FLOAT_EXACT : NM_FLOAT_BETWEEN;
 }
 
 void nm_out_float(nm_out *o, float f)

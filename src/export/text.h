@@ -7,6 +7,7 @@
 #define NM_TEXT_H
 
 #include <stdarg.h>
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 #include "export/fmt_num.h"
@@ -17,6 +18,19 @@
  * fmt_num.h, with a NUL). buf must hold NM_FLOAT_BUF bytes; returns buf. */
 #define NM_FLOAT_BUF 32
 const char *nm_fmt_float(char *buf, float f);
+
+/* The inverse of nm_fmt_float's non-finite words: "inf", "nan", "nan(0xM)" with an
+ * optional '-' (the whole of s) into *f, bit for bit: a signalling NaN stays signalling
+ * (strtof would make it quiet). false for anything else (a finite number too). */
+bool nm_parse_nonfinite(const char *s, float *f);
+
+/* A float from the whole of s when s is that float's own value, in any spelling ("1",
+ * "1.0", "1e0"; the words above bit for bit): NM_FLOAT_EXACT. A decimal between two
+ * floats is NM_FLOAT_BETWEEN with *f the nearest (storing it would round it); anything
+ * else NM_FLOAT_NOT_A_NUMBER. What apply's inverses take for an f32. */
+typedef enum nm_float_parse { NM_FLOAT_EXACT, NM_FLOAT_BETWEEN, NM_FLOAT_NOT_A_NUMBER }
+	nm_float_parse;
+nm_float_parse nm_parse_float_exact(const char *s, float *f);
 
 void nm_kv(nm_out *o, const char *key, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
 void nm_kvv(nm_out *o, const char *key, const char *fmt, va_list ap)

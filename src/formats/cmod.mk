@@ -9,7 +9,8 @@ libnmodel_a_SOURCES += \
 # ASCII CMOD: the spellings read back bit for bit, refusals name file, line and token.
 check_PROGRAMS += tests/test_cmod_ascii
 TESTS += tests/test_cmod_ascii
-tests_test_cmod_ascii_SOURCES = tests/test_cmod_ascii.c tests/walk.h tests/walk.c
+tests_test_cmod_ascii_SOURCES = tests/test_cmod_ascii.c tests/walk.h tests/walk.c \
+	tests/fixtures/cmod_writer.h tests/fixtures/cmod_writer.c
 tests_test_cmod_ascii_CFLAGS = $(AM_CFLAGS) $(CHECK_CFLAGS)
 tests_test_cmod_ascii_LDADD = $(LDADD_COMMON) $(CHECK_LIBS) -lm
 # The corpus's ASCII files against their binary form, edits of model.ascii.cmod, refusals.

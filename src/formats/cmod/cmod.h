@@ -61,6 +61,10 @@ enum cmod_stored { CMOD_HAS_DIFFUSE = 1, CMOD_HAS_SPECULAR = 2, CMOD_HAS_EMISSIV
 typedef struct cmod_material {
 	uint64_t offset, end;
 	unsigned stored;                          /* enum cmod_stored bits */
+	/* Where the value of each stored property lies (its last occurrence, the one
+	 * shown), by bit of enum cmod_stored; and token 1016's. materials/N.txt's edits
+	 * are written there. */
+	uint64_t value_at[6], illumination_at;
 	float diffuse[3], specular[3], emissive[3];
 	float specpower, opacity;
 	int blend;                                /* 0 normal, 1 add, 2 premultiplied */
@@ -165,11 +169,16 @@ uint64_t cmod_triangles(const cmod_model *m);
 
 /* Files: vertices.csv, primitives, model.ascii.cmod, mesh.obj/mtl. */
 nm_status cmod_add_mesh_files(nm_tree *t, nm_node *dir, cmod_model *m, cmod_mesh *mesh);
+/* vertices.csv's inverse (a tree opened for editing; once per tree). */
+nm_status cmod_mesh_inverses(nm_tree *t);
 nm_status cmod_add_ascii(nm_tree *t, nm_node *root, cmod_model *m);
 nm_status cmod_add_obj(nm_tree *t, nm_node *root, cmod_model *m);
 /* model.glb over mesh.obj's groups (gltf.c); after cmod_add_obj. */
 nm_status cmod_add_gltf(nm_tree *t, nm_node *root, cmod_model *m);
-void cmod_material_text(nm_out *o, const cmod_model *m, size_t i);
+/* materials/N.txt, described once (export/record.h) over a view of the materials'
+ * bytes: writing makes the text, reading an edited copy back patches the stored values. */
+struct nm_rec;
+void cmod_material_record(struct nm_rec *rec, const cmod_model *m, size_t i);
 
 /* The whole model in the ASCII form model.ascii.cmod shows (tree_ascii.c), from the
  * bytes of a binary CMOD: what an ASCII source's edits are encoded back into (the

@@ -4,6 +4,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include "export/record.h"
 #include "export/text.h"
 #include "formats/cmod/cmod.h"
 #include "formats/driver.h"
@@ -94,6 +95,66 @@ static bool is_ascii(nm_reader *r)
 	       memcmp(head, CMOD_ASCII_MAGIC, CMOD_MAGIC_LEN) == 0;
 }
 
+/* materials/N.txt, written from the materials' bytes (cmod_material_record) and, in a
+ * tree opened for editing, read back into them. */
+struct material_ref {
+	cmod_model *m;
+	size_t index;
+};
+
+static nm_status materials_view(cmod_model *m, nm_view *v, nm_error *err)
+{
+	uint64_t first = m->materials[0].offset, last = m->materials[m->nmaterials - 1].end;
+	return nm_view_load(m->reader, first, (size_t)(last - first), "materials", NM_LITTLE,
+			    v, err);
+}
+
+static nm_status material_inverse(void *ctx, void *arg, const uint8_t *bytes, size_t len,
+				  nm_edit *ed, nm_error *err)
+{
+	const struct material_ref *ref = arg;
+	nm_view v;
+	(void)ctx;
+	nm_status s = materials_view(ref->m, &v, err);
+	if (s != NM_OK)
+		return s;
+	nm_rec rec;
+	nm_rec_read(&rec, &v, ref->m->reader, "materials", (const char *)bytes, len, ed);
+	cmod_material_record(&rec, ref->m, ref->index);
+	nm_rec_end(&rec);
+	nm_view_free(&v);
+	return NM_OK;
+}
+
+static nm_status material_files(nm_tree *t, nm_node *mats, cmod_model *m, nm_out *o,
+				nm_error *err)
+{
+	nm_view v;
+	nm_status s = materials_view(m, &v, err);
+	if (s != NM_OK)
+		return s;
+	bool editable = nm_tree_options(t)->editable;
+	struct material_ref *refs = editable ? nm_tree_alloc_array(t, m->nmaterials,
+								     sizeof *refs) : NULL;
+	for (size_t i = 0; s == NM_OK && i < m->nmaterials; i++) {
+		char name[32];
+		nm_rec rec;
+		nm_rec_write(&rec, o, &v);
+		cmod_material_record(&rec, m, i);
+		snprintf(name, sizeof name, "%zu.txt", i);
+		nm_node *n = nm_text(t, mats, name, o);
+		if (!n || (editable && !refs))
+			s = nm_fail(err, NM_E_NOMEM, nm_reader_name(m->reader), NULL, NM_NO_OFFSET,
+				    "out of memory");
+		else if (editable) {
+			refs[i] = (struct material_ref){ m, i };
+			nm_text_inverse(n, material_inverse, &refs[i]);
+		}
+	}
+	nm_view_free(&v);
+	return s;
+}
+
 static const nm_driver ascii_info = { .name = "cmod", .description = "Celestia ASCII CMOD" };
 
 static nm_status cmod_build(nm_reader *r, nm_tree *t, nm_node *root, nm_error *err)
@@ -152,13 +213,14 @@ static nm_status cmod_build(nm_reader *r, nm_tree *t, nm_node *root, nm_error *e
 		nm_kv(&o, "offset", "0x%llx", (unsigned long long)first);
 		nm_text(t, mats, "header.txt", &o);
 		nm_slice(t, mats, "raw.bin", src, first, last - first);
+		s = material_files(t, mats, m, &o, err);
+		if (s != NM_OK) {
+			nm_out_free(&o);
+			return s;
+		}
 	}
-	for (size_t i = 0; i < m->nmaterials; i++) {
-		char name[32];
-		cmod_material_text(&o, m, i);
-		snprintf(name, sizeof name, "%zu.txt", i);
-		nm_text(t, mats, name, &o);
-	}
+	if (nm_tree_options(t)->editable && cmod_mesh_inverses(t) != NM_OK)
+		goto nomem;
 	nm_node *meshes = nm_dir(t, root, "meshes");
 	for (size_t i = 0; meshes && i < m->nmeshes; i++) {
 		char name[32];

@@ -18,6 +18,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include "export/text.h"
 #include "formats/cmod/cmod.h"
 #include "lib/alloc.h"
 
@@ -265,34 +266,6 @@ static bool token_copy(const lexer *lx, char *buf, size_t cap)
 	return true;
 }
 
-/* inf, nan, nan(0xM) with an optional '-': the float's bits. */
-static bool special_value(const char *t, float *f)
-{
-	uint32_t sign = 0, bits;
-	if (*t == '-') {
-		sign = 0x80000000u;
-		t++;
-	}
-	if (strcmp(t, "inf") == 0) {
-		bits = 0x7f800000u;
-	} else if (strcmp(t, "nan") == 0) {
-		bits = 0x7fc00000u;
-	} else if (strncmp(t, "nan(0x", 6) == 0) {
-		uint64_t m = 0;
-		for (t += 6; *t != ')'; t++)
-			if ((m = m * 16 + (uint64_t)hex_value(*t)) > 0x7fffff)
-				return false;
-		if (m == 0)
-			return false; /* that would be inf */
-		bits = 0x7f800000u | (uint32_t)m;
-	} else {
-		return false;
-	}
-	bits |= sign;
-	memcpy(f, &bits, 4);
-	return true;
-}
-
 /* A nonzero digit before any exponent: a decimal that is not zero. */
 static bool nonzero_digits(const char *t)
 {
@@ -311,7 +284,7 @@ static nm_status number(lexer *lx, bool via_double, const char *after, float *f)
 	char t[80];
 	if (lx->kind != TK_NUMBER || !token_copy(lx, t, sizeof t))
 		return expected(lx, "a number", after);
-	if (special_value(t, f))
+	if (nm_parse_nonfinite(t, f))
 		return NM_OK;
 	if (strncmp(t, "nan", 3) == 0 || strncmp(t, "-nan", 4) == 0)
 		return fail(lx, "'%s' after '%s': a NaN's mantissa is 1 to 0x7fffff", t, after);

@@ -241,6 +241,7 @@ static nm_status parse_material(cursor *c, cmod_material *mat)
 			mat->stored |= tok == CMOD_DIFFUSE ? CMOD_HAS_DIFFUSE
 				     : tok == CMOD_SPECULAR ? CMOD_HAS_SPECULAR : CMOD_HAS_EMISSIVE;
 			TRY(expect_type(c, CMOD_COLOR, "a material colour"));
+			mat->value_at[tok == CMOD_DIFFUSE ? 0 : tok == CMOD_SPECULAR ? 1 : 2] = c->pos;
 			TRY(floats(c, dst, 3, "a material colour"));
 			break;
 		}
@@ -248,10 +249,12 @@ static nm_status parse_material(cursor *c, cmod_material *mat)
 		case CMOD_OPACITY:
 			TRY(expect_type(c, CMOD_FLOAT1, tok == CMOD_OPACITY ? "opacity" : "specpower"));
 			mat->stored |= tok == CMOD_OPACITY ? CMOD_HAS_OPACITY : CMOD_HAS_SPECPOWER;
+			mat->value_at[tok == CMOD_OPACITY ? 4 : 3] = c->pos;
 			TRY(floats(c, tok == CMOD_OPACITY ? &mat->opacity : &mat->specpower, 1,
 				   "a material value"));
 			break;
 		case CMOD_BLEND:
+			mat->value_at[5] = c->pos;
 			TRY(u16(c, &v16, "the blend mode"));
 			if (v16 > 2)
 				return nm_fail(c->err, NM_E_FORMAT, nm_reader_name(c->r), c->chunk,
@@ -260,6 +263,7 @@ static nm_status parse_material(cursor *c, cmod_material *mat)
 			mat->stored |= CMOD_HAS_BLEND;
 			break;
 		case CMOD_ILLUMINATION:
+			mat->illumination_at = c->pos;
 			TRY(u16(c, &v16, "the illumination model"));
 			if (v16 > 2)
 				return nm_fail(c->err, NM_E_FORMAT, nm_reader_name(c->r), c->chunk,

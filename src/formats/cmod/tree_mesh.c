@@ -4,6 +4,8 @@
 #include <stdlib.h>
 #include <string.h>
 #include "export/csv.h"
+#include "export/csv_edit.h"
+#include "export/record.h"
 #include "export/text.h"
 #include "formats/cmod/cmod.h"
 #include "formats/driver.h"
@@ -44,17 +46,16 @@ const char *cmod_prim_name(int p)
 	return or_unknown(NM_NAME(n, p));
 }
 
-const char *cmod_blend_name(int b)
-{
-	static const char *const n[3] = { "normal", "add", "premultiplied" };
-	return or_unknown(NM_NAME(n, b));
-}
-
+static const char *const blend_names[3] = { "normal", "add", "premultiplied" };
 /* As Cosmographia's loader uses them: 1 is drawn as Lambert too. */
+static const char *const illumination_names[3] = { "lambert", "lunar_lambert",
+						   "blinn_phong_reflective" };
+
+const char *cmod_blend_name(int b) { return or_unknown(NM_NAME(blend_names, b)); }
+
 const char *cmod_illumination_name(int model)
 {
-	static const char *const n[3] = { "lambert", "lunar_lambert", "blinn_phong_reflective" };
-	return or_unknown(NM_NAME(n, model));
+	return or_unknown(NM_NAME(illumination_names, model));
 }
 
 const char *cmod_texture_keyword(int s)
@@ -85,35 +86,76 @@ static void notes_text(nm_out *o, const cmod_notes *l)
 		nm_out_printf(o, "note: %s\n", l->v[i]);
 }
 
-void cmod_material_text(nm_out *o, const cmod_model *m, size_t i)
+static const char *enum_name(int kind, uint32_t v)
+{
+	return kind ? NM_NAME(illumination_names, v) : NM_NAME(blend_names, v);
+}
+
+static bool enum_value(int kind, const char *name, uint32_t *v)
+{
+	for (uint32_t i = 0; i < 3; i++)
+		if (strcmp(name, kind ? illumination_names[i] : blend_names[i]) == 0) {
+			*v = i;
+			return true;
+		}
+	return false;
+}
+
+static const nm_rec_names enums = { enum_name, enum_value };
+
+static const char unstored[] = "not stored in this material (the default is shown): add "
+			       "it in model.ascii.cmod, which writes the model again";
+
+void cmod_material_record(nm_rec *rec, const cmod_model *m, size_t i)
 {
 	static const char *const map_keys[CMOD_TEXTURE_SEMANTICS] = {
 		"diffuse_map", "normal_map", "specular_map", "emissive_map"
 	};
 	static const char *const type_names[8] = { "?", "float1", "float2", "float3",
 						   "float4", "string", "uint32", "color" };
+	static const struct { const char *key; size_t off; unsigned n; } props[5] = {
+		{ "diffuse", offsetof(cmod_material, diffuse), 3 },
+		{ "specular", offsetof(cmod_material, specular), 3 },
+		{ "emissive", offsetof(cmod_material, emissive), 3 },
+		{ "specpower", offsetof(cmod_material, specpower), 1 },
+		{ "opacity", offsetof(cmod_material, opacity), 1 },
+	};
 	const cmod_material *mat = &m->materials[i];
-	nm_kv(o, "index", "%zu", i);
-	nm_kv(o, "offset", "0x%llx", (unsigned long long)mat->offset);
-	nm_kv_floats(o, "diffuse", mat->diffuse, 3);
-	nm_kv_floats(o, "specular", mat->specular, 3);
-	nm_kv_floats(o, "emissive", mat->emissive, 3);
-	nm_kv_float(o, "specpower", mat->specpower);
-	nm_kv_float(o, "opacity", mat->opacity);
-	nm_kv_enum(o, "blend", cmod_blend_name(mat->blend), (uint32_t)mat->blend);
+	uint64_t base = rec->v->base;
+	nm_rec_derived(rec, "index", "%zu", i);
+	nm_rec_derived(rec, "offset", "0x%llx", (unsigned long long)mat->offset);
+	for (int k = 0; k < 5; k++) {
+		const float *f = (const float *)((const char *)mat + props[k].off);
+		if (mat->stored & (1u << k)) {
+			nm_rec_floats(rec, props[k].key, (size_t)(mat->value_at[k] - base), props[k].n);
+			continue;
+		}
+		char text[3 * NM_FLOAT_BUF + 3] = "", one[NM_FLOAT_BUF];
+		for (unsigned c = 0; c < props[k].n; c++) {
+			strcat(text, c ? " " : "");
+			strcat(text, nm_fmt_float(one, f[c]));
+		}
+		nm_rec_unstored(rec, props[k].key, unstored, "%s", text);
+	}
+	if (mat->stored & CMOD_HAS_BLEND)
+		nm_rec_enum(rec, "blend", (size_t)(mat->value_at[5] - base), NM_FIELD_U16, &enums, 0);
+	else
+		nm_rec_unstored(rec, "blend", unstored, "%s (0x%x)", cmod_blend_name(mat->blend),
+				(unsigned)mat->blend);
 	if (mat->illumination >= 0)
-		nm_kv_enum(o, "illumination", cmod_illumination_name(mat->illumination),
-			   (uint32_t)mat->illumination);
+		nm_rec_enum(rec, "illumination", (size_t)(mat->illumination_at - base),
+			    NM_FIELD_U16, &enums, 1);
 	for (int s = 0; s < CMOD_TEXTURE_SEMANTICS; s++)
 		if (mat->texture[s])
-			nm_kv_str(o, map_keys[s], mat->texture[s]);
+			nm_rec_derived_str(rec, map_keys[s], mat->texture[s]);
 	for (size_t k = 0; k < mat->nunknown; k++) {
 		const cmod_unknown *u = &mat->unknown[k];
 		const char *type = NM_NAME(type_names, u->type);
-		nm_kv(o, "unknown_token", "%u %s at 0x%llx (skipped)", u->token, type ? type : "?",
-		      (unsigned long long)u->offset);
+		nm_rec_derived(rec, "unknown_token", "%u %s at 0x%llx (skipped)", u->token,
+			       type ? type : "?", (unsigned long long)u->offset);
 	}
-	notes_text(o, &mat->notes);
+	for (size_t k = 0; k < mat->notes.n; k++)
+		nm_rec_derived(rec, "note", "%s", mat->notes.v[k]);
 }
 
 /* --- vertices.csv --------------------------------------------------------------- */
@@ -219,6 +261,124 @@ static nm_status produce_vertices(void *ctx, void *arg, nm_out *o, nm_error *err
 	if (size > SIZE_MAX)
 		return nm_fail(err, NM_E_LIMIT, "vertices.csv", NULL, NM_NO_OFFSET, "too large");
 	return vertices_range(ctx, arg, 0, (size_t)size, o, err);
+}
+
+/* vertices.csv edited (export/csv_edit.h): the same rows, each changed value stored in
+ * its attribute's format (f32 bit for bit, ub4 0-255), or refused; another number of
+ * rows is a layout change, which model.ascii.cmod makes. */
+struct vertex_edit {
+	const cmod_mesh *mesh;
+	const nm_csv *csv;
+	uint8_t *verts;
+	unsigned attr_of[NM_CSV_MAX_COLS], comp_of[NM_CSV_MAX_COLS];
+};
+
+static void vertex_cell(void *ctx, uint64_t row, unsigned col, const char *text,
+			unsigned line, nm_edit *ed)
+{
+	struct vertex_edit *e = ctx;
+	const cmod_attr *at = &e->mesh->attrs[e->attr_of[col]];
+	unsigned c = e->comp_of[col];
+	uint8_t *p = e->verts + (size_t)row * e->mesh->stride + at->offset;
+	const char *name = e->csv->col[col].name;
+	if (at->format == CMOD_UB4) {
+		char *end;
+		long b = strtol(text, &end, 10);
+		if (!text[0] || *end || b < 0 || b > 255)
+			nm_edit_refuse(ed, line, name, "%s is not an integer 0 to 255 (ub4)", text);
+		else
+			p[c] = (uint8_t)b;
+		return;
+	}
+	float f;
+	nm_float_parse r = nm_parse_float_exact(text, &f);
+	if (r == NM_FLOAT_EXACT) {
+		uint32_t u;
+		memcpy(&u, &f, 4);
+		for (unsigned i = 0; i < 4; i++)
+			p[4 * c + i] = (uint8_t)(u >> (8 * i));
+	} else if (r == NM_FLOAT_BETWEEN) {
+		char nb[NM_FLOAT_BUF];
+		nm_edit_refuse(ed, line, name, "%s is not a float (f32): the nearest is %s", text,
+			       nm_fmt_float(nb, f));
+	} else {
+		nm_edit_refuse(ed, line, name, "%s is not a number", text);
+	}
+}
+
+static void invert_rows(const cmod_mesh *mesh, const nm_csv *csv, const uint8_t *now,
+			size_t now_len, const uint8_t *bytes, size_t len, uint8_t *verts,
+			nm_edit *ed)
+{
+	struct vertex_edit e = { .mesh = mesh, .csv = csv, .verts = verts };
+	unsigned k = 0;
+	for (unsigned a = 0; a < mesh->nattrs; a++)
+		for (unsigned c = 0; c < cmod_format_components(mesh->attrs[a].format) &&
+				     k < NM_CSV_MAX_COLS; c++, k++) {
+			e.attr_of[k] = a;
+			e.comp_of[k] = c;
+		}
+	nm_csv_edit ce = { .cell = vertex_cell, .ctx = &e, .rows = mesh->nverts,
+			   .ncols = (unsigned)csv->ncols, .what = "the mesh has" };
+	nm_csv_read_back(&ce, (const char *)now, now_len, (const char *)bytes, len, ed);
+}
+
+static nm_status invert_vertices(void *ctx, void *arg, const uint8_t *bytes, size_t len,
+				 nm_edit *ed, nm_error *err)
+{
+	struct mesh_ref *ref = arg;
+	const cmod_mesh *mesh = ref->mesh;
+	nm_out now;
+	nm_out_init(&now);
+	now.opt = nm_reader_options(ref->m->reader);
+	uint8_t *verts = NULL, *was = NULL;
+	size_t n = (size_t)mesh->nverts * mesh->stride;
+	nm_status s = produce_vertices(ctx, arg, &now, err);
+	if (s == NM_OK)
+		s = cmod_load_vertices(ref->m, mesh, &verts, err);
+	if (s == NM_OK && !(was = malloc(n ? n : 1)))
+		s = nm_fail(err, NM_E_NOMEM, nm_reader_name(ref->m->reader), "vertices",
+			    mesh->vertex_offset, "out of memory");
+	if (s == NM_OK) {
+		nm_csv csv;
+		vertex_columns(mesh, &csv);
+		memcpy(was, verts, n);
+		invert_rows(mesh, &csv, now.data, now.len, bytes, len, verts, ed);
+		/* One patch per run of changed bytes, named by its vertex's line and column. */
+		for (size_t i = 0; i < n;) {
+			if (verts[i] == was[i]) {
+				i++;
+				continue;
+			}
+			size_t j = i;
+			while (j < n && verts[j] != was[j])
+				j++;
+			size_t in_row = i % mesh->stride, k = 0;
+			for (unsigned a = 0; a < mesh->nattrs; a++) {
+				const cmod_attr *at = &mesh->attrs[a];
+				unsigned comps = cmod_format_components(at->format);
+				if (in_row < at->offset + cmod_format_size(at->format)) {
+					k += at->format == CMOD_UB4 ? in_row - at->offset
+								    : (in_row - at->offset) / 4;
+					break;
+				}
+				k += comps;
+			}
+			nm_edit_patch(ed, ref->m->reader, mesh->vertex_offset + i, verts + i, j - i,
+				      "vertices", (unsigned)(i / mesh->stride) + 2,
+				      k < csv.ncols ? csv.col[k].name : NULL);
+			i = j;
+		}
+	}
+	free(verts);
+	free(was);
+	nm_out_free(&now);
+	return s;
+}
+
+nm_status cmod_mesh_inverses(nm_tree *t)
+{
+	return nm_tree_invert_producer(t, produce_vertices, invert_vertices);
 }
 
 /* --- primitives/M.txt ----------------------------------------------------------- */
