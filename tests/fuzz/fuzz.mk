@@ -14,9 +14,11 @@ FUZZ_J3D_STRUCT_SRC = tests/fuzz/fuzz_j3d_struct.c tests/fixtures/j3d_writer.h \
 FUZZ_TXTR_STRUCT_SRC = tests/fuzz/fuzz_txtr_struct.c tests/fixtures/txtr_writer.h \
 	tests/fixtures/txtr_writer.c tests/fixtures/rfrm_writer.h tests/fixtures/rfrm_writer.c \
 	$(FUZZ_RUN_SRC)
-# Edits written back: a recipe for one edited file of apply's fixture CMB.
+# Edits written back: a recipe for one edited file of apply's fixture CMB, a CMB with
+# textures or a stored TXTR.
 FUZZ_APPLY_SRC = tests/fuzz/fuzz_apply.c tests/fixtures/cmb_writer.h tests/fixtures/cmb_writer.c \
-	tests/walk.h tests/walk.c tests/fuzz/sanitizer_options.c
+	tests/fixtures/txtr_writer.h tests/fixtures/txtr_writer.c tests/fixtures/rfrm_writer.h \
+	tests/fixtures/rfrm_writer.c tests/walk.h tests/walk.c tests/fuzz/sanitizer_options.c
 
 if FUZZING
 FUZZ_TARGETS = tests/fuzz/fuzz_cmod tests/fuzz/fuzz_cmb tests/fuzz/fuzz_j3d \
