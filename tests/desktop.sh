@@ -51,7 +51,7 @@ command -v desktop-file-validate >/dev/null &&
 # wrapped file has its content's type.
 types_of_driver() {
 	case $1 in
-	cmod) echo model/x-celestia-cmod ;;
+	cmod) echo model/x-celestia-cmod model/x-celestia-cmod-ascii ;;
 	cmb) echo model/x-grezzo-cmb ;;
 	j3d) echo model/x-j3d-bmd model/x-j3d-bdl application/x-j3d-bmt ;;
 	pak) echo application/x-rfrm-pak ;;
@@ -108,7 +108,8 @@ for k in rarc:application/x-rarc rarc-yaz0:application/x-rarc zar:application/x-
 done
 if [ -d "$CORPUS" ]; then
 	for f in "$CORPUS"/*/* "$CORPUS"/folder/*/*; do
-		case $f in
+		# By the path under the corpus: the checkout's own path may hold "/cmod/".
+		case /${f#"$CORPUS"/} in
 		*/bmd/* | */sms_sky/*.bmd) named "$f" model/x-j3d-bmd ;;
 		*/bdl/*) named "$f" model/x-j3d-bdl ;;
 		*/sms_sky/*.bmt) named "$f" application/x-j3d-bmt ;;

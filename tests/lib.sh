@@ -72,7 +72,7 @@ corpus_files() {
 	formats=$("$NMODEL" formats | awk '{print $1}')
 	for f in $formats; do
 		case $f in
-		cmod) ls "$CORPUS"/cmod/*.cmod ;;
+		cmod) ls "$CORPUS"/cmod/*.cmod "$CORPUS"/cmod_ascii/*.cmod ;;
 		cmb) ls "$CORPUS"/cmb/*.cmb ;;
 		j3d) ls "$CORPUS"/bmd/*.bmd "$CORPUS"/bdl/*.bdl ;;
 		rfrm) ls "$CORPUS"/cmdl/* "$CORPUS"/txtr/*.txtr ;;

@@ -830,6 +830,79 @@ static void corpus_archive(const char *path, size_t *models)
 	free(bytes);
 }
 
+/* nm_layout_members, the layout every archive's repack shares: members in the file's
+ * order, a changed one's padding made again so the next keeps its offset's remainder,
+ * what is not padding kept, members listed twice moved together; refusals for members
+ * sharing bytes and for a change of length that is no member. */
+START_TEST(layout_members)
+{
+	/* head "HEAD" (4), A at 4 (6 bytes, then 6 zeros), B at 16 (5, then "xy" and a
+	 * zero), C at 24 (8), tail "TT". Alignment 4: A, B, C sit at 0, 0, 0 mod 4. */
+	static const uint8_t file[] = "HEADaaaaaa\0\0\0\0\0\0bbbbbxy\0ccccccccTT";
+	nm_reader *r;
+	uint8_t *copy = malloc(sizeof file - 1);
+	memcpy(copy, file, sizeof file - 1);
+	ck_assert_int_eq(nm_reader_new_memory("l.bin", copy, sizeof file - 1, &r, NULL), NM_OK);
+	const nm_layout_slot slots[] = { { 4, 6 }, { 16, 5 }, { 24, 8 }, { 16, 5 }, { 30, 0 } };
+	uint64_t off[5], len[5];
+	nm_error err;
+	nm_out o;
+	/* No change: the same bytes. */
+	nm_out_init(&o);
+	ck_assert_int_eq(nm_layout_members(r, slots, 5, 4, NULL, 0, &o, off, len, &err), NM_OK);
+	ck_assert_uint_eq(o.len, sizeof file - 1);
+	ck_assert_mem_eq(o.data, file, o.len);
+	nm_out_free(&o);
+	/* A grows to 9 bytes, a byte of C changes in place. */
+	const nm_member_change c[] = { { 4, 6, (const uint8_t *)"AAAAAAAAA", 9 },
+				       { 25, 1, (const uint8_t *)"C", 1 } };
+	nm_out_init(&o);
+	ck_assert_int_eq(nm_layout_members(r, slots, 5, 4, c, 2, &o, off, len, &err), NM_OK);
+	static const char want[] = "HEADAAAAAAAAA\0\0\0bbbbbxy\0cCccccccTT";
+	ck_assert_uint_eq(o.len, sizeof want - 1);
+	ck_assert_mem_eq(o.data, want, o.len);
+	ck_assert_uint_eq(off[0], 4);
+	ck_assert_uint_eq(len[0], 9);
+	ck_assert_uint_eq(off[1], 16);
+	ck_assert_uint_eq(off[3], 16);   /* listed twice: moves with the first */
+	ck_assert_uint_eq(off[2], 24);
+	ck_assert_uint_eq(off[4], 30);   /* no bytes: where its offset fell (in C) */
+	nm_out_free(&o);
+	/* B shrinks to 2: what followed it ("xy") is kept, padding to C's remainder. */
+	const nm_member_change shrink[] = { { 16, 5, (const uint8_t *)"BB", 2 } };
+	nm_out_init(&o);
+	ck_assert_int_eq(nm_layout_members(r, slots, 5, 4, shrink, 1, &o, off, len, &err), NM_OK);
+	static const char want2[] = "HEADaaaaaa\0\0\0\0\0\0BBxy\0\0\0\0ccccccccTT";
+	ck_assert_uint_eq(o.len, sizeof want2 - 1);
+	ck_assert_mem_eq(o.data, want2, o.len);
+	ck_assert_uint_eq(off[2] % 4, 24 % 4);
+	nm_out_free(&o);
+	/* The last member grows: the tail ("TT", not padding) stays after it. */
+	const nm_member_change last[] = { { 24, 8, (const uint8_t *)"0123456789", 10 } };
+	nm_out_init(&o);
+	ck_assert_int_eq(nm_layout_members(r, slots, 3, 4, last, 1, &o, off, len, &err), NM_OK);
+	ck_assert_uint_eq(o.len, 24 + 10 + 2 + 2);
+	ck_assert_mem_eq(o.data + 24, "0123456789TT\0\0", 14);
+	nm_out_free(&o);
+	/* A change of length over bytes no member is: refused, naming the archive. */
+	const nm_member_change stray[] = { { 5, 2, (const uint8_t *)"zzz", 3 } };
+	nm_out_init(&o);
+	ck_assert_int_eq(nm_layout_members(r, slots, 5, 4, stray, 1, &o, off, len, &err),
+			 NM_E_FORMAT);
+	ck_assert_ptr_nonnull(strstr(err.msg, "l.bin"));
+	ck_assert_ptr_nonnull(strstr(err.msg, "no member"));
+	nm_out_free(&o);
+	/* Members sharing some bytes: refused. */
+	const nm_layout_slot overlap[] = { { 4, 6 }, { 8, 6 } };
+	nm_out_init(&o);
+	ck_assert_int_eq(nm_layout_members(r, overlap, 2, 4, c, 1, &o, off, len, &err),
+			 NM_E_FORMAT);
+	ck_assert_ptr_nonnull(strstr(err.msg, "share bytes"));
+	nm_out_free(&o);
+	nm_reader_close(r);
+}
+END_TEST
+
 START_TEST(corpus_archives)
 {
 	static const char *const dirs[] = { "rarc", "gar", "zar" };
@@ -965,6 +1038,7 @@ static Suite *suite(void)
 	tcase_add_test(tc, long_names_twice);
 	tcase_add_test(tc, member_sibling);
 	tcase_add_test(tc, folder_mount);
+	tcase_add_test(tc, layout_members);
 	suite_add_tcase(s, tc);
 	TCase *corpus = tcase_create("corpus");
 	tcase_set_timeout(corpus, 300);

@@ -16,6 +16,7 @@
 #include <unistd.h>
 #include "cli/commands.h"
 #include "cli/common.h"
+#include "cli/stamp.h"
 #include "edit/apply.h"
 #include "formats/driver.h"
 #include "lib/alloc.h"
@@ -32,19 +33,21 @@ static void print_change(const char *line, void *ctx)
 	printf("%s\n", line);
 }
 
-/* The whole of a regular file at path (under opt's max_file_size). */
-static int slurp(const char *path, const nm_options *opt, uint8_t **out, size_t *len)
+/* The whole of a regular file, name under dirfd (shown as shown), under opt's
+ * max_file_size. */
+static int slurp_at(int dirfd, const char *name, const char *shown, const nm_options *opt,
+		    uint8_t **out, size_t *len)
 {
-	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	int fd = openat(dirfd, name, O_RDONLY | O_CLOEXEC);
 	struct stat st;
 	if (fd < 0 || fstat(fd, &st) != 0) {
-		nm_cli_error("%s: %s", path, strerror(errno));
+		nm_cli_error("%s: %s", shown, strerror(errno));
 		if (fd >= 0)
 			close(fd);
 		return -1;
 	}
 	nm_error err;
-	uint8_t *b = nm_alloc(opt, st.st_size ? (size_t)st.st_size : 1, 1, &err, path, NULL,
+	uint8_t *b = nm_alloc(opt, st.st_size ? (size_t)st.st_size : 1, 1, &err, shown, NULL,
 			      NM_NO_OFFSET);
 	size_t got = 0;
 	while (b && got < (size_t)st.st_size) {
@@ -55,7 +58,7 @@ static int slurp(const char *path, const nm_options *opt, uint8_t **out, size_t 
 	}
 	close(fd);
 	if (!b || got != (size_t)st.st_size) {
-		nm_cli_error("%s: %s", path, b ? "changed while read" : err.msg);
+		nm_cli_error("%s: %s", shown, b ? "changed while read" : err.msg);
 		free(b);
 		return -1;
 	}
@@ -64,14 +67,35 @@ static int slurp(const char *path, const nm_options *opt, uint8_t **out, size_t 
 	return 0;
 }
 
-/* Every regular file under dir/rel, as an edit of the tree's rel. */
-static int walk(nm_apply *a, const char *dir, const char *rel, const nm_options *opt)
+/* One regular file of DIR (name under dirfd, rel in the tree) as an edit. */
+static int apply_one(nm_apply *a, int dirfd, const char *name, const char *rel,
+		     const char *shown, const nm_options *opt)
 {
-	char path[4200];
-	snprintf(path, sizeof path, "%s%s%s", dir, rel[0] ? "/" : "", rel);
-	DIR *d = opendir(path);
+	uint8_t *b;
+	size_t len;
+	nm_error err;
+	if (slurp_at(dirfd, name, shown, opt, &b, &len) != 0)
+		return NM_EXIT_FAIL;
+	int rc = NM_EXIT_OK;
+	if (nm_apply_file(a, rel, b, len, shown, &err) != NM_OK) {
+		nm_cli_error("%s: %s", shown, err.msg);
+		rc = NM_EXIT_FAIL;
+	}
+	free(b);
+	return rc;
+}
+
+/* Every regular file under the directory dirfd (rel in the tree, shown as shown) as an
+ * edit of the tree's file; those the extract stamp vouches for are as extracted, no
+ * edit, and are not read. Paths relative to each directory's descriptor: a tree has
+ * thousands of files, and a walk by whole paths spends its time looking names up. */
+static int walk(nm_apply *a, int dirfd, const char *rel, const char *shown,
+		const nm_options *opt, const nm_stamp *stamp)
+{
+	DIR *d = fdopendir(dirfd);
 	if (!d) {
-		nm_cli_error("%s: %s", path, strerror(errno));
+		nm_cli_error("%s: %s", shown, strerror(errno));
+		close(dirfd);
 		return NM_EXIT_FAIL;
 	}
 	int rc = NM_EXIT_OK;
@@ -81,32 +105,30 @@ static int walk(nm_apply *a, const char *dir, const char *rel, const nm_options 
 			continue;
 		char sub[4200], full[8400];
 		snprintf(sub, sizeof sub, "%s%s%s", rel, rel[0] ? "/" : "", e->d_name);
-		snprintf(full, sizeof full, "%s/%s", dir, sub);
+		snprintf(full, sizeof full, "%s/%s", shown, e->d_name);
 		/* A link to a file is that file (an edit made by linking a new texture in);
 		 * a link to a directory is not followed: it could lead back up. */
 		struct stat st, lst;
-		if (lstat(full, &lst) != 0 || stat(full, &st) != 0) {
+		if (fstatat(dirfd, e->d_name, &lst, AT_SYMLINK_NOFOLLOW) != 0 ||
+		    (S_ISLNK(lst.st_mode) ? fstatat(dirfd, e->d_name, &st, 0) != 0
+					  : (st = lst, false))) {
 			nm_cli_error("%s: %s", full, strerror(errno));
 			rc = NM_EXIT_FAIL;
 		} else if (S_ISLNK(lst.st_mode) && S_ISDIR(st.st_mode)) {
 			nm_cli_error("%s: a link to a directory: not followed", full);
 			rc = NM_EXIT_FAIL;
 		} else if (S_ISDIR(st.st_mode)) {
-			if (walk(a, dir, sub, opt) != NM_EXIT_OK)
+			int fd = openat(dirfd, e->d_name, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+			if (fd < 0) {
+				nm_cli_error("%s: %s", full, strerror(errno));
 				rc = NM_EXIT_FAIL;
-		} else if (S_ISREG(st.st_mode)) {
-			uint8_t *b;
-			size_t len;
-			nm_error err;
-			if (slurp(full, opt, &b, &len) != 0) {
-				rc = NM_EXIT_FAIL;
-				continue;
-			}
-			if (nm_apply_file(a, sub, b, len, full, &err) != NM_OK) {
-				nm_cli_error("%s: %s", full, err.msg);
+			} else if (walk(a, fd, sub, full, opt, stamp) != NM_EXIT_OK) {
 				rc = NM_EXIT_FAIL;
 			}
-			free(b);
+		} else if (S_ISREG(st.st_mode) &&
+			   (S_ISLNK(lst.st_mode) || !nm_stamp_unchanged(stamp, &lst))) {
+			if (apply_one(a, dirfd, e->d_name, sub, full, opt) != NM_EXIT_OK)
+				rc = NM_EXIT_FAIL;
 		}
 	}
 	closedir(d);
@@ -217,7 +239,12 @@ int nm_cmd_apply(int argc, char **argv, const nm_options *given)
 	if (!t)
 		return NM_EXIT_FAIL;
 	nm_apply *a = nm_apply_new(t);
-	int rc = a ? walk(a, dir, "", &opt) : NM_EXIT_FAIL;
+	nm_stamp stamp;
+	nm_stamp_read(file, dir, &stamp);
+	int dfd = a ? open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC) : -1;
+	if (a && dfd < 0)
+		nm_cli_error("%s: %s", dir, strerror(errno));
+	int rc = dfd >= 0 ? walk(a, dfd, "", dir, &opt, &stamp) : NM_EXIT_FAIL;
 	nm_out bytes;
 	nm_out_init(&bytes);
 	bool changed = false;
@@ -241,7 +268,8 @@ int nm_cmd_apply(int argc, char **argv, const nm_options *given)
 		/* No edit: OUT is FILE's bytes. */
 		uint8_t *b = NULL;
 		size_t len = 0;
-		rc = slurp(file, &opt, &b, &len) == 0 ? write_out(a, out, b, len, &opt)
+		rc = slurp_at(AT_FDCWD, file, file, &opt, &b, &len) == 0
+			     ? write_out(a, out, b, len, &opt)
 						      : NM_EXIT_FAIL;
 		free(b);
 	} else if (rc == NM_EXIT_OK) {

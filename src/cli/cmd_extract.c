@@ -2,7 +2,9 @@
  * missing), byte-identical to a mount. A file that cannot be produced is reported and
  * left out (never written half), and the exit status says something failed. A chunk
  * that failed to parse is part of the tree (its error.txt), so it does not change the
- * status, but its first line is printed: a damaged model is not extracted silently. */
+ * status, but its first line is printed: a damaged model is not extracted silently.
+ * A whole extract ends with DIR's stamp (stamp.c), which nmodel apply uses to skip the
+ * files nobody changed. */
 #include <errno.h>
 #include <fcntl.h>
 #include <stdio.h>
@@ -10,6 +12,7 @@
 #include <unistd.h>
 #include "cli/commands.h"
 #include "cli/common.h"
+#include "cli/stamp.h"
 
 /* One file: to a temporary name, renamed when whole, so a failure leaves nothing. */
 static int extract_file(nm_tree *t, nm_node *n, const char *dir, const char *path)
@@ -80,8 +83,12 @@ int nm_cmd_extract(int argc, char **argv, const nm_options *opt)
 	if (!t)
 		return NM_EXIT_FAIL;
 	int rc = NM_EXIT_FAIL;
-	if (nm_cli_make_dirs(argv[2]) == 0)
+	if (nm_cli_make_dirs(argv[2]) == 0) {
+		int64_t begun = nm_stamp_begin(argv[2]);
 		rc = nm_cli_each_child(t, nm_tree_root(t), argv[2], extract_one, argv[2]);
+		if (rc == NM_EXIT_OK)
+			nm_stamp_write(argv[1], argv[2], begun);
+	}
 	nm_tree_free(t);
 	return rc;
 }

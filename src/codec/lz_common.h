@@ -2,8 +2,10 @@
  *
  * Decoders: the copy of a back-reference (which may overlap what it writes), the wording
  * of their errors, and the one check every decoder makes before it starts. Encoders
- * (fixture writers, never run on a mounted file): a hash-chain longest-match finder over
- * the 4 KiB window all four formats have, and a writer of flag bits grouped in bytes. */
+ * (fixture writers and nmodel apply, never run on a mounted file): a hash-chain
+ * longest-match finder over the 4 KiB window all four formats have, the cheapest parse
+ * over its matches (nm_lz_parse: within 1 % of Nintendo's own encoders on the corpus,
+ * scripts/bench), and a writer of flag bits grouped in bytes. */
 #ifndef NM_CODEC_LZ_COMMON_H
 #define NM_CODEC_LZ_COMMON_H
 
@@ -87,6 +89,34 @@ size_t nm_lz_longest(const nm_lz_matcher *m, size_t pos, size_t *dist);
 /* Make positions [pos, pos + n) candidates for later matches; call it for every byte
  * the encoder has emitted, in order. */
 void nm_lz_add(nm_lz_matcher *m, size_t pos, size_t n);
+
+/* ---- optimal parsing ---------------------------------------------------------------- */
+
+/* One token of a parse: a literal (len 0) or a back-reference of len bytes dist back. */
+typedef struct nm_lz_token {
+	uint32_t len;
+	uint32_t dist;
+} nm_lz_token;
+
+/* What a format's tokens cost, in bits, flag bit included. The cost of a reference
+ * depends on its length only (every format here spends the same bits on any distance
+ * in its window), so the longest match at a position, cut shorter, gives every shorter
+ * match there: the parse is exact for the candidates the finder returns. */
+typedef struct nm_lz_costs {
+	size_t max_dist, min_len, max_len;
+	unsigned literal;
+	unsigned (*match)(size_t len);
+	/* A longer candidate the window does not hold (LzS: the ring's first zeros), or 0. */
+	size_t (*extra)(const uint8_t *src, size_t len, size_t pos, size_t *dist);
+} nm_lz_costs;
+
+/* The cheapest parse of src[0..len) under c among the longest match found at each
+ * position (a hash chain over the window, CHAIN_MAX candidates) and every cut of it:
+ * *tokens (malloc'd, *n of them). Deterministic: the same bytes give the same tokens.
+ * Working memory is about 16 bytes a byte of src, refused under opt's max_file_size
+ * (NM_E_LIMIT) before it is allocated; NM_E_NOMEM otherwise. */
+nm_status nm_lz_parse(const uint8_t *src, size_t len, const nm_lz_costs *c,
+		      const nm_options *opt, nm_lz_token **tokens, size_t *n);
 
 /* Flag bits, 8 to a byte, the byte placed in out before the tokens it describes. */
 typedef struct nm_lz_flags {

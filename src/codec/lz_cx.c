@@ -6,6 +6,7 @@
  *   DSDecmp does; a stream of 4 bytes with size 0 is too short for it.
  * - As with Yaz0, a back-reference past the announced size is cut there and bytes
  *   after the last token are ignored (GBA/DS files are padded to 4 bytes). */
+#include <stdlib.h>
 #include <string.h>
 #include "codec/lz_common.h"
 #include "codec/lz_cx.h"
@@ -143,6 +144,13 @@ uint64_t nm_lz_cx_input_bound(uint64_t n)
 	return 4 + 8 + n + (n + 7) / 8 + 3;
 }
 
+/* A flag bit and a byte; a flag bit and 2 bytes (LZ10: 3..18 bytes; LZ11: 3..16), 3
+ * (LZ11: 17..0x110) or 4 (LZ11: up to 0x10110). */
+static unsigned lz10_match_bits(size_t len) { (void)len; return 17; }
+static unsigned lz11_match_bits(size_t len) { return len <= 16 ? 17 : len <= 0x110 ? 25 : 33; }
+static const nm_lz_costs lz10_costs = { NM_LZ_WINDOW, 3, 18, 9, lz10_match_bits, NULL };
+static const nm_lz_costs lz11_costs = { NM_LZ_WINDOW, 3, 0x10110, 9, lz11_match_bits, NULL };
+
 nm_status nm_lz_cx_encode(nm_lz_cx_variant v, const uint8_t *src, size_t len, nm_out *out)
 {
 	if ((v != NM_LZ10 && v != NM_LZ11) || (!src && len) || (uint64_t)len > UINT32_MAX)
@@ -156,38 +164,38 @@ nm_status nm_lz_cx_encode(nm_lz_cx_variant v, const uint8_t *src, size_t len, nm
 				    (uint8_t)(len >> 16) };
 		nm_out_write(out, head, sizeof head);
 	}
-	size_t max_len = v == NM_LZ10 ? 18 : 0x10110;
-	nm_lz_matcher *m = nm_lz_matcher_new(src, len, NM_LZ_WINDOW, 3, max_len);
-	if (!m)
-		return NM_E_NOMEM;
+	nm_lz_token *t;
+	size_t n;
+	nm_status st = nm_lz_parse(src, len, v == NM_LZ10 ? &lz10_costs : &lz11_costs, out->opt,
+				   &t, &n);
+	if (st != NM_OK)
+		return st;
 	nm_lz_flags f = { .out = out };
-	for (size_t i = 0; i < len;) {
-		size_t d = 0, n = nm_lz_longest(m, i, &d);
-		nm_lz_flag(&f, n != 0);
-		size_t dd = d - 1;
-		if (n == 0) {
+	for (size_t k = 0, i = 0; k < n; k++) {
+		size_t l = t[k].len, dd = t[k].dist - 1;
+		nm_lz_flag(&f, l != 0);
+		if (l == 0) {
 			nm_out_write(out, src + i, 1);
-			n = 1;
+			l = 1;
 		} else if (v == NM_LZ10) {
-			uint8_t t[2] = { (uint8_t)((n - 3) << 4 | dd >> 8), (uint8_t)dd };
-			nm_out_write(out, t, 2);
-		} else if (n <= 16) {
-			uint8_t t[2] = { (uint8_t)((n - 1) << 4 | dd >> 8), (uint8_t)dd };
-			nm_out_write(out, t, 2);
-		} else if (n <= 0x110) {
-			size_t k = n - 0x11;
-			uint8_t t[3] = { (uint8_t)(k >> 4), (uint8_t)((k & 15) << 4 | dd >> 8),
+			uint8_t b[2] = { (uint8_t)((l - 3) << 4 | dd >> 8), (uint8_t)dd };
+			nm_out_write(out, b, 2);
+		} else if (l <= 16) {
+			uint8_t b[2] = { (uint8_t)((l - 1) << 4 | dd >> 8), (uint8_t)dd };
+			nm_out_write(out, b, 2);
+		} else if (l <= 0x110) {
+			size_t x = l - 0x11;
+			uint8_t b[3] = { (uint8_t)(x >> 4), (uint8_t)((x & 15) << 4 | dd >> 8),
 					 (uint8_t)dd };
-			nm_out_write(out, t, 3);
+			nm_out_write(out, b, 3);
 		} else {
-			size_t k = n - 0x111;
-			uint8_t t[4] = { (uint8_t)(0x10 | k >> 12), (uint8_t)(k >> 4),
-					 (uint8_t)((k & 15) << 4 | dd >> 8), (uint8_t)dd };
-			nm_out_write(out, t, 4);
+			size_t x = l - 0x111;
+			uint8_t b[4] = { (uint8_t)(0x10 | x >> 12), (uint8_t)(x >> 4),
+					 (uint8_t)((x & 15) << 4 | dd >> 8), (uint8_t)dd };
+			nm_out_write(out, b, 4);
 		}
-		nm_lz_add(m, i, n);
-		i += n;
+		i += l;
 	}
-	nm_lz_matcher_free(m);
+	free(t);
 	return nm_out_status(out);
 }

@@ -42,9 +42,9 @@ nm_status nm_lz_cx_decode(const uint8_t *src, size_t src_len, uint8_t *dst, size
 /* The most input bytes (header included) decoding n output bytes can read. */
 uint64_t nm_lz_cx_input_bound(uint64_t n);
 
-/* A stream of src in the variant (fixtures): literals and every reference form the
- * variant has, overlapping copies; the 8-byte header when len is 0 or needs more than
- * 24 bits. */
+/* A stream of src in the variant (fixtures, apply; the cheapest parse, nm_lz_parse):
+ * literals and every reference form the variant has, overlapping copies; the 8-byte
+ * header when len is 0 or needs more than 24 bits. */
 nm_status nm_lz_cx_encode(nm_lz_cx_variant v, const uint8_t *src, size_t len, nm_out *out);
 
 #endif

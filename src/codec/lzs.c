@@ -11,6 +11,7 @@
  * ring's zeros. */
 #include "codec/lz_common.h"
 #include "codec/lzs.h"
+#include <stdlib.h>
 #include "lib/bytes.h"
 
 #define CODEC "LzS"
@@ -120,6 +121,16 @@ static size_t zero_run(const uint8_t *src, size_t len, size_t i, size_t max)
 	return n;
 }
 
+/* Zeros near the start may come from the ring's own zeros, 4096 back. */
+static size_t ring_zeros(const uint8_t *src, size_t len, size_t i, size_t *dist)
+{
+	*dist = NM_LZ_WINDOW;
+	return i + 18 <= NM_LZ_WINDOW ? zero_run(src, len, i, 18) : 0;
+}
+
+static unsigned lzs_match_bits(size_t len) { (void)len; return 17; }
+static const nm_lz_costs lzs_costs = { NM_LZ_WINDOW, 3, 18, 9, lzs_match_bits, ring_zeros };
+
 nm_status nm_lzs_encode(const uint8_t *src, size_t len, nm_out *out)
 {
 	if ((!src && len) || (uint64_t)len > UINT32_MAX)
@@ -129,31 +140,26 @@ nm_status nm_lzs_encode(const uint8_t *src, size_t len, nm_out *out)
 					    (uint8_t)(len >> 8), (uint8_t)(len >> 16),
 					    (uint8_t)(len >> 24) };
 	nm_out_write(out, head, sizeof head);
-	nm_lz_matcher *m = nm_lz_matcher_new(src, len, NM_LZ_WINDOW, 3, 18);
-	if (!m)
-		return NM_E_NOMEM;
+	nm_lz_token *t;
+	size_t n;
+	nm_status pst = nm_lz_parse(src, len, &lzs_costs, out->opt, &t, &n);
+	if (pst != NM_OK)
+		return pst;
 	nm_lz_flags f = { .out = out, .lsb_first = true };
-	for (size_t i = 0; i < len;) {
-		size_t d = 0, n = nm_lz_longest(m, i, &d);
-		/* Zeros near the start may come from the ring's own zeros, 4096 back. */
-		size_t z = i + 18 <= NM_LZ_WINDOW ? zero_run(src, len, i, 18) : 0;
-		if (z >= 3 && z > n) {
-			n = z;
-			d = NM_LZ_WINDOW;
-		}
-		nm_lz_flag(&f, n == 0);
-		if (n == 0) {
+	for (size_t k = 0, i = 0; k < n; k++) {
+		size_t l = t[k].len, d = t[k].dist;
+		nm_lz_flag(&f, l == 0);
+		if (l == 0) {
 			nm_out_write(out, src + i, 1);
-			n = 1;
+			l = 1;
 		} else {
 			size_t pos = (NM_LZS_RING_START + i - d) & RING_MASK;
-			uint8_t t[2] = { (uint8_t)pos, (uint8_t)((pos >> 4 & 0xF0) | (n - 3)) };
-			nm_out_write(out, t, 2);
+			uint8_t b[2] = { (uint8_t)pos, (uint8_t)((pos >> 4 & 0xF0) | (l - 3)) };
+			nm_out_write(out, b, 2);
 		}
-		nm_lz_add(m, i, n);
-		i += n;
+		i += l;
 	}
-	nm_lz_matcher_free(m);
+	free(t);
 	nm_status st = nm_out_status(out);
 	if (st == NM_OK) {
 		uint64_t csize = out->len - head_at - NM_LZS_HEADER_LEN;

@@ -33,8 +33,9 @@ nm_status nm_lzs_decode(const uint8_t *src, size_t src_len, uint8_t *dst, size_t
 /* The most input bytes (header included) decoding n output bytes can read. */
 uint64_t nm_lzs_input_bound(uint64_t n);
 
-/* An LzS stream of src (fixtures): literals, references into what was written
- * (overlapping too) and, for zeros near the start, into the ring's initial zeros. */
+/* An LzS stream of src (fixtures, apply; the cheapest parse, nm_lz_parse): literals,
+ * references into what was written (overlapping too) and, for zeros near the start,
+ * into the ring's initial zeros. */
 nm_status nm_lzs_encode(const uint8_t *src, size_t len, nm_out *out);
 
 #endif

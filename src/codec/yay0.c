@@ -3,8 +3,10 @@
  * order as reading them a byte at a time, which is what we do, so a stream whose last
  * word is cut after the bits it needs still decodes. Streams may lie in any order and
  * may even overlap; each read is checked against the end of the input only. */
+#include <stdlib.h>
 #include "codec/lz_common.h"
 #include "codec/yay0.h"
+#include "codec/yaz0.h"
 #include "lib/bytes.h"
 
 #define CODEC "Yay0"
@@ -101,29 +103,30 @@ nm_status nm_yay0_encode(const uint8_t *src, size_t len, nm_out *out)
 	nm_out_init(&links);
 	nm_out_init(&chunks);
 	fl.opt = links.opt = chunks.opt = out->opt;
-	nm_lz_matcher *m = nm_lz_matcher_new(src, len, NM_LZ_WINDOW, 3, 0x111);
-	if (!m)
-		return NM_E_NOMEM;
+	nm_lz_token *t;
+	size_t n;
+	nm_status pst = nm_lz_parse(src, len, &nm_yaz0_costs, out->opt, &t, &n);
+	if (pst != NM_OK)
+		return pst;
 	nm_lz_flags f = { .out = &fl };
-	for (size_t i = 0; i < len;) {
-		size_t d = 0, n = nm_lz_longest(m, i, &d);
-		nm_lz_flag(&f, n == 0);
-		if (n == 0) {
+	for (size_t k = 0, i = 0; k < n; k++) {
+		size_t l = t[k].len, d = t[k].dist;
+		nm_lz_flag(&f, l == 0);
+		if (l == 0) {
 			nm_out_write(&chunks, src + i, 1);
-			n = 1;
+			l = 1;
 		} else {
-			unsigned code = n < 0x12 ? (unsigned)(n - 2) : 0;
-			uint8_t t[2] = { (uint8_t)(code << 4 | (d - 1) >> 8), (uint8_t)(d - 1) };
-			nm_out_write(&links, t, 2);
+			unsigned code = l < 0x12 ? (unsigned)(l - 2) : 0;
+			uint8_t b[2] = { (uint8_t)(code << 4 | (d - 1) >> 8), (uint8_t)(d - 1) };
+			nm_out_write(&links, b, 2);
 			if (code == 0) {
-				uint8_t extra = (uint8_t)(n - 0x12);
+				uint8_t extra = (uint8_t)(l - 0x12);
 				nm_out_write(&chunks, &extra, 1);
 			}
 		}
-		nm_lz_add(m, i, n);
-		i += n;
+		i += l;
 	}
-	nm_lz_matcher_free(m);
+	free(t);
 	/* Whole u32 flag words, and the other streams at 4-byte offsets as Nintendo's
 	 * files have them. */
 	static const uint8_t zeros[4];

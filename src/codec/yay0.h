@@ -34,8 +34,9 @@ uint64_t nm_yay0_input_bound(uint64_t n);
 /* The most input bytes decoding n output bytes can read, from the 16 header bytes. */
 uint64_t nm_yay0_prefix_bound(const uint8_t head[NM_YAY0_HEADER_LEN], uint64_t n);
 
-/* A Yay0 stream of src into out (fixtures): flags as u32be words, then the links, then
- * the chunks; literals, short and long links, overlapping copies. */
+/* A Yay0 stream of src into out (fixtures, apply; the cheapest parse, nm_lz_parse):
+ * flags as u32be words, then the links, then the chunks; literals, short and long
+ * links, overlapping copies. */
 nm_status nm_yay0_encode(const uint8_t *src, size_t len, nm_out *out);
 
 #endif

@@ -8,6 +8,7 @@
  * - Bytes after the last token are ignored (encoders pad the file). */
 #include "codec/lz_common.h"
 #include "codec/yaz0.h"
+#include <stdlib.h>
 #include "lib/bytes.h"
 
 #define CODEC "Yaz0"
@@ -78,6 +79,11 @@ uint64_t nm_yaz0_input_bound(uint64_t n)
 	return NM_YAZ0_HEADER_LEN + n + (n + 7) / 8 + 2;
 }
 
+/* Yaz0's and Yay0's tokens: a flag bit and a byte; a flag bit and two bytes for 3..17
+ * bytes, three for 18..0x111. */
+static unsigned yaz0_match_bits(size_t len) { return len < 0x12 ? 17 : 25; }
+const nm_lz_costs nm_yaz0_costs = { NM_LZ_WINDOW, 3, 0x111, 9, yaz0_match_bits, NULL };
+
 nm_status nm_yaz0_encode(const uint8_t *src, size_t len, nm_out *out)
 {
 	if ((!src && len) || (uint64_t)len > UINT32_MAX)
@@ -86,27 +92,28 @@ nm_status nm_yaz0_encode(const uint8_t *src, size_t len, nm_out *out)
 					     (uint8_t)(len >> 16), (uint8_t)(len >> 8),
 					     (uint8_t)len };
 	nm_out_write(out, head, sizeof head);
-	nm_lz_matcher *m = nm_lz_matcher_new(src, len, NM_LZ_WINDOW, 3, 0x111);
-	if (!m)
-		return NM_E_NOMEM;
+	nm_lz_token *t;
+	size_t n;
+	nm_status st = nm_lz_parse(src, len, &nm_yaz0_costs, out->opt, &t, &n);
+	if (st != NM_OK)
+		return st;
 	nm_lz_flags f = { .out = out };
-	for (size_t i = 0; i < len;) {
-		size_t d = 0, n = nm_lz_longest(m, i, &d);
-		nm_lz_flag(&f, n == 0);
-		if (n == 0) {
+	for (size_t k = 0, i = 0; k < n; k++) {
+		size_t l = t[k].len, d = t[k].dist;
+		nm_lz_flag(&f, l == 0);
+		if (l == 0) {
 			nm_out_write(out, src + i, 1);
-			n = 1;
-		} else if (n < 0x12) {
-			uint8_t t[2] = { (uint8_t)((n - 2) << 4 | (d - 1) >> 8), (uint8_t)(d - 1) };
-			nm_out_write(out, t, 2);
+			l = 1;
+		} else if (l < 0x12) {
+			uint8_t b[2] = { (uint8_t)((l - 2) << 4 | (d - 1) >> 8), (uint8_t)(d - 1) };
+			nm_out_write(out, b, 2);
 		} else {
-			uint8_t t[3] = { (uint8_t)((d - 1) >> 8), (uint8_t)(d - 1),
-					 (uint8_t)(n - 0x12) };
-			nm_out_write(out, t, 3);
+			uint8_t b[3] = { (uint8_t)((d - 1) >> 8), (uint8_t)(d - 1),
+					 (uint8_t)(l - 0x12) };
+			nm_out_write(out, b, 3);
 		}
-		nm_lz_add(m, i, n);
-		i += n;
+		i += l;
 	}
-	nm_lz_matcher_free(m);
+	free(t);
 	return nm_out_status(out);
 }

@@ -11,6 +11,7 @@
 #include <stdint.h>
 #include "lib/error.h"
 #include "lib/out.h"
+#include "codec/lz_common.h"
 
 #define NM_YAZ0_HEADER_LEN 16u
 
@@ -34,9 +35,12 @@ nm_status nm_yaz0_decode(const uint8_t *src, size_t src_len, uint8_t *dst, size_
 /* The most input bytes (header included) decoding n output bytes can read. */
 uint64_t nm_yaz0_input_bound(uint64_t n);
 
-/* A Yaz0 stream of src[0..len) into out (fixtures): literals, 2-byte and 3-byte
- * back-references, overlapping copies, from a greedy longest-match search. NM_E_INVAL
- * past 4 GiB - 1 (the size field), else nm_out_status(out). */
+/* A Yaz0 stream of src[0..len) into out (fixtures, apply): literals, 2-byte and 3-byte
+ * back-references, overlapping copies, from the cheapest parse (nm_lz_parse). NM_E_INVAL
+ * past 4 GiB - 1 (the size field), NM_E_LIMIT when the parse's memory passes out's
+ * max_file_size, else nm_out_status(out). */
+/* What Yaz0's tokens cost (Yay0's are the same tokens in three streams). */
+extern const nm_lz_costs nm_yaz0_costs;
 nm_status nm_yaz0_encode(const uint8_t *src, size_t len, nm_out *out);
 
 #endif

@@ -209,6 +209,8 @@ nm_status nm_apply_file(nm_apply *a, const char *path, const uint8_t *bytes, siz
 static bool patch_holds(const nm_patch *p, nm_error *err)
 {
 	uint8_t *now;
+	if (p->old_len != p->len) /* a whole replacement of another length */
+		return false;
 	if (nm_reader_load(p->r, p->off, p->len, p->chunk, &now, err) != NM_OK)
 		return false;
 	bool same = memcmp(now, p->bytes, p->len) == 0;

@@ -10,6 +10,7 @@
 #include <string.h>
 #include "export/record.h"
 #include "export/text.h"
+#include "lib/alloc.h"
 
 static const struct type_info {
 	const char *name;
@@ -42,6 +43,7 @@ void nm_rec_read(nm_rec *rec, nm_view *v, nm_reader *r, const char *chunk, const
 	rec->text = text;
 	rec->len = len;
 	rec->ed = ed;
+	rec->first = ed->npatches;
 	nm_out_init(&rec->scratch);
 }
 
@@ -124,11 +126,47 @@ static bool take(nm_rec *rec, const char *key, bool optional, const char **val,
 	return false;
 }
 
-/* The new line is the line as it is now (no edit). */
-static bool unchanged(nm_rec *rec, const char *line, size_t len)
+/* The new line is the line as it is now (no edit); its bytes, len at off, are marked
+ * as given so (verifying: see nm_rec_read). */
+static bool unchanged(nm_rec *rec, const char *line, size_t len, size_t off, size_t n)
 {
 	const nm_out *o = &rec->scratch;
-	return o->len == len + 1 && memcmp(o->data, line, len) == 0;
+	if (o->len != len + 1 || memcmp(o->data, line, len) != 0)
+		return false;
+	if (!rec->ed->verify || off > rec->v->size || n > rec->v->size - off)
+		return true;
+	if (!rec->same) {
+		rec->same = calloc(rec->v->size / 8 + 1, 1);
+		if (!rec->same)
+			return true;
+	}
+	for (size_t i = off; i < off + n; i++)
+		rec->same[i / 8] |= (uint8_t)(1u << (i % 8));
+	return true;
+}
+
+/* Verifying: drop the patches of lines whose every byte another line gave as it is. */
+static void drop_other_spellings(nm_rec *rec)
+{
+	nm_edit *ed = rec->ed;
+	size_t keep = rec->first;
+	for (size_t k = rec->first; k < ed->npatches; k++) {
+		nm_patch *p = &ed->patches[k];
+		bool covered = rec->same && p->r == rec->r && p->off >= rec->v->base &&
+			       p->off - rec->v->base + p->len <= rec->v->size;
+		for (size_t i = 0; covered && i < p->len; i++) {
+			size_t b = (size_t)(p->off - rec->v->base) + i;
+			covered = rec->same[b / 8] >> (b % 8) & 1;
+		}
+		if (covered) {
+			free(p->bytes);
+			free(p->field);
+			free(p->chunk);
+		} else {
+			ed->patches[keep++] = *p;
+		}
+	}
+	ed->npatches = keep;
 }
 
 /* A value token of at most 63 bytes, NUL-terminated, from *p (spaces skipped). */
@@ -220,6 +258,25 @@ static void patch(nm_rec *rec, const char *key, size_t off, nm_field_type t,
 		store(rec, t, x ? x[i] : 0, f ? f[i] : 0, b + (size_t)size * i);
 	if (memcmp(b, now, (size_t)size * n) == 0)
 		return;
+	if (rec->locked) {
+		nm_edit_refuse(rec->ed, rec->line, key, "%s", rec->locked);
+		return;
+	}
+	if (rec->v->owned && !rec->orig) {
+		nm_error err;
+		rec->orig = nm_alloc(nm_reader_options(rec->r), rec->v->size ? rec->v->size : 1, 1,
+				     &err, "edit", rec->chunk, rec->v->base);
+		if (!rec->orig) {
+			rec->ed->nomem = true;
+			return;
+		}
+		memcpy(rec->orig, rec->v->owned, rec->v->size);
+	}
+	/* The bytes as they were, where an earlier line changed them: this line is the
+	 * other spelling of that field, left as it was. */
+	if (rec->orig && memcmp(b, rec->orig + off, (size_t)size * n) == 0 &&
+	    memcmp(now, rec->orig + off, (size_t)size * n) != 0)
+		return;
 	/* Later fields of the record read the bytes as edited (two bit fields of one
 	 * word), and an edit of bytes an earlier line of this file patched replaces it. */
 	if (rec->v->owned)
@@ -240,7 +297,8 @@ static void read_values(nm_rec *rec, const char *key, size_t off, nm_field_type 
 {
 	const char *val, *line;
 	size_t vlen, llen;
-	if (!take(rec, key, false, &val, &vlen, &line, &llen) || unchanged(rec, line, llen))
+	if (!take(rec, key, false, &val, &vlen, &line, &llen) ||
+	    unchanged(rec, line, llen, off, (size_t)types[t].size * n))
 		return;
 	int64_t x[16];
 	float f[16];
@@ -290,6 +348,65 @@ void nm_rec_hex(nm_rec *rec, const char *key, size_t off, nm_field_type t, int d
 		read_values(rec, key, off, t, 1);
 }
 
+static float scaled(int64_t x, double mul, double div)
+{
+	return (float)((double)x * mul / div);
+}
+
+void nm_rec_scaled(nm_rec *rec, const char *key, size_t off, nm_field_type t, unsigned n,
+		   double mul, double div)
+{
+	float f[16];
+	n = n < 16 ? n : 16;
+	for (unsigned i = 0; i < n; i++)
+		f[i] = scaled(load(rec, off + (size_t)i * types[t].size, t), mul, div);
+	nm_kv_floats(dest(rec), key, f, n);
+	const char *val, *line;
+	size_t vlen, llen;
+	if (!rec->ed || !take(rec, key, false, &val, &vlen, &line, &llen) ||
+	    unchanged(rec, line, llen, off, (size_t)types[t].size * n))
+		return;
+	const struct type_info *ti = &types[t];
+	int64_t x[16];
+	const char *p = val, *end = val + vlen;
+	char tok[64];
+	for (unsigned i = 0; i < n; i++) {
+		float want;
+		if (!token(&p, end, tok)) {
+			nm_edit_refuse(rec->ed, rec->line, key, "expects %u numbers, found %u", n, i);
+			return;
+		}
+		if (!parse_float(rec, key, tok, &want))
+			return;
+		double q = (double)want * div / mul;
+		if (!(q >= (double)ti->min - 0.5 && q <= (double)ti->max + 0.5)) {
+			nm_edit_refuse(rec->ed, rec->line, key, "%s is out of range %g..%g (%s x %g/%g)",
+				       tok, scaled(ti->min, mul, div), scaled(ti->max, mul, div),
+				       ti->name, mul, div);
+			return;
+		}
+		int64_t k = (int64_t)(q < 0 ? q - 0.5 : q + 0.5);
+		k = k < ti->min ? ti->min : k > ti->max ? ti->max : k;
+		float got = scaled(k, mul, div);
+		if (memcmp(&got, &want, sizeof got) != 0) {
+			char near[NM_FLOAT_BUF];
+			nm_fmt_float(near, got);
+			nm_edit_refuse(rec->ed, rec->line, key, "%s is not a value this field holds "
+				       "(%s x %g/%g): the nearest is %s", tok, ti->name, mul, div, near);
+			return;
+		}
+		x[i] = k;
+	}
+	while (p < end && *p == ' ')
+		p++;
+	if (p < end) {
+		nm_edit_refuse(rec->ed, rec->line, key, "expects %u numbers; '%.*s' is more", n,
+			       (int)(end - p), p);
+		return;
+	}
+	patch(rec, key, off, t, x, NULL, n);
+}
+
 void nm_rec_floats(nm_rec *rec, const char *key, size_t off, unsigned n)
 {
 	float f[16];
@@ -308,7 +425,7 @@ void nm_rec_enum(nm_rec *rec, const char *key, size_t off, nm_field_type t,
 	const char *val, *line;
 	size_t vlen, llen;
 	if (!rec->ed || !take(rec, key, false, &val, &vlen, &line, &llen) ||
-	    unchanged(rec, line, llen))
+	    unchanged(rec, line, llen, off, types[t].size))
 		return;
 	/* NAME, NAME (NUMBER), or NUMBER; "unknown" only with a number. */
 	char name[64] = "", num[64] = "";
@@ -370,7 +487,7 @@ static void read_derived(nm_rec *rec, const char *key)
 {
 	const char *val, *line;
 	size_t vlen, llen;
-	if (!take(rec, key, true, &val, &vlen, &line, &llen) || unchanged(rec, line, llen) ||
+	if (!take(rec, key, true, &val, &vlen, &line, &llen) || unchanged(rec, line, llen, 0, 0) ||
 	    rec->ed->verify)
 		return;
 	nm_edit_refuse(rec->ed, rec->line, key, "is derived from the model (an index, offset, "
@@ -405,7 +522,7 @@ void nm_rec_bits(nm_rec *rec, const char *key, size_t off, nm_field_type t, unsi
 	const char *val, *line;
 	size_t vlen, llen;
 	if (!rec->ed || !take(rec, key, false, &val, &vlen, &line, &llen) ||
-	    unchanged(rec, line, llen))
+	    unchanged(rec, line, llen, 0, 0))
 		return;
 	char tok[64];
 	const char *p = val, *end = val + vlen;
@@ -450,4 +567,9 @@ void nm_rec_end(nm_rec *rec)
 		break;
 	}
 	nm_out_free(&rec->scratch);
+	if (rec->ed->verify)
+		drop_other_spellings(rec);
+	free(rec->orig);
+	free(rec->same);
+	rec->orig = rec->same = NULL;
 }

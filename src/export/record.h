@@ -42,12 +42,23 @@ typedef struct nm_rec {
 	unsigned line;          /* of the line taken last */
 	bool lost;              /* a line broke the order: the rest is not compared */
 	nm_out scratch;         /* the line as the record has it now */
+	uint8_t *orig;          /* the view's bytes before this file's first patch */
+	uint8_t *same;          /* bitmap: view bytes some line gave as they are */
+	size_t first;           /* ed->npatches when reading began */
+	/* Set by a writer around lines whose change it cannot encode here (why): a changed
+	 * value is refused with it instead of patched. */
+	const char *locked;
 } nm_rec;
 
 /* Writing into o. */
 void nm_rec_write(nm_rec *rec, nm_out *o, nm_view *v);
 /* Reading text[0..len) back against v, whose bytes are at v->base of r; patches and
- * refusals go to ed. Call nm_rec_end after the description. */
+ * refusals go to ed. Call nm_rec_end after the description. A later field reads the
+ * bytes as an earlier line edited them; a line that gives bytes an earlier line of the
+ * file changed their value from before the edit is that field's other spelling left as
+ * it was (rotation_raw under an edited rotation_degrees): no edit. Verifying (ed->verify:
+ * the edited text against the model it made), a line whose bytes another line of the
+ * file gives as they are is that field's other spelling too, whichever comes first. */
 void nm_rec_read(nm_rec *rec, nm_view *v, nm_reader *r, const char *chunk, const char *text,
 		 size_t len, nm_edit *ed);
 /* Lines left over are refused; frees what reading used. */
@@ -59,6 +70,13 @@ void nm_rec_int(nm_rec *rec, const char *key, size_t off, nm_field_type type);
 void nm_rec_hex(nm_rec *rec, const char *key, size_t off, nm_field_type type, int digits);
 /* `key: N N N` for n integers of type one after another. */
 void nm_rec_ints(nm_rec *rec, const char *key, size_t off, nm_field_type type, unsigned n);
+/* `key: F F F` for n integers of type shown as floats, (float)(x * mul / div) (an s16
+ * angle where 0x8000 is 180 degrees: mul 180, div 32768). Reads back a float that is
+ * exactly such a value, else refuses with the nearest. The same field may also be shown
+ * as it is stored (nm_rec_ints) on another line: the line a changed one leaves as it was
+ * is no edit (a field's other spelling, see nm_rec_read). */
+void nm_rec_scaled(nm_rec *rec, const char *key, size_t off, nm_field_type type, unsigned n,
+		   double mul, double div);
 /* `key: F F F` for n floats (f32), shortest exact. */
 void nm_rec_floats(nm_rec *rec, const char *key, size_t off, unsigned n);
 /* `key: NAME (0xN)` (nm_kv_enum); reads back NAME, a number, or both when they agree. */

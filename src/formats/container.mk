@@ -4,7 +4,7 @@ libnmodel_a_SOURCES += \
 	src/formats/container/container.h src/formats/container/unpack.c \
 	src/formats/container/member.c src/formats/container/entries.c \
 	src/formats/container/archive.c src/formats/container/folder.c \
-	src/formats/container/pairing.c
+	src/formats/container/pairing.c src/formats/container/layout.c
 libnmodel_a_SOURCES += src/formats/packed/driver.c
 
 check_PROGRAMS += tests/test_archive

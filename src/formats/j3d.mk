@@ -1,7 +1,8 @@
 # j3d driver: BMD/BDL (J3D2bmd3, J3D2bdl4, J3D2bmd2), BMT (J3D2bmt3); bti: a standalone BTI.
 libnmodel_a_SOURCES += \
 	src/formats/j3d/j3d.h src/formats/j3d/driver.c src/formats/j3d/name_table.c \
-	src/formats/j3d/gx_names.c \
+	src/formats/j3d/gx_names.c src/formats/j3d/record_inverse.c src/formats/j3d/joint_edit.c \
+	src/formats/j3d/gx_record_names.c src/formats/j3d/vtx1_edit.c \
 	src/formats/j3d/parse_inf1.c src/formats/j3d/parse_vtx1.c src/formats/j3d/parse_evp1.c \
 	src/formats/j3d/parse_drw1.c src/formats/j3d/parse_jnt1.c src/formats/j3d/parse_shp1.c \
 	src/formats/j3d/displaylist.c src/formats/j3d/gx_command.c src/formats/j3d/dl_count.c \

@@ -1,4 +1,5 @@
-/* Unaligned little/big-endian loads from a byte pointer. The caller has checked bounds. */
+/* Unaligned little/big-endian loads from a byte pointer, and the stores that write them
+ * (an archive's tables rewritten). The caller has checked bounds. */
 #ifndef NM_BYTES_H
 #define NM_BYTES_H
 
@@ -31,5 +32,19 @@ static inline float nm_bits_f32(uint32_t u)
 }
 static inline float nm_le_f32(const uint8_t *p) { return nm_bits_f32(nm_le32(p)); }
 static inline float nm_be_f32(const uint8_t *p) { return nm_bits_f32(nm_be32(p)); }
+static inline void nm_put_le32(uint8_t *p, uint32_t v)
+{
+	p[0] = (uint8_t)v;
+	p[1] = (uint8_t)(v >> 8);
+	p[2] = (uint8_t)(v >> 16);
+	p[3] = (uint8_t)(v >> 24);
+}
+static inline void nm_put_be32(uint8_t *p, uint32_t v)
+{
+	p[0] = (uint8_t)(v >> 24);
+	p[1] = (uint8_t)(v >> 16);
+	p[2] = (uint8_t)(v >> 8);
+	p[3] = (uint8_t)v;
+}
 
 #endif

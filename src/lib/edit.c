@@ -53,16 +53,17 @@ static char *dup_or_null(const char *s, bool *ok)
 	return d;
 }
 
-static void add_patch(nm_edit *ed, nm_reader *r, uint64_t off, const void *bytes, size_t len,
-		      const char *chunk, unsigned line, const char *field, bool derived)
+static void add_patch(nm_edit *ed, nm_reader *r, uint64_t off, uint64_t old_len,
+		      const void *bytes, size_t len, const char *chunk, unsigned line,
+		      const char *field, bool derived)
 {
 	if (!grow((void **)&ed->patches, ed->npatches, &ed->cappatches, sizeof *ed->patches)) {
 		ed->nomem = true;
 		return;
 	}
 	bool ok = true;
-	nm_patch p = { .r = r, .off = off, .len = len, .line = line, .file = ed->file,
-		       .derived = derived };
+	nm_patch p = { .r = r, .off = off, .old_len = old_len, .len = len, .line = line,
+		       .file = ed->file, .derived = derived };
 	p.bytes = malloc(len ? len : 1);
 	ok = p.bytes != NULL;
 	if (p.bytes && len)
@@ -82,13 +83,13 @@ static void add_patch(nm_edit *ed, nm_reader *r, uint64_t off, const void *bytes
 void nm_edit_patch(nm_edit *ed, nm_reader *r, uint64_t off, const void *bytes, size_t len,
 		   const char *chunk, unsigned line, const char *field)
 {
-	add_patch(ed, r, off, bytes, len, chunk, line, field, false);
+	add_patch(ed, r, off, len, bytes, len, chunk, line, field, false);
 }
 
 void nm_edit_patch_derived(nm_edit *ed, nm_reader *r, uint64_t off, const void *bytes,
 			   size_t len, const char *chunk, unsigned line, const char *field)
 {
-	add_patch(ed, r, off, bytes, len, chunk, line, field, true);
+	add_patch(ed, r, off, len, bytes, len, chunk, line, field, true);
 }
 
 static int by_reader_offset(const void *x, const void *y)
@@ -110,8 +111,8 @@ size_t nm_patches_supersede(nm_patch **p, size_t n)
 		if (i == 0 || p[i]->r != p[i - 1]->r)
 			given_end = 0;
 		if (!p[i]->derived) {
-			if (p[i]->off + p[i]->len > given_end)
-				given_end = p[i]->off + p[i]->len;
+			if (p[i]->off + p[i]->old_len > given_end)
+				given_end = p[i]->off + p[i]->old_len;
 			continue;
 		}
 		bool over = given_end > p[i]->off;
@@ -124,6 +125,12 @@ size_t nm_patches_supersede(nm_patch **p, size_t n)
 		}
 	}
 	return marked;
+}
+
+void nm_edit_replace(nm_edit *ed, nm_reader *r, const void *bytes, size_t len,
+		     const char *chunk, const char *field)
+{
+	add_patch(ed, r, 0, nm_reader_size(r), bytes, len, chunk, 0, field, false);
 }
 
 void nm_edit_refuse(nm_edit *ed, unsigned line, const char *field, const char *fmt, ...)

@@ -7,7 +7,8 @@
  * the patches up through archives and compressed wrappers to the file's bytes.
  *
  * Which files have one (nm_node_inverse): every slice (raw.bin, a plain archive member:
- * the same length is a patch, another length a layout change, refused); a text file
+ * the same length is a patch; another length, of a slice that is all of its reader (a
+ * member), replaces it; of part of one, a layout change, refused); a text file
  * given one with nm_text_inverse; a lazy file whose producer a driver paired with an
  * inverse (nm_tree_invert_producer). Drivers give text files an inverse only in a tree
  * opened for editing (nm_options.editable), so a mount nobody edits pays nothing. */
@@ -21,10 +22,11 @@
 #include "lib/reader.h"
 #include "lib/tree.h"
 
-/* One change: len bytes at off of r become bytes. */
+/* One change: old_len bytes at off of r become bytes[0..len) (the same length but for
+ * nm_edit_replace). */
 typedef struct nm_patch {
 	nm_reader *r;
-	uint64_t off;
+	uint64_t off, old_len;
 	uint8_t *bytes;      /* owned */
 	size_t len;
 	unsigned line;       /* of the edited file, 1-based; 0 for a whole file */
@@ -87,6 +89,13 @@ void nm_edit_patch_derived(nm_edit *ed, nm_reader *r, uint64_t off, const void *
 /* Mark each derived patch of p[0..n) that a given one overlaps in the same reader as
  * superseded (p is reordered). Returns how many it marked. */
 size_t nm_patches_supersede(nm_patch **p, size_t n);
+/* All of r (off 0, r's size) becomes bytes[0..len), of any length: a member of an
+ * archive replaced whole, a whole model written again from an edited whole-model file
+ * (an ASCII CMOD). src/edit carries it up (a window's parent, an encoded stream's new
+ * plain bytes) to the file itself or an archive whose driver lays it out again
+ * (nm_reader_set_repack), or refuses it as a layout change. */
+void nm_edit_replace(nm_edit *ed, nm_reader *r, const void *bytes, size_t len,
+		     const char *chunk, const char *field);
 /* "LINE: FIELD: why" (line 0 and field NULL leave theirs out). */
 void nm_edit_refuse(nm_edit *ed, unsigned line, const char *field, const char *fmt, ...)
 	__attribute__((format(printf, 4, 5)));

@@ -32,6 +32,8 @@ struct nm_reader {
 	bool depth_set;
 	void *place;
 	nm_reader_origin origin; /* READER_SOURCE: set by nm_reader_set_origin */
+	nm_repack_fn repack;  /* any kind: set by the archive driver that reads it */
+	void *repack_ctx;
 };
 
 static nm_reader *reader_alloc(enum reader_kind kind, const char *name, uint64_t size)
@@ -180,6 +182,19 @@ void nm_reader_set_origin(nm_reader *r, const nm_reader_origin *o)
 {
 	if (r->kind == READER_SOURCE)
 		r->origin = *o;
+}
+
+void nm_reader_set_repack(nm_reader *r, nm_repack_fn fn, void *ctx)
+{
+	r->repack = fn;
+	r->repack_ctx = ctx;
+}
+
+bool nm_reader_repack_of(const nm_reader *r, nm_repack_fn *fn, void **ctx)
+{
+	*fn = r->repack;
+	*ctx = r->repack_ctx;
+	return r->repack != NULL;
 }
 
 void *nm_reader_place(const nm_reader *r) { return r->place; }

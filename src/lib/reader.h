@@ -66,6 +66,26 @@ nm_origin_kind nm_reader_origin_of(const nm_reader *r, nm_reader_origin *o);
 /* Give a source reader its origin (o->encode set; o is copied). */
 void nm_reader_set_origin(nm_reader *r, const nm_reader_origin *o);
 
+/* An archive laid out again (src/edit, doc/apply.md): when edits change the length of a
+ * member, the archive's driver writes the whole archive anew. Each change says that
+ * [off, off+old_len) of the archive's reader r become bytes[0..len) (a member's new
+ * bytes, a patch inside one, or bytes outside every member of the same length); they
+ * do not overlap, in the order of their offsets. fn writes all of r's new bytes into
+ * out: the members where the format puts them, the tables saying so, every byte it
+ * does not understand kept. A change it cannot lay out (the length of bytes that are
+ * not one whole member) fails with err naming the archive and why. */
+typedef struct nm_member_change {
+	uint64_t off, old_len;
+	const uint8_t *bytes;
+	size_t len;
+} nm_member_change;
+typedef nm_status (*nm_repack_fn)(void *ctx, nm_reader *r, const nm_member_change *c,
+				  size_t n, struct nm_out *out, nm_error *err);
+/* Set by the archive driver that reads r (ctx: its parsed tables, living as long as the
+ * tree); a reader no driver set it for cannot change length inside. */
+void nm_reader_set_repack(nm_reader *r, nm_repack_fn fn, void *ctx);
+bool nm_reader_repack_of(const nm_reader *r, nm_repack_fn *fn, void **ctx);
+
 /* Keep r's bytes at hand until nm_reader_unpin (calls nest): a folder's file stays open,
  * a decompressed member stays in the cache. A window pins what it looks into. Reads
  * work without it; it only spares reopening and decompressing again. Unpin only after

@@ -38,7 +38,10 @@ nm_status nm_tree_invert_producer(nm_tree *t, nm_produce_fn produce, nm_inverse_
 }
 
 /* A slice shows bytes of its reader as they are: new bytes of the same length are
- * those bytes; another length would move everything after them. */
+ * those bytes. Another length would move everything after them: a slice that is all
+ * of its reader (a member's raw.bin, a plain member) is that member replaced, which
+ * its archive may lay out again (src/edit); part of a reader (a chunk's raw.bin) is
+ * refused here. */
 static nm_status slice_inverse(void *ctx, void *arg, const uint8_t *bytes, size_t len,
 			       nm_edit *ed, nm_error *err)
 {
@@ -47,7 +50,9 @@ static nm_status slice_inverse(void *ctx, void *arg, const uint8_t *bytes, size_
 	const char *chunk = n->parent && n->parent->parent ? n->parent->name : NULL;
 	(void)ctx;
 	(void)err;
-	if (len != size)
+	if (len != size && n->off == 0 && size == nm_reader_size(n->reader))
+		nm_edit_replace(ed, n->reader, bytes, len, chunk, n->name);
+	else if (len != size)
 		nm_edit_refuse(ed, 0, NULL, "%zu bytes where the model has %llu: a change of "
 			       "size changes the model's layout, which apply does not do", len,
 			       (unsigned long long)size);

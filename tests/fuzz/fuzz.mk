@@ -20,6 +20,9 @@ FUZZ_APPLY_SRC = tests/fuzz/fuzz_apply.c tests/fixtures/cmb_writer.h tests/fixtu
 	tests/fixtures/txtr_writer.h tests/fixtures/txtr_writer.c tests/fixtures/rfrm_writer.h \
 	tests/fixtures/rfrm_writer.c tests/walk.h tests/walk.c tests/fuzz/sanitizer_options.c
 
+# ASCII CMOD: the reader, the round trip through model.ascii.cmod's spelling, the tree.
+FUZZ_CMOD_ASCII_SRC = tests/fuzz/fuzz_cmod_ascii.c $(FUZZ_RUN_SRC)
+
 if FUZZING
 FUZZ_TARGETS = tests/fuzz/fuzz_cmod tests/fuzz/fuzz_cmb tests/fuzz/fuzz_j3d \
 	tests/fuzz/fuzz_cmod_full tests/fuzz/fuzz_cmb_full tests/fuzz/fuzz_j3d_full tests/fuzz/fuzz_rfrm_full \
@@ -29,7 +32,8 @@ FUZZ_TARGETS = tests/fuzz/fuzz_cmod tests/fuzz/fuzz_cmb tests/fuzz/fuzz_j3d \
 	tests/fuzz/fuzz_txtr_struct tests/fuzz/fuzz_yaz0 tests/fuzz/fuzz_yay0 tests/fuzz/fuzz_lz_cx \
 	tests/fuzz/fuzz_lzs tests/fuzz/fuzz_bti tests/fuzz/fuzz_grezzo_anim \
 	tests/fuzz/fuzz_rarc tests/fuzz/fuzz_zar tests/fuzz/fuzz_gar tests/fuzz/fuzz_yaz0_wrap \
-	tests/fuzz/fuzz_lzs_wrap tests/fuzz/fuzz_lz_cx_wrap tests/fuzz/fuzz_j3danim tests/fuzz/fuzz_apply
+	tests/fuzz/fuzz_lzs_wrap tests/fuzz/fuzz_lz_cx_wrap tests/fuzz/fuzz_j3danim tests/fuzz/fuzz_apply \
+	tests/fuzz/fuzz_cmod_ascii
 EXTRA_PROGRAMS = $(FUZZ_TARGETS)
 fuzz: $(FUZZ_TARGETS)
 FUZZ_LD = @NM_FUZZ_LD@
@@ -52,6 +56,10 @@ tests_fuzz_fuzz_j3d_SOURCES = $(FUZZ_DRIVER_SRC)
 tests_fuzz_fuzz_j3d_CPPFLAGS = $(AM_CPPFLAGS) -DNM_FUZZ_DRIVER='"j3d"'
 tests_fuzz_fuzz_j3d_LDADD = $(LDADD_COMMON)
 tests_fuzz_fuzz_j3d_LDFLAGS = $(FUZZ_LD)
+# The ASCII CMOD reader: what it accepts reads back bit for bit; then the driver's tree.
+tests_fuzz_fuzz_cmod_ascii_SOURCES = $(FUZZ_CMOD_ASCII_SRC)
+tests_fuzz_fuzz_cmod_ascii_LDADD = $(LDADD_COMMON)
+tests_fuzz_fuzz_cmod_ascii_LDFLAGS = $(FUZZ_LD)
 # The model drivers again, reading every file of small inputs (run_driver.h).
 tests_fuzz_fuzz_cmod_full_SOURCES = $(FUZZ_DRIVER_SRC)
 tests_fuzz_fuzz_cmod_full_CPPFLAGS = $(AM_CPPFLAGS) -DNM_FUZZ_DRIVER='"cmod"' -DNM_FUZZ_FULL=1
@@ -175,7 +183,7 @@ tests_fuzz_fuzz_apply_LDFLAGS = $(FUZZ_LD)
 
 # Replays, in every build: the target chosen on the command line.
 check_PROGRAMS += tests/fuzz/replay_drivers tests/fuzz/replay_codecs tests/fuzz/replay_j3d_struct \
-	tests/fuzz/replay_txtr_struct tests/fuzz/replay_apply
+	tests/fuzz/replay_txtr_struct tests/fuzz/replay_apply tests/fuzz/replay_cmod_ascii
 tests_fuzz_replay_drivers_SOURCES = $(FUZZ_DRIVER_SRC) tests/fuzz/replay.c
 tests_fuzz_replay_drivers_CPPFLAGS = $(AM_CPPFLAGS) -DNM_REPLAY
 tests_fuzz_replay_drivers_LDADD = $(LDADD_COMMON)
@@ -191,5 +199,8 @@ tests_fuzz_replay_txtr_struct_LDADD = $(LDADD_COMMON)
 tests_fuzz_replay_apply_SOURCES = $(FUZZ_APPLY_SRC) tests/fuzz/replay.c
 tests_fuzz_replay_apply_CPPFLAGS = $(AM_CPPFLAGS) -DNM_REPLAY
 tests_fuzz_replay_apply_LDADD = $(LDADD_COMMON)
+tests_fuzz_replay_cmod_ascii_SOURCES = $(FUZZ_CMOD_ASCII_SRC) tests/fuzz/replay.c
+tests_fuzz_replay_cmod_ascii_CPPFLAGS = $(AM_CPPFLAGS) -DNM_REPLAY
+tests_fuzz_replay_cmod_ascii_LDADD = $(LDADD_COMMON)
 TESTS += tests/fuzz/regress.sh
 EXTRA_DIST += tests/fuzz/regress.sh tests/fuzz/seeds.sh tests/fuzz/dict tests/fuzz/regressions

@@ -9,6 +9,7 @@ replay() {
 	j3d_struct) "$top_builddir/tests/fuzz/replay_j3d_struct" "$1" "$2" 2>&1 ;;
 	txtr_struct) "$top_builddir/tests/fuzz/replay_txtr_struct" "$1" "$2" 2>&1 ;;
 	apply) "$top_builddir/tests/fuzz/replay_apply" "$1" "$2" 2>&1 ;;
+	cmod_ascii) "$top_builddir/tests/fuzz/replay_cmod_ascii" "$1" "$2" 2>&1 ;;
 	*) "$top_builddir/tests/fuzz/replay_drivers" "$1" "$2" 2>&1 ;;
 	esac
 }

@@ -11,6 +11,7 @@
 #include "lib/tree.h"
 
 #define CMOD_MAGIC "#celmodel_binary"
+#define CMOD_ASCII_MAGIC "#celmodel__ascii"
 #define CMOD_MAGIC_LEN 16
 #define CMOD_TEXTURE_SEMANTICS 4
 #define CMOD_MAX_ATTRS 16
@@ -51,8 +52,15 @@ typedef struct cmod_unknown {
 	uint64_t offset;
 } cmod_unknown;
 
+/* Which properties a material stores (cmod_material.stored): the ASCII form writes a
+ * line for each and the binary writer a token, so a file read and written again keeps
+ * a stored default value (Celestia's own writers leave defaults out). */
+enum cmod_stored { CMOD_HAS_DIFFUSE = 1, CMOD_HAS_SPECULAR = 2, CMOD_HAS_EMISSIVE = 4,
+		   CMOD_HAS_SPECPOWER = 8, CMOD_HAS_OPACITY = 16, CMOD_HAS_BLEND = 32 };
+
 typedef struct cmod_material {
 	uint64_t offset, end;
+	unsigned stored;                          /* enum cmod_stored bits */
 	float diffuse[3], specular[3], emissive[3];
 	float specpower, opacity;
 	int blend;                                /* 0 normal, 1 add, 2 premultiplied */
@@ -124,7 +132,7 @@ const char *cmod_texture_name_problem(const char *name, size_t len, char *buf, s
 void cmod_oddities_text(nm_out *o, const cmod_model *m);
 
 /* Names used in every output. */
-const char *cmod_semantic_name(int semantic);    /* NULL when it has no ASCII keyword */
+const char *cmod_semantic_name(int semantic);    /* NULL past the known semantics */
 const char *cmod_semantic_label(int semantic);   /* every semantic, for CSV and notes */
 const char *cmod_format_name(int format);
 const char *cmod_prim_name(int prim);
@@ -143,10 +151,9 @@ nm_status cmod_load_indices(cmod_model *m, const cmod_mesh *mesh, const cmod_gro
 float cmod_component(const cmod_mesh *mesh, const uint8_t *verts, uint32_t v,
 		     const cmod_attr *a, unsigned c);
 
-/* One vertex as fixed-width values and a newline (CSV: sep ','; ASCII CMOD: ' ', only
- * the attributes that have an ASCII keyword). */
+/* One vertex as fixed-width values and a newline (CSV: sep ','; ASCII CMOD: ' '). */
 void cmod_write_vertex(nm_out *o, const cmod_mesh *mesh, const uint8_t *verts, uint32_t v,
-		       char sep, bool ascii_only);
+		       char sep);
 /* Digits of the largest index of a mesh; index lines with every index that wide. */
 unsigned cmod_index_width(const cmod_mesh *mesh);
 void cmod_write_indices(nm_out *o, const cmod_mesh *mesh, const cmod_group *g,
@@ -163,5 +170,36 @@ nm_status cmod_add_obj(nm_tree *t, nm_node *root, cmod_model *m);
 /* model.glb over mesh.obj's groups (gltf.c); after cmod_add_obj. */
 nm_status cmod_add_gltf(nm_tree *t, nm_node *root, cmod_model *m);
 void cmod_material_text(nm_out *o, const cmod_model *m, size_t i);
+
+/* The whole model in the ASCII form model.ascii.cmod shows (tree_ascii.c), from the
+ * bytes of a binary CMOD: what an ASCII source's edits are encoded back into (the
+ * origin of the binary an ASCII file is mounted through). */
+nm_status cmod_binary_to_ascii(const char *name, const uint8_t *bin, size_t len,
+			       nm_out *out, nm_error *err);
+
+/* Binary CMOD, written (write_binary.c): the token stream parse_binary.c reads. A
+ * material's properties go in Celestia's writer's order (diffuse, emissive, specular,
+ * specpower, opacity, blend, textures by semantic), those it stores only. */
+void cmod_bin_u16(nm_out *o, uint16_t v);
+void cmod_bin_u32(nm_out *o, uint32_t v);
+void cmod_bin_f32(nm_out *o, float f);
+void cmod_bin_material(nm_out *o, const cmod_material *mat);
+/* 1009, the vertex description and 1013 with the count; the vertex bytes follow. */
+void cmod_bin_mesh_begin(nm_out *o, const cmod_attr *attrs, unsigned nattrs, uint32_t nverts);
+/* A primitive group's head; its count u32 indices follow. 1010 ends the mesh. */
+void cmod_bin_group(nm_out *o, int prim, uint32_t material, uint32_t count);
+
+/* ASCII CMOD (#celmodel__ascii, FORMATS.md 5.1) read with Celestia's tokenizer and
+ * grammar (parse_ascii.c) and written as binary CMOD into bin (whose options limit
+ * it). A fault names the line and the token; err says "NAME:LINE: why". Where Celestia
+ * lets something pass that the binary cannot keep (an unknown material property, an
+ * empty texture name), notes say so. */
+typedef struct cmod_ascii_fault {
+	unsigned line;
+	char why[400];
+} cmod_ascii_fault;
+nm_status cmod_ascii_to_binary(const char *name, const uint8_t *text, size_t len,
+			       nm_out *bin, cmod_notes *notes, cmod_ascii_fault *fault,
+			       nm_error *err);
 
 #endif

@@ -238,6 +238,8 @@ static nm_status parse_material(cursor *c, cmod_material *mat)
 		case CMOD_EMISSIVE: {
 			float *dst = tok == CMOD_DIFFUSE ? mat->diffuse
 				   : tok == CMOD_SPECULAR ? mat->specular : mat->emissive;
+			mat->stored |= tok == CMOD_DIFFUSE ? CMOD_HAS_DIFFUSE
+				     : tok == CMOD_SPECULAR ? CMOD_HAS_SPECULAR : CMOD_HAS_EMISSIVE;
 			TRY(expect_type(c, CMOD_COLOR, "a material colour"));
 			TRY(floats(c, dst, 3, "a material colour"));
 			break;
@@ -245,6 +247,7 @@ static nm_status parse_material(cursor *c, cmod_material *mat)
 		case CMOD_SPECULAR_POWER:
 		case CMOD_OPACITY:
 			TRY(expect_type(c, CMOD_FLOAT1, tok == CMOD_OPACITY ? "opacity" : "specpower"));
+			mat->stored |= tok == CMOD_OPACITY ? CMOD_HAS_OPACITY : CMOD_HAS_SPECPOWER;
 			TRY(floats(c, tok == CMOD_OPACITY ? &mat->opacity : &mat->specpower, 1,
 				   "a material value"));
 			break;
@@ -254,6 +257,7 @@ static nm_status parse_material(cursor *c, cmod_material *mat)
 				return nm_fail(c->err, NM_E_FORMAT, nm_reader_name(c->r), c->chunk,
 					       at, "unknown blend mode %u", v16);
 			mat->blend = v16;
+			mat->stored |= CMOD_HAS_BLEND;
 			break;
 		case CMOD_ILLUMINATION:
 			TRY(u16(c, &v16, "the illumination model"));

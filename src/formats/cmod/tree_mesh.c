@@ -18,10 +18,11 @@ static const char *const semantic_names[CMOD_SEMANTIC_COUNT] = {
  * name already, so this is only a guard. */
 static const char *or_unknown(const char *name) { return name ? name : "unknown"; }
 
-/* The ASCII form has no keyword for nextposition and scalefactor. */
+/* Celestia's ASCII reader knows 0-9; nextposition and scalefactor are ours (parse_ascii.c),
+ * so that a model with them reads back whole. */
 const char *cmod_semantic_name(int s)
 {
-	return s < CMOD_NEXTPOSITION ? NM_NAME(semantic_names, s) : NULL;
+	return NM_NAME(semantic_names, s);
 }
 
 const char *cmod_semantic_label(int s)
@@ -153,13 +154,11 @@ static uint64_t vertices_csv_size(const cmod_mesh *mesh)
 }
 
 void cmod_write_vertex(nm_out *o, const cmod_mesh *mesh, const uint8_t *verts, uint32_t v,
-		       char sep, bool ascii_only)
+		       char sep)
 {
 	bool first = true;
 	for (unsigned a = 0; a < mesh->nattrs; a++) {
 		const cmod_attr *at = &mesh->attrs[a];
-		if (ascii_only && !cmod_semantic_name(at->semantic))
-			continue;
 		for (unsigned c = 0; c < cmod_format_components(at->format); c++) {
 			if (!first)
 				nm_out_char(o, sep);
@@ -192,7 +191,7 @@ static nm_status produce_vertices(void *ctx, void *arg, nm_out *o, nm_error *err
 	vertex_columns(mesh, &csv);
 	nm_csv_begin(o, &csv);
 	for (uint32_t v = 0; v < mesh->nverts && !o->failed; v++)
-		cmod_write_vertex(o, mesh, verts, v, ',', false);
+		cmod_write_vertex(o, mesh, verts, v, ',');
 	free(verts);
 	return NM_OK;
 }

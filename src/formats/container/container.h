@@ -223,6 +223,29 @@ nm_status nm_archive_tree(nm_tree *t, nm_node *root, nm_reader *r, nm_out *info,
 nm_status nm_archive_build(nm_tree *t, nm_node *root, nm_reader *r, const nm_entry *entries,
 			   size_t n, nm_error *err);
 
+/* --- an archive laid out again (layout.c) ------------------------------------------ */
+
+/* One member's stored bytes in its archive's reader, as the archive's table lists it. */
+typedef struct nm_layout_slot {
+	uint64_t off, len;
+} nm_layout_slot;
+
+/* The archive r with the changes c[0..nc) of an nm_repack_fn (lib/reader.h) into out,
+ * for the driver to rewrite its tables in: the bytes before the first member as they
+ * are, then each member in the file's order, its new bytes if a change replaces it
+ * (a change of another length must cover exactly one slot's bytes), with what lay
+ * between it and the next kept: verbatim after an unchanged member; after a changed
+ * one kept unless it is all zeros (padding), then zeros until the next member's new
+ * offset has the remainder modulo align its old one had, so every member keeps the
+ * alignment it had (the format's, whatever it is). Changes of the same length are
+ * patched in place. new_off[i], new_len[i]: where slot i's member is now (a member of
+ * no bytes: where its offset fell). Members listed twice over the same bytes move
+ * together; members overlapping otherwise are refused (NM_E_FORMAT naming r), as is a
+ * change of length over bytes no slot is. r is loaded whole (nm_reader_load's limit). */
+nm_status nm_layout_members(nm_reader *r, const nm_layout_slot *slots, size_t n,
+			    uint64_t align, const nm_member_change *c, size_t nc, nm_out *out,
+			    uint64_t *new_off, uint64_t *new_len, nm_error *err);
+
 /* --- folder mounts (folder.c) ------------------------------------------------------ */
 
 /* The tree of a folder: its files and folders, recursively, each folder populated on

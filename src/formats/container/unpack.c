@@ -179,7 +179,7 @@ static void unpack_close(void *ctx)
 /* The stored bytes of new decompressed bytes (apply, src/edit): a stream in the codec
  * and header the original has. What a decoder ignores is kept as it was: Yaz0's eight
  * bytes after the size (Wii files put an alignment there), LzS's unknown word, an LZ77
- * tag and the LZ10/LZ11 variant. The encoders are the fixtures' greedy ones
+ * tag and the LZ10/LZ11 variant. The encoders parse at the cheapest (nm_lz_parse)
  * (doc/apply.md says how their size compares). */
 static nm_status reencode(void *ctx, const uint8_t *plain, size_t len, nm_out *out,
 			  nm_error *err)

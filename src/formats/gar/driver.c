@@ -51,6 +51,7 @@ static nm_status gar_build(nm_reader *r, nm_tree *t, nm_node *root, nm_error *er
 	nm_status s = gar_parse(r, g, err);
 	if (s != NM_OK)
 		return s;
+	nm_reader_set_repack(r, gar_repack, g);
 	nm_out o;
 	nm_out_init(&o);
 	nm_info_begin(&o, g->version == 1 ? &nm_driver_zar : &nm_driver_gar, r);

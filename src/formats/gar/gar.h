@@ -28,5 +28,8 @@ typedef struct gar {
 
 nm_status gar_parse(nm_reader *r, gar *g, nm_error *err);
 void gar_free(gar *g);
+/* The archive r (whose tables g holds) laid out again: an nm_repack_fn (repack.c). */
+nm_status gar_repack(void *ctx, nm_reader *r, const nm_member_change *c, size_t nc,
+		     nm_out *out, nm_error *err);
 
 #endif

@@ -368,6 +368,14 @@ void j3d_joint_local(const j3d_joint *j, float *out);
 /* VTX1 element decoding. data holds the array's bytes (arr->count * arr->stride). */
 void j3d_vtx_floats(const j3d_varray *arr, const uint8_t *data, uint32_t i, float *out);
 void j3d_vtx_color(const j3d_varray *arr, const uint8_t *data, uint32_t i, uint8_t *rgba);
+/* The CSV column name of component col of an array in slot. */
+const char *j3d_vtx_column(const j3d_varray *arr, int slot, unsigned col);
+/* The inverse of the array in slot's CSV (vtx1_edit.c): now is the CSV as produced,
+ * bytes the edited one; name names the file in patches. */
+struct nm_edit;
+nm_status j3d_vtx1_invert(j3d_model *m, int slot, const char *name, const uint8_t *now,
+			  size_t now_len, const uint8_t *bytes, size_t len, struct nm_edit *ed,
+			  nm_error *err);
 /* Read the bytes of a present array. */
 nm_status j3d_vtx_load(j3d_model *m, const j3d_varray *arr, uint8_t **out, nm_error *err);
 /* Bytes of one direct (inline) value of attribute attr in a display list; 0 if unknown. */
@@ -462,8 +470,29 @@ nm_status j3d_add_gltf_animated(nm_tree *t, nm_node *root, j3d_model *m);
 nm_status j3d_add_gltf_clips(nm_tree *t, nm_node *root, j3d_model *m,
 			     const struct nm_gltf_clips *clips, const bool *odd_scale);
 
-/* Material text (parse_mat3.c) while m->mat3->v is loaded. */
-void j3d_material_text(nm_out *o, j3d_model *m, size_t i);
+/* A record file (record_inverse.c): write(r, m, index) describes its fields with
+ * export/record.h over a view of [off, off + len) of m->r; in a tree opened for
+ * editing, the same description reads an edited copy back. after, when set, runs
+ * once the description has made patches (those from first on): what the edit also
+ * changes elsewhere (EVP1's inverse binds after a joint), or notes on it. */
+struct nm_rec;
+typedef struct j3d_record_ref {
+	j3d_model *m;
+	uint64_t off, len;        /* in m->r: what the view holds */
+	const char *chunk;
+	uint32_t index;
+	void (*write)(struct nm_rec *r, j3d_model *m, uint32_t index);
+	void (*after)(struct nm_rec *r, j3d_model *m, uint32_t index, size_t first);
+} j3d_record_ref;
+/* name in dir: the text write makes over v (the same bytes as [off, off + len)). */
+nm_node *j3d_record_file(nm_tree *t, nm_node *dir, const char *name, nm_view *v,
+			 const j3d_record_ref *how);
+
+/* Material i's text (parse_mat3.c) over a view of the whole MAT3 chunk. */
+void j3d_material_record(struct nm_rec *r, j3d_model *m, uint32_t i);
+/* After a joint's record changed its entry (joint_edit.c): EVP1's inverse binds. */
+void j3d_joint_edited(struct nm_rec *r, j3d_model *m, uint32_t i, size_t first);
+void j3d_material_notes(struct nm_rec *r, j3d_model *m, uint32_t i, size_t first);
 void j3d_mat3_header(nm_out *o, const j3d_mat3 *t);
 /* MDL3 (mdl3_text.c): one line per register write or command of a packet. With o NULL
  * nothing is written and only the command headers are read: the return value is the
@@ -509,5 +538,17 @@ const char *gx_bp_reg_name(unsigned reg);
 const char *gx_xf_reg_name(unsigned addr);
 const char *gx_cp_reg_name(unsigned reg);
 const char *j3d_mat_mode_name(unsigned v);
+/* The same names for record fields (export/record.h), kind one of these. */
+enum j3d_name_kind {
+	J3D_K_MAT_MODE, J3D_K_CULL, J3D_K_COLOR_SRC, J3D_K_DIFFUSE_FN, J3D_K_ATTN_FN,
+	J3D_K_TEXGEN_TYPE, J3D_K_TEXGEN_SRC, J3D_K_TEXMTX, J3D_K_POSTTEXMTX, J3D_K_TEXCOORD,
+	J3D_K_TEXMAP, J3D_K_CHANNEL, J3D_K_TEV_COLOR_ARG, J3D_K_TEV_ALPHA_ARG, J3D_K_TEV_OP,
+	J3D_K_TEV_BIAS, J3D_K_TEV_SCALE, J3D_K_TEV_REG, J3D_K_KCOLOR_SEL, J3D_K_KALPHA_SEL,
+	J3D_K_SWAP_SEL, J3D_K_COMPARE, J3D_K_ALPHA_OP, J3D_K_BLEND_MODE, J3D_K_BLEND_SRC,
+	J3D_K_BLEND_DST, J3D_K_LOGIC_OP, J3D_K_FOG_TYPE, J3D_K_WRAP, J3D_K_FILTER,
+	J3D_K_GX_FORMAT, J3D_K_PALETTE_FORMAT, J3D_K_COUNT
+};
+struct nm_rec_names;
+extern const struct nm_rec_names j3d_gx_names;
 
 #endif

@@ -9,6 +9,7 @@
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
+#include "export/record.h"
 #include "export/text.h"
 #include "formats/j3d/j3d.h"
 
@@ -65,186 +66,172 @@ static const layout L21 = { 0x138, 0x78, 0x08, 0x0C, -1, -1, 0x14, 0x24, 0x34, 0
 typedef struct mctx {
 	j3d_model *m;
 	j3d_mat3 *t;
+	nm_view *v;               /* the whole chunk */
 	const layout *L;
 	const uint16_t *hdr;
 	size_t entry;             /* offset of the entry in the chunk */
+	nm_rec *r;                /* the material's text (j3d_material_record) */
 } mctx;
 
-static uint32_t table_off(j3d_mat3 *t, const uint16_t *hdr, int k)
+static uint32_t table_off(nm_view *v, const uint16_t *hdr, int k)
 {
-	return hdr[k] ? nm_u32(&t->v, hdr[k]) : 0;
+	return hdr[k] ? nm_u32(v, hdr[k]) : 0;
 }
 
 /* Element idx of table k, or NULL when the table is absent or too short. */
 static const uint8_t *elem(mctx *c, int k, uint32_t idx)
 {
-	uint32_t off = table_off(c->t, c->hdr, k);
+	uint32_t off = table_off(c->v, c->hdr, k);
 	if (!off)
 		return NULL;
 	uint64_t at = (uint64_t)off + (uint64_t)idx * elem_size[k];
-	if (at > c->t->v.size || elem_size[k] > c->t->v.size - at)
+	if (at > c->v->size || elem_size[k] > c->v->size - at)
 		return NULL;
-	return c->t->v.data + at;
+	return c->v->data + at;
 }
 
-static uint8_t e8(mctx *c, int field) { return nm_u8(&c->t->v, c->entry + (size_t)field); }
+static uint8_t e8(mctx *c, int field) { return nm_u8(c->v, c->entry + (size_t)field); }
 static uint16_t e16(mctx *c, int field, int k)
 {
-	return nm_u16(&c->t->v, c->entry + (size_t)field + 2 * (size_t)k);
+	return nm_u16(c->v, c->entry + (size_t)field + 2 * (size_t)k);
 }
 
 static uint16_t b16(const uint8_t *p) { return (uint16_t)(p[0] << 8 | p[1]); }
-static int16_t bs16(const uint8_t *p) { return (int16_t)b16(p); }
-static float bf32(const uint8_t *p)
-{
-	uint32_t u = (uint32_t)p[0] << 24 | (uint32_t)p[1] << 16 | (uint32_t)p[2] << 8 | p[3];
-	float f;
-	memcpy(&f, &u, sizeof f);
-	return f;
-}
 
-static void kv_index(nm_out *o, const char *key, int k, uint32_t idx)
+/* The chunk offset of p (an element of a table in c->v). */
+static size_t at(const mctx *c, const uint8_t *p) { return (size_t)(p - c->v->data); }
+
+/* "key3_field", "key3", "key_field" or "key" (k < 0: no slot number). */
+static const char *key_k(char *full, size_t n, const char *key, int k, const char *field)
 {
 	if (k >= 0)
-		nm_out_printf(o, "%s%d_index: %u\n", key, k, idx);
+		snprintf(full, n, "%s%d%s%s", key, k, *field ? "_" : "", field);
 	else
-		nm_out_printf(o, "%s_index: %u\n", key, idx);
+		snprintf(full, n, "%s%s%s", key, *field ? "_" : "", field);
+	return full;
 }
 
-static void kv_missing(nm_out *o, const char *key, int k, uint32_t idx, int table)
-{
-	if (k >= 0)
-		nm_out_printf(o, "%s%d: index %u is outside the %s table\n", key, k, idx,
-			      table_names[table]);
-	else
-		nm_out_printf(o, "%s: index %u is outside the %s table\n", key, idx,
-			      table_names[table]);
-}
+#define KEY(key, k, field) key_k(full, sizeof full, key, k, field)
 
-static void kv_enum_k(nm_out *o, const char *key, int k, const char *field, const char *name,
-		      unsigned v)
+static void enum_k(mctx *c, const char *key, int k, const char *field, const uint8_t *p,
+		   int kind)
 {
 	char full[96];
-	if (k >= 0)
-		snprintf(full, sizeof full, "%s%d%s%s", key, k, *field ? "_" : "", field);
-	else
-		snprintf(full, sizeof full, "%s%s%s", key, *field ? "_" : "", field);
-	nm_kv_enum(o, full, name, v);
+	nm_rec_enum(c->r, KEY(key, k, field), at(c, p), NM_FIELD_U8, &j3d_gx_names, kind);
 }
 
-static void kv_rgba(nm_out *o, const char *key, int k, const uint8_t *p)
+static void ints_k(mctx *c, const char *key, int k, const char *field, const uint8_t *p,
+		   nm_field_type type, unsigned n)
 {
-	nm_out_printf(o, "%s%d: %u %u %u %u\n", key, k, p[0], p[1], p[2], p[3]);
-}
-
-static void kv_floats_k(nm_out *o, const char *key, int k, const char *field, const uint8_t *p,
-			int n)
-{
-	float f[16];
 	char full[96];
-	for (int i = 0; i < n; i++)
-		f[i] = bf32(p + 4 * i);
-	snprintf(full, sizeof full, "%s%d_%s", key, k, field);
-	nm_kv_floats(o, full, f, (size_t)n);
+	nm_rec_ints(c->r, KEY(key, k, field), at(c, p), type, n);
+}
+
+static void floats_k(mctx *c, const char *key, int k, const char *field, const uint8_t *p,
+		     unsigned n)
+{
+	char full[96];
+	nm_rec_floats(c->r, KEY(key, k, field), at(c, p), n);
+}
+
+/* The index of a slot is the material's choice of a shared table entry: it is shown
+ * (read-only: pointing the slot at another entry would leave the lines below showing
+ * the old one), then the entry's values, which are edited in place. */
+static const uint8_t *slot_at(mctx *c, const char *key, int k, uint32_t idx, int table)
+{
+	char full[96];
+	nm_rec_derived(c->r, KEY(key, k, "index"), "%u", idx);
+	const uint8_t *p = elem(c, table, idx);
+	if (!p)
+		nm_rec_derived(c->r, KEY(key, k, ""), "index %u is outside the %s table", idx,
+			       table_names[table]);
+	return p;
 }
 
 /* A u8 index field (count tables, cull, z mode...): 0xFF = unused. */
-static const uint8_t *byte_slot(mctx *c, nm_out *o, const char *key, int field, int table)
+static const uint8_t *byte_slot(mctx *c, const char *key, int field, int table)
 {
 	uint8_t idx = e8(c, field);
-	if (idx == 0xFF)
-		return NULL;
-	kv_index(o, key, -1, idx);
-	const uint8_t *p = elem(c, table, idx);
-	if (!p)
-		kv_missing(o, key, -1, idx, table);
-	return p;
+	return idx == 0xFF ? NULL : slot_at(c, key, -1, idx, table);
 }
 
 /* A u16 slot k of a field array: 0xFFFF = unused. */
-static const uint8_t *slot(mctx *c, nm_out *o, const char *key, int field, int k, int table)
+static const uint8_t *slot(mctx *c, const char *key, int field, int k, int table)
 {
 	uint16_t idx = e16(c, field, k < 0 ? 0 : k);
-	if (idx == 0xFFFF)
-		return NULL;
-	kv_index(o, key, k, idx);
-	const uint8_t *p = elem(c, table, idx);
-	if (!p)
-		kv_missing(o, key, k, idx, table);
-	return p;
+	return idx == 0xFFFF ? NULL : slot_at(c, key, k, idx, table);
 }
 
-static void channels(mctx *c, nm_out *o)
+static void channels(mctx *c)
 {
-	const uint8_t *p = byte_slot(c, o, "color_channel_count", 0x02, T_CHANNUM);
+	const uint8_t *p = byte_slot(c, "color_channel_count", 0x02, T_CHANNUM);
 	if (p)
-		nm_kv(o, "color_channel_count", "%u", p[0]);
+		ints_k(c, "color_channel_count", -1, "", p, NM_FIELD_U8, 1);
 	for (int k = 0; k < 2; k++)
-		if ((p = slot(c, o, "material_color", c->L->matcolor, k, T_MATCOLOR)))
-			kv_rgba(o, "material_color", k, p);
+		if ((p = slot(c, "material_color", c->L->matcolor, k, T_MATCOLOR)))
+			ints_k(c, "material_color", k, "", p, NM_FIELD_U8, 4);
 	if (c->L->ambcolor >= 0)
 		for (int k = 0; k < 2; k++)
-			if ((p = slot(c, o, "ambient_color", c->L->ambcolor, k, T_AMBCOLOR)))
-				kv_rgba(o, "ambient_color", k, p);
+			if ((p = slot(c, "ambient_color", c->L->ambcolor, k, T_AMBCOLOR)))
+				ints_k(c, "ambient_color", k, "", p, NM_FIELD_U8, 4);
 	for (int k = 0; k < 4; k++) {
-		if (!(p = slot(c, o, "color_channel", c->L->colorchan, k, T_CHANCTRL)))
+		if (!(p = slot(c, "color_channel", c->L->colorchan, k, T_CHANCTRL)))
 			continue;
-		nm_out_printf(o, "color_channel%d_lighting: %u\n", k, p[0]);
-		kv_enum_k(o, "color_channel", k, "material_source", gx_color_src_name(p[1]), p[1]);
-		nm_out_printf(o, "color_channel%d_light_mask: 0x%02x\n", k, p[2]);
-		kv_enum_k(o, "color_channel", k, "diffuse_function", gx_diffuse_fn_name(p[3]), p[3]);
-		kv_enum_k(o, "color_channel", k, "attenuation_function", gx_attn_fn_name(p[4]),
-			  p[4]);
-		kv_enum_k(o, "color_channel", k, "ambient_source", gx_color_src_name(p[5]), p[5]);
+		char full[96];
+		ints_k(c, "color_channel", k, "lighting", p, NM_FIELD_U8, 1);
+		enum_k(c, "color_channel", k, "material_source", p + 1, J3D_K_COLOR_SRC);
+		nm_rec_hex(c->r, KEY("color_channel", k, "light_mask"), at(c, p + 2), NM_FIELD_U8, 2);
+		enum_k(c, "color_channel", k, "diffuse_function", p + 3, J3D_K_DIFFUSE_FN);
+		enum_k(c, "color_channel", k, "attenuation_function", p + 4, J3D_K_ATTN_FN);
+		enum_k(c, "color_channel", k, "ambient_source", p + 5, J3D_K_COLOR_SRC);
 	}
 	if (c->L->light >= 0)
 		for (int k = 0; k < 8; k++) {
-			if (!(p = slot(c, o, "light", c->L->light, k, T_LIGHT)))
+			if (!(p = slot(c, "light", c->L->light, k, T_LIGHT)))
 				continue;
-			kv_floats_k(o, "light", k, "position", p, 3);
-			kv_floats_k(o, "light", k, "direction", p + 12, 3);
-			nm_out_printf(o, "light%d_color: %u %u %u %u\n", k, p[24], p[25], p[26],
-				      p[27]);
-			kv_floats_k(o, "light", k, "angle_attenuation", p + 28, 3);
-			kv_floats_k(o, "light", k, "distance_attenuation", p + 40, 3);
+			floats_k(c, "light", k, "position", p, 3);
+			floats_k(c, "light", k, "direction", p + 12, 3);
+			ints_k(c, "light", k, "color", p + 24, NM_FIELD_U8, 4);
+			floats_k(c, "light", k, "angle_attenuation", p + 28, 3);
+			floats_k(c, "light", k, "distance_attenuation", p + 40, 3);
 		}
 }
 
-static void texgens(mctx *c, nm_out *o)
+static void texgens(mctx *c)
 {
-	const uint8_t *p = byte_slot(c, o, "texgen_count", 0x03, T_TEXGENNUM);
+	const uint8_t *p = byte_slot(c, "texgen_count", 0x03, T_TEXGENNUM);
 	if (p)
-		nm_kv(o, "texgen_count", "%u", p[0]);
+		ints_k(c, "texgen_count", -1, "", p, NM_FIELD_U8, 1);
 	for (int k = 0; k < 8; k++) {
-		if (!(p = slot(c, o, "texgen", c->L->texgen, k, T_TEXGEN)))
+		if (!(p = slot(c, "texgen", c->L->texgen, k, T_TEXGEN)))
 			continue;
-		kv_enum_k(o, "texgen", k, "type", gx_texgen_type_name(p[0]), p[0]);
-		kv_enum_k(o, "texgen", k, "source", gx_texgen_src_name(p[1]), p[1]);
-		kv_enum_k(o, "texgen", k, "matrix", gx_texmtx_name(p[2]), p[2]);
+		enum_k(c, "texgen", k, "type", p, J3D_K_TEXGEN_TYPE);
+		enum_k(c, "texgen", k, "source", p + 1, J3D_K_TEXGEN_SRC);
+		enum_k(c, "texgen", k, "matrix", p + 2, J3D_K_TEXMTX);
 	}
 	for (int k = 0; k < 8; k++) {
-		if (!(p = slot(c, o, "post_texgen", c->L->posttexgen, k, T_POSTTEXGEN)))
+		if (!(p = slot(c, "post_texgen", c->L->posttexgen, k, T_POSTTEXGEN)))
 			continue;
-		kv_enum_k(o, "post_texgen", k, "type", gx_texgen_type_name(p[0]), p[0]);
-		kv_enum_k(o, "post_texgen", k, "source", gx_texgen_src_name(p[1]), p[1]);
-		kv_enum_k(o, "post_texgen", k, "matrix", gx_posttexmtx_name(p[2]), p[2]);
+		enum_k(c, "post_texgen", k, "type", p, J3D_K_TEXGEN_TYPE);
+		enum_k(c, "post_texgen", k, "source", p + 1, J3D_K_TEXGEN_SRC);
+		enum_k(c, "post_texgen", k, "matrix", p + 2, J3D_K_POSTTEXMTX);
 	}
 }
 
-static void tex_matrix(nm_out *o, const char *key, int k, const uint8_t *p)
+static void tex_matrix(mctx *c, const char *key, int k, const uint8_t *p)
 {
-	kv_enum_k(o, key, k, "projection", gx_texgen_type_name(p[0]), p[0]);
-	nm_out_printf(o, "%s%d_mapping_mode: %u\n", key, k, p[1] & 0x3F);
-	nm_out_printf(o, "%s%d_maya: %u\n", key, k, p[1] >> 7);
-	kv_floats_k(o, key, k, "center", p + 4, 3);
-	kv_floats_k(o, key, k, "scale", p + 0x10, 2);
-	int16_t rot = bs16(p + 0x18);
-	char full[64];
-	snprintf(full, sizeof full, "%s%d_rotation_degrees", key, k);
-	nm_kv_float(o, full, (float)(rot * 180.0 / 32768.0));
-	nm_out_printf(o, "%s%d_rotation_raw: %d\n", key, k, rot);
-	kv_floats_k(o, key, k, "translation", p + 0x1C, 2);
-	kv_floats_k(o, key, k, "effect_matrix", p + 0x24, 16);
+	char full[96];
+	enum_k(c, key, k, "projection", p, J3D_K_TEXGEN_TYPE);
+	nm_rec_bits(c->r, KEY(key, k, "mapping_mode"), at(c, p + 1), NM_FIELD_U8, 0, 6, false);
+	nm_rec_bits(c->r, KEY(key, k, "maya"), at(c, p + 1), NM_FIELD_U8, 7, 1, false);
+	floats_k(c, key, k, "center", p + 4, 3);
+	floats_k(c, key, k, "scale", p + 0x10, 2);
+	/* An s16 angle, 0x8000 = 180 degrees, shown both ways. */
+	nm_rec_scaled(c->r, KEY(key, k, "rotation_degrees"), at(c, p + 0x18), NM_FIELD_S16, 1,
+		      180.0, 32768.0);
+	ints_k(c, key, k, "rotation_raw", p + 0x18, NM_FIELD_S16, 1);
+	floats_k(c, key, k, "translation", p + 0x1C, 2);
+	floats_k(c, key, k, "effect_matrix", p + 0x24, 16);
 }
 
 /* TEX1 index of texture slot k, or -1. */
@@ -257,13 +244,11 @@ static int texture_of(mctx *c, int k)
 	return p ? b16(p) : -1;
 }
 
-/* The UV set texture map k is read through: the texcoord of the first TEV stage that
- * samples it, that texcoord's texgen, and its source TEX0..7 (GX_TG_TEX0 = 4). 0 when
- * no stage samples it or the coordinates are generated otherwise (from positions or
- * normals: environment maps). */
 /* The UV set the TEV stage reading texture k takes its coordinates from (the texgen's
  * source TEXn), and in *mtx the texture matrix slot that texgen applies (GX_TEXMTX0 = 30
- * in steps of 3 up to 57; -1: identity or none), which a BTK animates. */
+ * in steps of 3 up to 57; -1: identity or none), which a BTK animates. 0 when no stage
+ * samples it or the coordinates are generated otherwise (from positions or normals:
+ * environment maps). */
 static uint8_t texture_uv(mctx *c, int k, int8_t *mtx)
 {
 	*mtx = -1;
@@ -281,165 +266,247 @@ static uint8_t texture_uv(mctx *c, int k, int8_t *mtx)
 	return 0;
 }
 
-static void textures(mctx *c, nm_out *o)
+static void textures(mctx *c)
 {
 	const uint8_t *p;
 	for (int k = 0; k < 10; k++)
-		if ((p = slot(c, o, "tex_matrix", c->L->texmtx, k, T_TEXMTX)))
-			tex_matrix(o, "tex_matrix", k, p);
+		if ((p = slot(c, "tex_matrix", c->L->texmtx, k, T_TEXMTX)))
+			tex_matrix(c, "tex_matrix", k, p);
 	for (int k = 0; k < 20; k++)
-		if ((p = slot(c, o, "post_tex_matrix", c->L->posttexmtx, k, T_POSTTEXMTX)))
-			tex_matrix(o, "post_tex_matrix", k, p);
+		if ((p = slot(c, "post_tex_matrix", c->L->posttexmtx, k, T_POSTTEXMTX)))
+			tex_matrix(c, "post_tex_matrix", k, p);
 	for (int k = 0; k < 8; k++) {
-		if (!(p = slot(c, o, "texture", c->L->texno, k, T_TEXNO)))
+		if (!(p = slot(c, "texture", c->L->texno, k, T_TEXNO)))
 			continue;
+		/* The TEX1 texture of this table entry: a stored u16; its file name follows
+		 * from it (as it was: the line after an edited index is not another edit). */
 		uint16_t ti = b16(p);
-		nm_out_printf(o, "texture%d: %u\n", k, ti);
+		char full[96];
+		ints_k(c, "texture", k, "", p, NM_FIELD_U16, 1);
 		const j3d_tex1 *tx = c->m->tex1;
 		if (tx && ti < tx->count && tx->tex[ti].stem)
-			nm_out_printf(o, "texture%d_file: tex1/%s.png\n", k, tx->tex[ti].stem);
+			nm_rec_derived(c->r, KEY("texture", k, "file"), "tex1/%s.png", tx->tex[ti].stem);
 	}
 }
 
-static void tev(mctx *c, nm_out *o)
+static void tev(mctx *c)
 {
-	const uint8_t *p = byte_slot(c, o, "tev_stage_count", 0x04, T_TEVNUM);
+	const uint8_t *p = byte_slot(c, "tev_stage_count", 0x04, T_TEVNUM);
 	unsigned nstages = 16;
 	if (p) {
-		nm_kv(o, "tev_stage_count", "%u", p[0]);
+		/* It also says how many konst select lines follow: another count would
+		 * change this file's lines, which a record edit does not do. */
+		nm_rec *r = c->r;
+		r->locked = "is also the number of konst_color_select lines of this file: "
+			    "another count is not edited here yet";
+		ints_k(c, "tev_stage_count", -1, "", p, NM_FIELD_U8, 1);
+		r->locked = NULL;
 		nstages = p[0] < 16 ? p[0] : 16;
 	}
 	for (int k = 0; k < 4; k++)
-		if ((p = slot(c, o, "konst_color", c->L->kcolor, k, T_KCOLOR)))
-			kv_rgba(o, "konst_color", k, p);
+		if ((p = slot(c, "konst_color", c->L->kcolor, k, T_KCOLOR)))
+			ints_k(c, "konst_color", k, "", p, NM_FIELD_U8, 4);
 	for (int k = 0; k < 4; k++)
-		if ((p = slot(c, o, "tev_color", c->L->tevcolor, k, T_TEVCOLOR)))
-			nm_out_printf(o, "tev_color%d: %d %d %d %d\n", k, bs16(p), bs16(p + 2),
-				      bs16(p + 4), bs16(p + 6));
+		if ((p = slot(c, "tev_color", c->L->tevcolor, k, T_TEVCOLOR)))
+			ints_k(c, "tev_color", k, "", p, NM_FIELD_S16, 4);
 	for (int k = 0; k < 16; k++) {
-		if (!(p = slot(c, o, "tev_order", c->L->tevorder, k, T_TEVORDER)))
+		if (!(p = slot(c, "tev_order", c->L->tevorder, k, T_TEVORDER)))
 			continue;
-		kv_enum_k(o, "tev_order", k, "texcoord", gx_texcoord_name(p[0]), p[0]);
-		kv_enum_k(o, "tev_order", k, "texmap", gx_texmap_name(p[1]), p[1]);
-		kv_enum_k(o, "tev_order", k, "channel", gx_channel_name(p[2]), p[2]);
+		enum_k(c, "tev_order", k, "texcoord", p, J3D_K_TEXCOORD);
+		enum_k(c, "tev_order", k, "texmap", p + 1, J3D_K_TEXMAP);
+		enum_k(c, "tev_order", k, "channel", p + 2, J3D_K_CHANNEL);
 	}
 	for (int k = 0; k < 16; k++) {
-		if (!(p = slot(c, o, "tev_stage", c->L->tevstage, k, T_TEVSTAGE)))
+		if (!(p = slot(c, "tev_stage", c->L->tevstage, k, T_TEVSTAGE)))
 			continue;
+		/* The colour half (bytes 1..9), then the alpha half (10..18), alike. */
 		static const char *const abcd[4] = { "a", "b", "c", "d" };
-		char f[32];
-		for (int i = 0; i < 4; i++) {
-			snprintf(f, sizeof f, "color_%s", abcd[i]);
-			kv_enum_k(o, "tev_stage", k, f, gx_tev_color_arg_name(p[1 + i]), p[1 + i]);
+		static const char *const half[2] = { "color", "alpha" };
+		static const int args[2] = { J3D_K_TEV_COLOR_ARG, J3D_K_TEV_ALPHA_ARG };
+		for (int h = 0; h < 2; h++) {
+			const uint8_t *q = p + 1 + 9 * h;
+			char f[32];
+			for (int i = 0; i < 4; i++) {
+				snprintf(f, sizeof f, "%s_%s", half[h], abcd[i]);
+				enum_k(c, "tev_stage", k, f, q + i, args[h]);
+			}
+			static const char *const tail[3] = { "op", "bias", "scale" };
+			static const int kinds[3] = { J3D_K_TEV_OP, J3D_K_TEV_BIAS, J3D_K_TEV_SCALE };
+			for (int i = 0; i < 3; i++) {
+				snprintf(f, sizeof f, "%s_%s", half[h], tail[i]);
+				enum_k(c, "tev_stage", k, f, q + 4 + i, kinds[i]);
+			}
+			snprintf(f, sizeof f, "%s_clamp", half[h]);
+			ints_k(c, "tev_stage", k, f, q + 7, NM_FIELD_U8, 1);
+			snprintf(f, sizeof f, "%s_register", half[h]);
+			enum_k(c, "tev_stage", k, f, q + 8, J3D_K_TEV_REG);
 		}
-		kv_enum_k(o, "tev_stage", k, "color_op", gx_tev_op_name(p[5]), p[5]);
-		kv_enum_k(o, "tev_stage", k, "color_bias", gx_tev_bias_name(p[6]), p[6]);
-		kv_enum_k(o, "tev_stage", k, "color_scale", gx_tev_scale_name(p[7]), p[7]);
-		nm_out_printf(o, "tev_stage%d_color_clamp: %u\n", k, p[8]);
-		kv_enum_k(o, "tev_stage", k, "color_register", gx_tev_reg_name(p[9]), p[9]);
-		for (int i = 0; i < 4; i++) {
-			snprintf(f, sizeof f, "alpha_%s", abcd[i]);
-			kv_enum_k(o, "tev_stage", k, f, gx_tev_alpha_arg_name(p[10 + i]), p[10 + i]);
-		}
-		kv_enum_k(o, "tev_stage", k, "alpha_op", gx_tev_op_name(p[14]), p[14]);
-		kv_enum_k(o, "tev_stage", k, "alpha_bias", gx_tev_bias_name(p[15]), p[15]);
-		kv_enum_k(o, "tev_stage", k, "alpha_scale", gx_tev_scale_name(p[16]), p[16]);
-		nm_out_printf(o, "tev_stage%d_alpha_clamp: %u\n", k, p[17]);
-		kv_enum_k(o, "tev_stage", k, "alpha_register", gx_tev_reg_name(p[18]), p[18]);
 	}
 	for (unsigned k = 0; k < nstages; k++) {
-		uint8_t cs = e8(c, c->L->kcsel + (int)k), as = e8(c, c->L->kasel + (int)k);
-		kv_enum_k(o, "konst_color_select", (int)k, "", gx_kcolor_sel_name(cs), cs);
-		kv_enum_k(o, "konst_alpha_select", (int)k, "", gx_kalpha_sel_name(as), as);
+		const uint8_t *cs = c->v->data + c->entry + c->L->kcsel + k;
+		const uint8_t *as = c->v->data + c->entry + c->L->kasel + k;
+		enum_k(c, "konst_color_select", (int)k, "", cs, J3D_K_KCOLOR_SEL);
+		enum_k(c, "konst_alpha_select", (int)k, "", as, J3D_K_KALPHA_SEL);
 	}
 	for (int k = 0; k < 16; k++) {
-		if (!(p = slot(c, o, "swap_mode", c->L->swapmode, k, T_SWAPMODE)))
+		if (!(p = slot(c, "swap_mode", c->L->swapmode, k, T_SWAPMODE)))
 			continue;
-		kv_enum_k(o, "swap_mode", k, "rasterized", gx_swap_sel_name(p[0]), p[0]);
-		kv_enum_k(o, "swap_mode", k, "texture", gx_swap_sel_name(p[1]), p[1]);
+		enum_k(c, "swap_mode", k, "rasterized", p, J3D_K_SWAP_SEL);
+		enum_k(c, "swap_mode", k, "texture", p + 1, J3D_K_SWAP_SEL);
 	}
 	for (int k = 0; k < 4; k++) {
-		if (!(p = slot(c, o, "swap_table", c->L->swaptable, k, T_SWAPTABLE)))
+		if (!(p = slot(c, "swap_table", c->L->swaptable, k, T_SWAPTABLE)))
 			continue;
 		const char *n[4];
 		for (int i = 0; i < 4; i++)
 			n[i] = gx_channel_sel_name(p[i]) ? gx_channel_sel_name(p[i]) : "?";
-		nm_out_printf(o, "swap_table%d: %s %s %s %s\n", k, n[0], n[1], n[2], n[3]);
+		char full[96];
+		/* Four channel names on one line: read-only for now. */
+		nm_rec_derived(c->r, KEY("swap_table", k, ""), "%s %s %s %s", n[0], n[1], n[2],
+			       n[3]);
 	}
 }
 
-static void pixel(mctx *c, nm_out *o)
+static void pixel(mctx *c)
 {
 	const uint8_t *p;
-	if ((p = slot(c, o, "fog", c->L->fog, -1, T_FOG))) {
-		kv_enum_k(o, "fog", -1, "type", gx_fog_type_name(p[0]), p[0]);
-		nm_out_printf(o, "fog_range_adjust: %u\n", p[1]);
-		nm_out_printf(o, "fog_center: %u\n", b16(p + 2));
-		nm_kv_float(o, "fog_start_z", bf32(p + 4));
-		nm_kv_float(o, "fog_end_z", bf32(p + 8));
-		nm_kv_float(o, "fog_near_z", bf32(p + 12));
-		nm_kv_float(o, "fog_far_z", bf32(p + 16));
-		nm_out_printf(o, "fog_color: %u %u %u %u\n", p[20], p[21], p[22], p[23]);
-		nm_out_str(o, "fog_range_adjust_table:");
-		for (int i = 0; i < 10; i++)
-			nm_out_printf(o, " %u", b16(p + 24 + 2 * i));
-		nm_out_char(o, '\n');
+	if ((p = slot(c, "fog", c->L->fog, -1, T_FOG))) {
+		enum_k(c, "fog", -1, "type", p, J3D_K_FOG_TYPE);
+		ints_k(c, "fog", -1, "range_adjust", p + 1, NM_FIELD_U8, 1);
+		ints_k(c, "fog", -1, "center", p + 2, NM_FIELD_U16, 1);
+		floats_k(c, "fog", -1, "start_z", p + 4, 1);
+		floats_k(c, "fog", -1, "end_z", p + 8, 1);
+		floats_k(c, "fog", -1, "near_z", p + 12, 1);
+		floats_k(c, "fog", -1, "far_z", p + 16, 1);
+		ints_k(c, "fog", -1, "color", p + 20, NM_FIELD_U8, 4);
+		ints_k(c, "fog", -1, "range_adjust_table", p + 24, NM_FIELD_U16, 10);
 	}
-	if ((p = slot(c, o, "alpha_compare", c->L->alphacomp, -1, T_ALPHACOMP))) {
-		kv_enum_k(o, "alpha_compare", -1, "function0", gx_compare_name(p[0]), p[0]);
-		nm_out_printf(o, "alpha_compare_reference0: %u\n", p[1]);
-		kv_enum_k(o, "alpha_compare", -1, "op", gx_alpha_op_name(p[2]), p[2]);
-		kv_enum_k(o, "alpha_compare", -1, "function1", gx_compare_name(p[3]), p[3]);
-		nm_out_printf(o, "alpha_compare_reference1: %u\n", p[4]);
+	if ((p = slot(c, "alpha_compare", c->L->alphacomp, -1, T_ALPHACOMP))) {
+		enum_k(c, "alpha_compare", -1, "function0", p, J3D_K_COMPARE);
+		ints_k(c, "alpha_compare", -1, "reference0", p + 1, NM_FIELD_U8, 1);
+		enum_k(c, "alpha_compare", -1, "op", p + 2, J3D_K_ALPHA_OP);
+		enum_k(c, "alpha_compare", -1, "function1", p + 3, J3D_K_COMPARE);
+		ints_k(c, "alpha_compare", -1, "reference1", p + 4, NM_FIELD_U8, 1);
 	}
-	if ((p = slot(c, o, "blend", c->L->blend, -1, T_BLEND))) {
-		kv_enum_k(o, "blend", -1, "mode", gx_blend_mode_name(p[0]), p[0]);
-		kv_enum_k(o, "blend", -1, "source_factor", gx_blend_factor_name(p[1], true), p[1]);
-		kv_enum_k(o, "blend", -1, "destination_factor", gx_blend_factor_name(p[2], false),
-			  p[2]);
-		kv_enum_k(o, "blend", -1, "logic_op", gx_logic_op_name(p[3]), p[3]);
+	if ((p = slot(c, "blend", c->L->blend, -1, T_BLEND))) {
+		enum_k(c, "blend", -1, "mode", p, J3D_K_BLEND_MODE);
+		enum_k(c, "blend", -1, "source_factor", p + 1, J3D_K_BLEND_SRC);
+		enum_k(c, "blend", -1, "destination_factor", p + 2, J3D_K_BLEND_DST);
+		enum_k(c, "blend", -1, "logic_op", p + 3, J3D_K_LOGIC_OP);
 	}
-	if ((p = byte_slot(c, o, "z_mode", 0x06, T_ZMODE))) {
-		nm_out_printf(o, "z_mode_test: %u\n", p[0]);
-		kv_enum_k(o, "z_mode", -1, "function", gx_compare_name(p[1]), p[1]);
-		nm_out_printf(o, "z_mode_update: %u\n", p[2]);
+	if ((p = byte_slot(c, "z_mode", 0x06, T_ZMODE))) {
+		ints_k(c, "z_mode", -1, "test", p, NM_FIELD_U8, 1);
+		enum_k(c, "z_mode", -1, "function", p + 1, J3D_K_COMPARE);
+		ints_k(c, "z_mode", -1, "update", p + 2, NM_FIELD_U8, 1);
 	}
-	if ((p = byte_slot(c, o, "z_compare_before_texture", 0x05, T_ZCOMPLOC)))
-		nm_out_printf(o, "z_compare_before_texture: %u\n", p[0]);
-	if ((p = byte_slot(c, o, "dither", 0x07, T_DITHER)))
-		nm_out_printf(o, "dither: %u\n", p[0]);
-	if ((p = slot(c, o, "nbt_scale", c->L->nbt, -1, T_NBT))) {
-		nm_out_printf(o, "nbt_scale_enabled: %u\n", p[0]);
-		float f[3] = { bf32(p + 4), bf32(p + 8), bf32(p + 12) };
-		nm_kv_floats(o, "nbt_scale", f, 3);
+	if ((p = byte_slot(c, "z_compare_before_texture", 0x05, T_ZCOMPLOC)))
+		ints_k(c, "z_compare_before_texture", -1, "", p, NM_FIELD_U8, 1);
+	if ((p = byte_slot(c, "dither", 0x07, T_DITHER)))
+		ints_k(c, "dither", -1, "", p, NM_FIELD_U8, 1);
+	if ((p = slot(c, "nbt_scale", c->L->nbt, -1, T_NBT))) {
+		ints_k(c, "nbt_scale", -1, "enabled", p, NM_FIELD_U8, 1);
+		floats_k(c, "nbt_scale", -1, "", p + 4, 3);
 	}
 }
 
-void j3d_material_text(nm_out *o, j3d_model *m, size_t i)
+static mctx material_ctx(j3d_model *m, nm_view *v, uint32_t i, nm_rec *r)
+{
+	j3d_mat3 *t = m->mat3;
+	mctx c = { .m = m, .t = t, .v = v, .L = t->v21 ? &L21 : &L26,
+		   .hdr = t->v21 ? hdr_v21 : hdr_v26, .r = r };
+	c.entry = (size_t)table_off(v, c.hdr, T_ENTRIES) + (size_t)t->mats[i].entry *
+		  c.L->entry_size;
+	return c;
+}
+
+void j3d_material_record(nm_rec *r, j3d_model *m, uint32_t i)
 {
 	j3d_mat3 *t = m->mat3;
 	const j3d_material *mat = &t->mats[i];
-	mctx c = { .m = m, .t = t, .L = t->v21 ? &L21 : &L26, .hdr = t->v21 ? hdr_v21 : hdr_v26 };
-	c.entry = (size_t)table_off(t, c.hdr, T_ENTRIES) + (size_t)mat->entry * c.L->entry_size;
-	nm_kv(o, "index", "%zu", i);
+	mctx c = material_ctx(m, r->v, i, r);
+	nm_rec_derived(r, "index", "%u", i);
 	if (mat->name)
-		nm_kv_str(o, "name", mat->name);
-	nm_kv(o, "entry", "%u", mat->entry);
-	uint8_t mode = e8(&c, 0x00);
-	nm_kv_enum(o, "mode", j3d_mat_mode_name(mode), mode);
-	const uint8_t *p = byte_slot(&c, o, "cull_mode", 0x01, T_CULL);
-	if (p) {
-		uint32_t v = (uint32_t)p[0] << 24 | (uint32_t)p[1] << 16 | (uint32_t)p[2] << 8 | p[3];
-		nm_kv_enum(o, "cull_mode", gx_cull_name(v), v);
+		nm_rec_derived_str(r, "name", mat->name);
+	nm_rec_derived(r, "entry", "%u", mat->entry);
+	nm_rec_enum(r, "mode", c.entry, NM_FIELD_U8, &j3d_gx_names, J3D_K_MAT_MODE);
+	const uint8_t *p = byte_slot(&c, "cull_mode", 0x01, T_CULL);
+	if (p)
+		nm_rec_enum(r, "cull_mode", at(&c, p), NM_FIELD_U32, &j3d_gx_names, J3D_K_CULL);
+	channels(&c);
+	texgens(&c);
+	textures(&c);
+	tev(&c);
+	pixel(&c);
+	if (!t->v21 && (p = elem(&c, T_IND, i))) {
+		ints_k(&c, "indirect", -1, "enabled", p, NM_FIELD_U8, 1);
+		ints_k(&c, "indirect", -1, "stage_count", p + 1, NM_FIELD_U8, 1);
 	}
-	channels(&c, o);
-	texgens(&c, o);
-	textures(&c, o);
-	tev(&c, o);
-	pixel(&c, o);
-	if (!t->v21 && (p = elem(&c, T_IND, (uint32_t)i))) {
-		nm_out_printf(o, "indirect_enabled: %u\n", p[0]);
-		nm_out_printf(o, "indirect_stage_count: %u\n", p[1]);
+}
+
+/* Where a material's fields lead: its entry, and the table entries its slots index. */
+static const struct { int8_t u8_field; int table; } byte_slots[] = {
+	{ 0x01, T_CULL }, { 0x02, T_CHANNUM }, { 0x03, T_TEXGENNUM }, { 0x04, T_TEVNUM },
+	{ 0x05, T_ZCOMPLOC }, { 0x06, T_ZMODE }, { 0x07, T_DITHER },
+};
+
+/* Whether material c uses the chunk bytes at rel (its entry or an entry it indexes). */
+static bool material_reaches(mctx *c, size_t rel)
+{
+	if (rel >= c->entry && rel < c->entry + c->L->entry_size)
+		return true;
+	const struct { int field, n, table; } arrays[] = {
+		{ c->L->matcolor, 2, T_MATCOLOR }, { c->L->colorchan, 4, T_CHANCTRL },
+		{ c->L->ambcolor, 2, T_AMBCOLOR }, { c->L->light, 8, T_LIGHT },
+		{ c->L->texgen, 8, T_TEXGEN }, { c->L->posttexgen, 8, T_POSTTEXGEN },
+		{ c->L->texmtx, 10, T_TEXMTX }, { c->L->posttexmtx, 20, T_POSTTEXMTX },
+		{ c->L->texno, 8, T_TEXNO }, { c->L->kcolor, 4, T_KCOLOR },
+		{ c->L->tevorder, 16, T_TEVORDER }, { c->L->tevcolor, 4, T_TEVCOLOR },
+		{ c->L->tevstage, 16, T_TEVSTAGE }, { c->L->swapmode, 16, T_SWAPMODE },
+		{ c->L->swaptable, 4, T_SWAPTABLE }, { c->L->fog, 1, T_FOG },
+		{ c->L->alphacomp, 1, T_ALPHACOMP }, { c->L->blend, 1, T_BLEND },
+		{ c->L->nbt, 1, T_NBT },
+	};
+	for (size_t a = 0; a < sizeof arrays / sizeof arrays[0]; a++)
+		for (int k = 0; arrays[a].field >= 0 && k < arrays[a].n; k++) {
+			uint16_t idx = e16(c, arrays[a].field, k);
+			const uint8_t *p = idx == 0xFFFF ? NULL : elem(c, arrays[a].table, idx);
+			if (p && rel >= at(c, p) && rel < at(c, p) + elem_size[arrays[a].table])
+				return true;
+		}
+	for (size_t a = 0; a < sizeof byte_slots / sizeof byte_slots[0]; a++) {
+		uint8_t idx = e8(c, byte_slots[a].u8_field);
+		const uint8_t *p = idx == 0xFF ? NULL : elem(c, byte_slots[a].table, idx);
+		if (p && rel >= at(c, p) && rel < at(c, p) + elem_size[byte_slots[a].table])
+			return true;
+	}
+	return false;
+}
+
+/* MAT3 keeps values in tables that materials share by index: an edit of one material's
+ * colour changes every material that points at the same entry. Said as a note. */
+void j3d_material_notes(nm_rec *r, j3d_model *m, uint32_t i, size_t first)
+{
+	for (size_t k = first; k < r->ed->npatches; k++) {
+		const nm_patch *pt = &r->ed->patches[k];
+		if (pt->off < r->v->base || pt->off - r->v->base >= r->v->size)
+			continue;
+		size_t rel = (size_t)(pt->off - r->v->base);
+		char list[200] = "";
+		size_t ll = 0, n = 0;
+		for (uint32_t j = 0; j < m->mat3->count; j++) {
+			mctx c = material_ctx(m, r->v, j, NULL);
+			if (j == i || !material_reaches(&c, rel))
+				continue;
+			if (ll + 12 < sizeof list)
+				ll += (size_t)snprintf(list + ll, sizeof list - ll, "%s%u",
+						       n ? ", " : "", j);
+			n++;
+		}
+		if (n)
+			nm_edit_note(r->ed, "line %u: %s: MAT3 keeps it in a table entry other "
+				     "materials share: the edit also changes material%s %s%s",
+				     pt->line, pt->field, n > 1 ? "s" : "", list,
+				     ll + 12 >= sizeof list ? "..." : "");
 	}
 }
 
@@ -510,7 +577,7 @@ static nm_status parse(j3d_model *m, const j3d_chunk *c, bool v21, j3d_mat3 *t, 
 			t->mats[i].name = names[i];
 	}
 	for (uint16_t i = 0; i < t->count; i++) {
-		mctx cx = { .m = m, .t = t, .L = L, .hdr = hdr,
+		mctx cx = { .m = m, .t = t, .v = &t->v, .L = L, .hdr = hdr,
 			    .entry = (size_t)off_entries + (size_t)t->mats[i].entry * L->entry_size };
 		for (int k = 0; k < 8 && t->mats[i].texture < 0; k++)
 			if ((t->mats[i].texture = texture_of(&cx, k)) >= 0)

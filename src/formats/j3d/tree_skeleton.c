@@ -3,6 +3,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include "export/record.h"
 #include "export/text.h"
 #include "formats/j3d/j3d.h"
 #include "lib/names.h"
@@ -177,30 +178,36 @@ nm_status j3d_tree_drw1(nm_tree *t, j3d_model *m, const j3d_chunk *c)
 
 /* ---- jnt1 ---- */
 
-static void joint_text(nm_out *o, const j3d_model *m, uint16_t i)
+/* jnt1/joints/N.txt over a view of the JNT1 chunk: the stored fields of the joint's
+ * entry (FORMATS.md 3.5) read back into it; index, entry, name, parent and the matrices
+ * come from elsewhere or are computed (the matrices from the values as parsed). */
+static void joint_record(nm_rec *r, j3d_model *m, uint32_t i)
 {
 	const j3d_joint *j = &m->jnt1->joints[i];
-	nm_kv(o, "index", "%u", i);
+	size_t o = m->jnt1->off_entries + (size_t)j->entry * 0x40;
+	nm_rec_derived(r, "index", "%u", i);
 	if (j->name)
-		nm_kv_str(o, "name", j->name);
-	nm_kv(o, "entry", "%u", j->entry);
-	nm_kv(o, "flags", "0x%04x", j->flags);
-	nm_kv(o, "calc_flags", "0x%02x", j->calc);
-	nm_kv_floats(o, "scale", j->scale, 3);
-	float deg[3];
-	for (int k = 0; k < 3; k++)
-		deg[k] = (float)(j->rot[k] * (180.0 / 32768.0));
-	nm_kv_floats(o, "rotation_degrees", deg, 3);
-	nm_kv(o, "rotation_raw", "%d %d %d", j->rot[0], j->rot[1], j->rot[2]);
-	nm_kv_floats(o, "translation", j->trans, 3);
-	nm_kv_float(o, "bounding_radius", j->radius);
-	nm_kv_floats(o, "bbox_min", j->bmin, 3);
-	nm_kv_floats(o, "bbox_max", j->bmax, 3);
-	nm_kv(o, "parent", "%d", j->parent);
+		nm_rec_derived_str(r, "name", j->name);
+	nm_rec_derived(r, "entry", "%u", j->entry);
+	nm_rec_hex(r, "flags", o, NM_FIELD_U16, 4);
+	nm_rec_hex(r, "calc_flags", o + 2, NM_FIELD_U8, 2);
+	nm_rec_floats(r, "scale", o + 0x04, 3);
+	nm_rec_scaled(r, "rotation_degrees", o + 0x10, NM_FIELD_S16, 3, 180.0, 32768.0);
+	nm_rec_ints(r, "rotation_raw", o + 0x10, NM_FIELD_S16, 3);
+	nm_rec_floats(r, "translation", o + 0x18, 3);
+	nm_rec_floats(r, "bounding_radius", o + 0x24, 1);
+	nm_rec_floats(r, "bbox_min", o + 0x28, 3);
+	nm_rec_floats(r, "bbox_max", o + 0x34, 3);
+	nm_rec_derived(r, "parent", "%d", j->parent);
 	if (j->parent >= 0 && m->jnt1->joints[j->parent].name)
-		nm_kv_str(o, "parent_name", m->jnt1->joints[j->parent].name);
-	matrix_rows(o, "local_matrix", j->local);
-	matrix_rows(o, "world_matrix", j->world);
+		nm_rec_derived_str(r, "parent_name", m->jnt1->joints[j->parent].name);
+	static const char *const rows[2][3] = {
+		{ "local_matrix_row0", "local_matrix_row1", "local_matrix_row2" },
+		{ "world_matrix_row0", "world_matrix_row1", "world_matrix_row2" } };
+	for (int k = 0; k < 3; k++)
+		nm_rec_derived_floats(r, rows[0][k], j->local + 4 * k, 4);
+	for (int k = 0; k < 3; k++)
+		nm_rec_derived_floats(r, rows[1][k], j->world + 4 * k, 4);
 }
 
 nm_status j3d_tree_jnt1(nm_tree *t, j3d_model *m, const j3d_chunk *c)
@@ -223,10 +230,15 @@ nm_status j3d_tree_jnt1(nm_tree *t, j3d_model *m, const j3d_chunk *c)
 	if (!joints || !by_name)
 		return NOMEM;
 	static const char *const txt[] = { ".txt", NULL };
+	/* The joint entries are read from one view of the chunk (records only). */
+	nm_view v;
+	nm_error err;
+	if (nm_view_load(m->r, c->off, c->size, c->magic, NM_BIG, &v, &err) != NM_OK)
+		return err.code;
 	for (uint16_t i = 0; i < J->count; i++) {
 		char name[32];
-		nm_out_init(&o);
-		joint_text(&o, m, i);
+		j3d_record_ref how = { .m = m, .off = c->off, .len = c->size, .chunk = c->magic,
+				       .index = i, .write = joint_record, .after = j3d_joint_edited };
 		snprintf(name, sizeof name, "%u.txt", i);
 		/* The same text under the joint's name, made safe and unique. */
 		const char *raw = J->joints[i].name;
@@ -235,26 +247,18 @@ nm_status j3d_tree_jnt1(nm_tree *t, j3d_model *m, const j3d_chunk *c)
 		char *safe = j3d_safe_stem(raw);
 		char *stem = nm_unique_stem(t, by_name, safe ? safe : fallback, txt);
 		free(safe);
-		if (!stem) {
-			nm_out_free(&o);
-			return NOMEM;
-		}
-		char *file = malloc(strlen(stem) + 5);
+		char *file = stem ? malloc(strlen(stem) + 5) : NULL;
 		if (file)
 			sprintf(file, "%s.txt", stem);
 		free(stem);
-		nm_out copy;
-		nm_out_init(&copy);
-		nm_out_write(&copy, o.data, o.len);
-		bool ok = file && nm_text(t, by_name, file, &copy) != NULL;
+		bool ok = file && j3d_record_file(t, by_name, file, &v, &how) &&
+			  j3d_record_file(t, joints, name, &v, &how);
 		free(file);
-		nm_out_free(&copy);
 		if (!ok) {
-			nm_out_free(&o);
+			nm_view_free(&v);
 			return NOMEM;
 		}
-		if ((s = add_text(t, joints, name, &o)) != NM_OK)
-			return s;
 	}
+	nm_view_free(&v);
 	return NM_OK;
 }

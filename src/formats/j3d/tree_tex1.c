@@ -7,6 +7,8 @@
 #include <string.h>
 #include "codec/gx.h"
 #include "export/png.h"
+#include "export/record.h"
+#include "export/tex_inverse.h"
 #include "export/text.h"
 #include "formats/j3d/j3d.h"
 #include "lib/alloc.h"
@@ -82,6 +84,100 @@ done:
 	return s;
 }
 
+/* Encoding an edited level (nmodel apply) in the texture's own format. An indexed
+ * texture keeps its palette when every texel's colour is in it; a new palette (for
+ * other colours) is written back only where it changes nothing else: a texture of one
+ * image whose palette no other header points at. */
+struct tex_encode {
+	const j3d_texture *t;
+	uint8_t *palette;         /* npal entries as stored, then as encoded */
+	bool may_change;
+	const char *why_not;      /* when !may_change */
+};
+
+static nm_status encode_gx(void *ctx, unsigned level, const uint8_t *rgba, unsigned w,
+			   unsigned h, uint8_t *dst, size_t len, nm_edit *ed, nm_error *err)
+{
+	struct tex_encode *x = ctx;
+	const j3d_texture *t = x->t;
+	bool indexed = nm_gx_format_is_indexed(t->fmt), changed = false;
+	nm_status s = nm_gx_encode(nm_reader_options(t->m->r), t->fmt, rgba, w, h, dst, len,
+				   indexed ? x->palette : NULL, indexed ? t->npal : 0, t->pal_fmt,
+				   &changed);
+	if (s != NM_OK)
+		return nm_fail(err, s, t->m->file, "TEX1", t->img_abs, "%s level %u (%s): cannot "
+			       "be encoded: %s", t->stem, level, nm_gx_format_name(t->fmt),
+			       nm_status_str(s));
+	if (!changed)
+		return NM_OK;
+	if (!x->may_change)
+		return nm_fail(err, NM_E_UNSUPPORTED, t->m->file, "TEX1", t->pal_abs, "%s level "
+			       "%u has colours its palette lacks, and a new palette would %s: use "
+			       "only the palette's colours (%s.palette.bin)", t->stem, level,
+			       x->why_not, t->stem);
+	if (ed)
+		nm_edit_patch(ed, t->m->r, t->pal_abs, x->palette, (size_t)t->npal * 2, "TEX1", 0,
+			      "palette");
+	x->may_change = false;
+	x->why_not = "differ from the one level 0 was given";
+	return NM_OK;
+}
+
+/* A level's bytes as the tree's PNG shows them (the palette as encoding left it). */
+static nm_status decode_gx(void *ctx, unsigned level, const uint8_t *src, size_t len,
+			   unsigned w, unsigned h, uint8_t *rgba, nm_error *err)
+{
+	struct tex_encode *x = ctx;
+	const j3d_texture *t = x->t;
+	bool indexed = nm_gx_format_is_indexed(t->fmt);
+	nm_status s = nm_gx_decode(t->fmt, src, len, w, h, indexed ? x->palette : NULL,
+				   indexed ? t->npal : 0, t->pal_fmt, rgba);
+	if (s != NM_OK)
+		return nm_fail(err, s, t->m->file, "TEX1", t->img_abs, "texture %s level %u: %s",
+			       t->stem, level, nm_status_str(s));
+	return NM_OK;
+}
+
+/* An edited level PNG: that level in the texture's format, and when it is level 0 the
+ * other levels shown made from it (export/tex_inverse.h). */
+static nm_status invert_level(void *ctx, void *arg, const uint8_t *png, size_t len,
+			      nm_edit *ed, nm_error *err)
+{
+	struct level_ref *ref = arg;
+	const j3d_texture *t = ref->t;
+	j3d_model *m = t->m;
+	(void)ctx;
+	nm_tex_level levels[16];
+	unsigned n = t->levels < 16 ? t->levels : 16;
+	for (unsigned l = 0; l < n; l++) {
+		unsigned w = level_dim(t->width, l), h = level_dim(t->height, l);
+		levels[l] = (nm_tex_level){ w, h, m->r, t->img_abs + level_offset(t, l),
+					    nm_gx_level_size(t->fmt, w, h) };
+	}
+	struct tex_encode x = { .t = t, .may_change = t->images <= 1 };
+	x.why_not = "change the image's other mip levels";
+	for (uint16_t k = 0; x.may_change && k < m->tex1->count; k++) {
+		const j3d_texture *o = &m->tex1->tex[k];
+		if (o != t && o->ok && nm_gx_format_is_indexed(o->fmt) && o->img_abs != t->img_abs &&
+		    o->pal_abs < t->pal_abs + (uint64_t)t->npal * 2 &&
+		    t->pal_abs < o->pal_abs + (uint64_t)o->npal * 2) {
+			x.may_change = false;
+			x.why_not = "change the colours of another texture that shares it";
+		}
+	}
+	nm_status s = NM_OK;
+	if (nm_gx_format_is_indexed(t->fmt) && t->npal)
+		s = nm_reader_load(m->r, t->pal_abs, (size_t)t->npal * 2, "TEX1", &x.palette, err);
+	if (s == NM_OK) {
+		nm_tex_chain c = { .levels = levels, .nlevels = n, .encode = encode_gx,
+				   .decode = decode_gx, .ctx = &x, .opt = nm_reader_options(m->r),
+				   .file = m->file, .chunk = "TEX1" };
+		s = nm_tex_invert(&c, ref->level, png, len, ed, err);
+	}
+	free(x.palette);
+	return s;
+}
+
 /* Level 0 for model.glb: the tree's NAME.png, but grey+alpha for I4 and I8, whose
  * intensity GX samples as alpha too (gx.c): a glTF material that blends or alpha-tests
  * with such a texture needs that alpha, and a grey PNG has none. */
@@ -100,46 +196,64 @@ static bool glb_png(nm_tree *t, j3d_texture *tx, struct level_ref *level0, uint6
 	return true;
 }
 
-static void texture_text(nm_out *o, const j3d_tex1 *x, uint16_t i)
+/* NAME.txt (header.txt of a BTI) over a view of the texture's 0x20-byte header. The
+ * sampler fields edit in place; format, size, palette and image counts and offsets say
+ * where and how big the image is, so another value would be a layout change. */
+static void texture_record(nm_rec *r, j3d_model *m, uint32_t i)
 {
+	const j3d_tex1 *x = m->tex1;
 	const j3d_texture *t = &x->tex[i];
-	nm_kv(o, "index", "%u", i);
+	static const char layout[] = "says where the image or palette is or how big it is: "
+				     "another value would change the file's layout (refused)";
+	nm_rec_derived(r, "index", "%u", i);
 	if (t->name)
-		nm_kv_str(o, "name", t->name);
-	nm_kv(o, "header_offset", "0x%llx", (unsigned long long)t->hdr_abs);
-	nm_kv_enum(o, "format", nm_gx_format_name(t->fmt), t->fmt);
-	nm_kv(o, "alpha", "%u", t->alpha);
-	nm_kv(o, "width", "%u", t->width);
-	nm_kv(o, "height", "%u", t->height);
-	nm_kv_enum(o, "wrap_s", gx_wrap_name(t->wrap_s), t->wrap_s);
-	nm_kv_enum(o, "wrap_t", gx_wrap_name(t->wrap_t), t->wrap_t);
-	nm_kv(o, "palettes_enabled", "%u", t->pal_enabled);
-	nm_kv_enum(o, "palette_format", nm_gx_palette_format_name(t->pal_fmt), t->pal_fmt);
-	nm_kv(o, "palette_entries", "%u", t->npal);
-	nm_kv(o, "palette_offset", "0x%x", t->pal_off);
-	nm_kv(o, "mipmap_flags", "0x%02x 0x%02x 0x%02x", t->flags[0], t->flags[1], t->flags[2]);
-	nm_kv(o, "max_anisotropy", "%u", t->max_aniso);
-	nm_kv_enum(o, "min_filter", gx_filter_name(t->min_filter), t->min_filter);
-	nm_kv_enum(o, "mag_filter", gx_filter_name(t->mag_filter), t->mag_filter);
-	nm_kv_float(o, "min_lod", t->min_lod / 8.0f);
-	nm_kv_float(o, "max_lod", t->max_lod / 8.0f);
-	nm_kv(o, "image_count", "%u", t->images);
-	nm_kv(o, "unknown_0x19", "%u", t->unknown);
-	nm_kv_float(o, "lod_bias", t->lod_bias / 100.0f);
-	nm_kv(o, "image_offset", "0x%x", t->img_off);
+		nm_rec_derived_str(r, "name", t->name);
+	nm_rec_derived(r, "header_offset", "0x%llx", (unsigned long long)t->hdr_abs);
+	r->locked = layout;
+	nm_rec_enum(r, "format", 0x00, NM_FIELD_U8, &j3d_gx_names, J3D_K_GX_FORMAT);
+	r->locked = NULL;
+	nm_rec_int(r, "alpha", 0x01, NM_FIELD_U8);
+	r->locked = layout;
+	nm_rec_int(r, "width", 0x02, NM_FIELD_U16);
+	nm_rec_int(r, "height", 0x04, NM_FIELD_U16);
+	r->locked = NULL;
+	nm_rec_enum(r, "wrap_s", 0x06, NM_FIELD_U8, &j3d_gx_names, J3D_K_WRAP);
+	nm_rec_enum(r, "wrap_t", 0x07, NM_FIELD_U8, &j3d_gx_names, J3D_K_WRAP);
+	nm_rec_int(r, "palettes_enabled", 0x08, NM_FIELD_U8);
+	r->locked = layout;
+	nm_rec_enum(r, "palette_format", 0x09, NM_FIELD_U8, &j3d_gx_names, J3D_K_PALETTE_FORMAT);
+	nm_rec_int(r, "palette_entries", 0x0A, NM_FIELD_U16);
+	nm_rec_hex(r, "palette_offset", 0x0C, NM_FIELD_U32, 0);
+	r->locked = NULL;
+	nm_rec_derived(r, "mipmap_flags", "0x%02x 0x%02x 0x%02x", t->flags[0], t->flags[1],
+		       t->flags[2]);
+	nm_rec_int(r, "max_anisotropy", 0x13, NM_FIELD_U8);
+	nm_rec_enum(r, "min_filter", 0x14, NM_FIELD_U8, &j3d_gx_names, J3D_K_FILTER);
+	nm_rec_enum(r, "mag_filter", 0x15, NM_FIELD_U8, &j3d_gx_names, J3D_K_FILTER);
+	nm_rec_scaled(r, "min_lod", 0x16, NM_FIELD_S8, 1, 1.0, 8.0);
+	nm_rec_scaled(r, "max_lod", 0x17, NM_FIELD_S8, 1, 1.0, 8.0);
+	r->locked = layout;
+	nm_rec_int(r, "image_count", 0x18, NM_FIELD_U8);
+	r->locked = NULL;
+	nm_rec_int(r, "unknown_0x19", 0x19, NM_FIELD_U8);
+	nm_rec_scaled(r, "lod_bias", 0x1A, NM_FIELD_S16, 1, 1.0, 100.0);
+	r->locked = layout;
+	nm_rec_hex(r, "image_offset", 0x1C, NM_FIELD_U32, 0);
+	r->locked = NULL;
 	if (!t->ok) {
-		nm_kv_str(o, "error", t->err.msg);
+		nm_rec_derived_str(r, "error", t->err.msg);
 		return;
 	}
-	nm_kv(o, "image_data_offset", "0x%llx", (unsigned long long)t->img_abs);
-	nm_kv(o, "image_data_size", "%llu", (unsigned long long)t->img_len);
-	nm_kv(o, "levels_shown", "%u", t->levels);
+	nm_rec_derived(r, "image_data_offset", "0x%llx", (unsigned long long)t->img_abs);
+	nm_rec_derived(r, "image_data_size", "%llu", (unsigned long long)t->img_len);
+	nm_rec_derived(r, "levels_shown", "%u", t->levels);
 	if (nm_gx_format_is_indexed(t->fmt))
-		nm_kv(o, "palette_data_offset", "0x%llx", (unsigned long long)t->pal_abs);
+		nm_rec_derived(r, "palette_data_offset", "0x%llx", (unsigned long long)t->pal_abs);
 	if (t->shares >= 0) {
-		nm_kv(o, "shares_image_with", "%d", t->shares);
+		nm_rec_derived(r, "shares_image_with", "%d", t->shares);
 		if (x->tex[t->shares].stem)
-			nm_kv(o, "shares_image_with_file", "%s.png", x->tex[t->shares].stem);
+			nm_rec_derived(r, "shares_image_with_file", "%s.png",
+				       x->tex[t->shares].stem);
 	}
 }
 
@@ -220,15 +334,21 @@ nm_status j3d_texture_files(nm_tree *t, nm_node *dir, const j3d_tex1 *x, uint16_
 	else if (!add_file_name(name, sizeof name, tx->stem, ".txt"))
 		return NM_E_NOMEM;
 	j3d_texture_limit(t, x, i);
-	nm_out o;
-	nm_out_init(&o);
-	texture_text(&o, x, i);
-	nm_node *n = nm_text(t, dir, name, &o);
-	nm_out_free(&o);
+	nm_view v;
+	nm_error err;
+	if (nm_view_load(m->r, tx->hdr_abs, 0x20, x->chunk->magic, NM_BIG, &v, &err) != NM_OK)
+		return err.code;
+	j3d_record_ref how = { .m = m, .off = tx->hdr_abs, .len = 0x20,
+			       .chunk = x->chunk->magic, .index = i, .write = texture_record };
+	nm_node *n = j3d_record_file(t, dir, name, &v, &how);
+	nm_view_free(&v);
 	if (!n)
 		return NM_E_NOMEM;
 	if (!tx->ok)
 		return NM_OK;
+	if (nm_tree_options(t)->editable &&
+	    nm_tree_invert_producer(t, produce_level, invert_level) != NM_OK)
+		return NM_E_NOMEM;
 	for (unsigned l = 0; l < tx->levels; l++) {
 		struct level_ref *ref = nm_tree_alloc_array(m->t, 1, sizeof *ref);
 		if (!ref)

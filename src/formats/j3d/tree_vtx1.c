@@ -7,6 +7,7 @@
 #include "export/csv.h"
 #include "export/text.h"
 #include "formats/j3d/j3d.h"
+#include "lib/edit.h"
 
 static const char *const slot_names[J3D_VTX_SLOTS] = {
 	"positions", "normals", "nbt", "colors0", "colors1", "texcoords0", "texcoords1",
@@ -18,15 +19,10 @@ static const char *const slot_names[J3D_VTX_SLOTS] = {
 /* The array's CSV: colours as 3-wide integers, everything else floats. */
 static void columns(const j3d_varray *a, int slot, nm_csv *csv)
 {
-	static const char *const xyz[] = { "x", "y", "z" };
-	static const char *const nbt[] = { "nx", "ny", "nz", "bx", "by", "bz", "tx", "ty", "tz" };
-	static const char *const rgba[] = { "r", "g", "b", "a" };
-	static const char *const st[] = { "s", "t" };
-	const char *const *src = a->color ? rgba : slot >= J3D_TEX0 ? st
-			       : a->ncomp == 9 ? nbt : xyz;
 	csv->ncols = 0;
 	for (unsigned c = 0; c < a->ncomp; c++)
-		nm_csv_col_add(csv, src[c], a->color ? NM_CSV_UINT : NM_CSV_FLOAT, COLOR_WIDTH);
+		nm_csv_col_add(csv, j3d_vtx_column(a, slot, c),
+			       a->color ? NM_CSV_UINT : NM_CSV_FLOAT, COLOR_WIDTH);
 }
 
 static uint64_t csv_size(const j3d_varray *a, int slot)
@@ -70,8 +66,29 @@ static nm_status produce_array(void *ctx, void *arg, nm_out *o, nm_error *err)
 	return NM_OK;
 }
 
+/* The inverse of produce_array: the CSV as it is now against the edited one. */
+static nm_status invert_array(void *ctx, void *arg, const uint8_t *bytes, size_t len,
+			      nm_edit *ed, nm_error *err)
+{
+	struct array_ref *ref = arg;
+	nm_out now;
+	nm_out_init(&now);
+	now.opt = nm_reader_options(ref->m->r);
+	nm_status s = produce_array(ctx, arg, &now, err);
+	char name[32];
+	snprintf(name, sizeof name, "%s.csv", slot_names[ref->slot]);
+	if (s == NM_OK)
+		s = j3d_vtx1_invert(ref->m, ref->slot, name, now.data, now.len, bytes, len, ed,
+				    err);
+	nm_out_free(&now);
+	return s;
+}
+
 nm_status j3d_tree_vtx1(nm_tree *t, j3d_model *m, const j3d_chunk *c)
 {
+	if (nm_tree_options(t)->editable &&
+	    nm_tree_invert_producer(t, produce_array, invert_array) != NM_OK)
+		return NM_E_NOMEM;
 	const j3d_vtx1 *x = m->vtx1;
 	nm_out o;
 	nm_out_init(&o);

@@ -38,6 +38,7 @@ static nm_status rarc_build(nm_reader *r, nm_tree *t, nm_node *root, nm_error *e
 	nm_status s = rarc_parse(r, a, err);
 	if (s != NM_OK)
 		return s;
+	nm_reader_set_repack(r, rarc_repack, a);
 	nm_out o;
 	nm_out_init(&o);
 	nm_info_begin(&o, &nm_driver_rarc, r);

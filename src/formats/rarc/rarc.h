@@ -30,5 +30,8 @@ typedef struct rarc {
  * listed by two nodes, becomes an entry with an error). */
 nm_status rarc_parse(nm_reader *r, rarc *a, nm_error *err);
 void rarc_free(rarc *a);
+/* The archive r (whose tables a holds) laid out again: an nm_repack_fn (repack.c). */
+nm_status rarc_repack(void *ctx, nm_reader *r, const nm_member_change *c, size_t nc,
+		      nm_out *out, nm_error *err);
 
 #endif
