@@ -104,7 +104,10 @@ done
 big=$(ls -S "$CORPUS"/cmod/*.cmod 2>/dev/null | head -1)
 big=${big:-$S}
 # The daemon $pid's threads now.
-nthreads() { awk '/^Threads:/ { print $2 }' "/proc/$pid/status" 2>/dev/null; }
+# The daemon's threads but those that are not the loop's: producing ahead (fuse/ahead.c,
+# always there) and the pieces of a large file made on several threads (lib/tree_range.c),
+# which name themselves.
+nthreads() { cat /proc/"$pid"/task/*/comm 2>/dev/null | grep -cv '^nm-ahead$\|^nm-split$'; }
 peak_threads() { # peak_threads MOUNTPOINT
 	local pid peak=0 t load
 	pid=$(daemon_pid "$big" "$1") || { echo 0; return; }

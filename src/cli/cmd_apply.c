@@ -101,7 +101,9 @@ static int walk(nm_apply *a, int dirfd, const char *rel, const char *shown,
 	int rc = NM_EXIT_OK;
 	struct dirent *e;
 	while ((e = readdir(d)) != NULL) {
-		if (!strcmp(e->d_name, ".") || !strcmp(e->d_name, ".."))
+		/* A writable mount's own files in its overlay (fuse/overlay.h) are no edits. */
+		if (!strcmp(e->d_name, ".") || !strcmp(e->d_name, "..") ||
+		    (!rel[0] && !strcmp(e->d_name, ".nmodel-overlay")))
 			continue;
 		char sub[4200], full[8400];
 		snprintf(sub, sizeof sub, "%s%s%s", rel, rel[0] ? "/" : "", e->d_name);
@@ -135,74 +137,19 @@ static int walk(nm_apply *a, int dirfd, const char *rel, const char *shown,
 	return rc;
 }
 
-static int write_all(int fd, const uint8_t *b, size_t len)
-{
-	while (len) {
-		ssize_t n = write(fd, b, len);
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n <= 0)
-			return -1;
-		b += n;
-		len -= (size_t)n;
-	}
-	return 0;
-}
-
-/* OUT's bytes to a temporary file beside it, checked by reading it back as a model,
- * fsynced, renamed over OUT, and the directory fsynced. */
+/* OUT written whole and checked (nm_apply_write); a failed check lists its problems. */
 static int write_out(nm_apply *a, const char *out, const uint8_t *b, size_t len,
 		     const nm_options *opt)
 {
-	char *copy = strdup(out);
-	if (!copy) {
-		nm_cli_error("out of memory");
-		return NM_EXIT_FAIL;
-	}
-	char dir[4096], tmp[4200];
-	snprintf(dir, sizeof dir, "%s", dirname(copy));
-	free(copy);
-	snprintf(tmp, sizeof tmp, "%s/.nmodel-apply-XXXXXX", dir);
-	int fd = mkstemp(tmp);
-	if (fd < 0) {
-		nm_cli_error("%s: %s", tmp, strerror(errno));
-		return NM_EXIT_FAIL;
-	}
-	int rc = NM_EXIT_FAIL;
-	if (write_all(fd, b, len) != 0 || fsync(fd) != 0) {
-		nm_cli_error("%s: %s", tmp, strerror(errno));
-		goto out;
-	}
-	nm_tree *t;
 	nm_error err;
-	if (nm_open_model(tmp, opt, &t, &err) != NM_OK) {
-		nm_cli_error("%s: the new model does not open: %s", out, err.msg);
-		goto out;
-	}
-	size_t bad = nm_apply_verify(a, t, &err);
-	nm_tree_free(t);
-	if (bad) {
+	nm_status s = nm_apply_write(a, out, b, len, opt, NULL, &err);
+	if (s == NM_OK)
+		return NM_EXIT_OK;
+	if (s == NM_E_INVAL)
 		nm_apply_each_problem(a, print_line, NULL);
-		goto out;
-	}
-	/* mkstemp made it 0600: OUT gets the mode of any new file. */
-	mode_t mask = umask(0);
-	umask(mask);
-	if (fchmod(fd, 0666 & ~mask) != 0 || rename(tmp, out) != 0) {
-		nm_cli_error("%s: %s", out, strerror(errno));
-		goto out;
-	}
-	int dfd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-	if (dfd >= 0) {
-		fsync(dfd);
-		close(dfd);
-	}
-	rc = NM_EXIT_OK;
-out:
-	close(fd);
-	if (rc != NM_EXIT_OK)
-		unlink(tmp);
-	return rc;
+	else
+		nm_cli_error("%s", err.msg);
+	return NM_EXIT_FAIL;
 }
 
 int nm_cmd_apply(int argc, char **argv, const nm_options *given)

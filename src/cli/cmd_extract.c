@@ -1,5 +1,6 @@
-/* nmodel extract FILE DIR: write the whole tree under DIR (made with its parents when
- * missing), byte-identical to a mount. A file that cannot be produced is reported and
+/* nmodel extract [-j N] FILE DIR: write the whole tree under DIR (made with its parents
+ * when missing), byte-identical to a mount, producing files on N threads (jobs.h; default
+ * the number of CPUs; -j1 produces them one after the other on this thread). A file that cannot be produced is reported and
  * left out (never written half), and the exit status says something failed. A chunk
  * that failed to parse is part of the tree (its error.txt), so it does not change the
  * status, but its first line is printed: a damaged model is not extracted silently.
@@ -7,18 +8,23 @@
  * files nobody changed. */
 #include <errno.h>
 #include <fcntl.h>
+#include <getopt.h>
+#include <stdlib.h>
 #include <stdio.h>
 #include <string.h>
 #include <unistd.h>
 #include "cli/commands.h"
 #include "cli/common.h"
 #include "cli/stamp.h"
+#include "cli/jobs.h"
 
-/* One file: to a temporary name, renamed when whole, so a failure leaves nothing. */
-static int extract_file(nm_tree *t, nm_node *n, const char *dir, const char *path)
+/* One file: to a temporary name beside it, renamed when whole, so a failure leaves
+ * nothing. */
+static int extract_file(nm_tree *t, nm_node *n, const char *path)
 {
 	char tmp[4200];
-	snprintf(tmp, sizeof tmp, "%s/.%s.part", dir, nm_node_name(n));
+	int dir = (int)(strrchr(path, '/') - path); /* path is DIR/..., never bare */
+	snprintf(tmp, sizeof tmp, "%.*s/.%s.part", dir, path, nm_node_name(n));
 	int fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
 	if (fd < 0) {
 		nm_cli_error("%s: %s", tmp, strerror(errno));
@@ -62,32 +68,67 @@ static void warn_error_txt(const char *path)
 	fclose(f);
 }
 
-/* ctx: the directory being written, which holds the temporary names. */
+static int extract_queued(nm_tree *t, nm_node *n, const char *path, void *ctx)
+{
+	(void)ctx;
+	return extract_file(t, n, path);
+}
+
+/* ctx: the jobs the files go to, or NULL: written here. Text (error.txt among it) is
+ * written here either way: it costs a copy, and its warnings come in the tree's order. */
 static int extract_one(nm_tree *t, nm_node *n, const char *path, void *ctx)
 {
-	if (nm_node_type(n) != NM_NODE_DIR) {
-		int rc = extract_file(t, n, ctx, path);
-		if (rc == NM_EXIT_OK && strcmp(nm_node_name(n), "error.txt") == 0)
-			warn_error_txt(path);
-		return rc;
+	nm_cli_jobs *jobs = ctx;
+	if (nm_node_type(n) == NM_NODE_DIR) {
+		if (nm_cli_make_dir(path) != 0)
+			return NM_EXIT_FAIL;
+		return nm_cli_each_child(t, n, path, extract_one, ctx);
 	}
-	if (nm_cli_make_dir(path) != 0)
-		return NM_EXIT_FAIL;
-	return nm_cli_each_child(t, n, path, extract_one, (void *)path);
+	if (jobs && nm_node_type(n) != NM_NODE_TEXT)
+		return nm_cli_jobs_add(jobs, n, path, NULL);
+	int rc = extract_file(t, n, path);
+	if (rc == NM_EXIT_OK && strcmp(nm_node_name(n), "error.txt") == 0)
+		warn_error_txt(path);
+	return rc;
 }
+
+/* -j N: 1 to this many threads. */
+#define MAX_JOBS 256u
 
 int nm_cmd_extract(int argc, char **argv, const nm_options *opt)
 {
-	(void)argc;
-	nm_tree *t = nm_cli_open(argv[1], opt);
+	unsigned threads = nm_cli_cpus();
+	int c;
+	optind = 1;
+	opterr = 0; /* getopt's own message would not start with "nmodel: " */
+	while ((c = getopt(argc, argv, "+j:")) != -1) {
+		char *end;
+		unsigned long v = c == 'j' ? strtoul(optarg, &end, 10) : 0;
+		if (c != 'j' || !*optarg || *end || v < 1 || v > MAX_JOBS) {
+			char why[64];
+			if (c == 'j')
+				snprintf(why, sizeof why, "-j takes 1 to %u threads", MAX_JOBS);
+			else
+				snprintf(why, sizeof why, "unknown option -%c", optopt);
+			return nm_cli_usage_error("extract", why);
+		}
+		threads = (unsigned)v;
+	}
+	if (argc - optind != 2)
+		return nm_cli_usage_error("extract", "wrong number of arguments");
+	const char *file = argv[optind], *dir = argv[optind + 1];
+	nm_tree *t = nm_cli_open(file, opt);
 	if (!t)
 		return NM_EXIT_FAIL;
 	int rc = NM_EXIT_FAIL;
-	if (nm_cli_make_dirs(argv[2]) == 0) {
-		int64_t begun = nm_stamp_begin(argv[2]);
-		rc = nm_cli_each_child(t, nm_tree_root(t), argv[2], extract_one, argv[2]);
+	if (nm_cli_make_dirs(dir) == 0) {
+		int64_t begun = nm_stamp_begin(dir);
+		nm_cli_jobs *jobs = nm_cli_jobs_start(t, threads, extract_queued);
+		rc = nm_cli_each_child(t, nm_tree_root(t), dir, extract_one, jobs);
+		if (jobs && nm_cli_jobs_finish(jobs) != NM_EXIT_OK)
+			rc = NM_EXIT_FAIL;
 		if (rc == NM_EXIT_OK)
-			nm_stamp_write(argv[1], argv[2], begun);
+			nm_stamp_write(file, dir, begun);
 	}
 	nm_tree_free(t);
 	return rc;

@@ -13,9 +13,11 @@ void nm_cli_error(const char *fmt, ...)
 {
 	va_list ap;
 	va_start(ap, fmt);
+	flockfile(stderr); /* one line, whole, when extract's threads report at once */
 	fputs("nmodel: ", stderr);
 	vfprintf(stderr, fmt, ap);
 	fputc('\n', stderr);
+	funlockfile(stderr);
 	va_end(ap);
 }
 
@@ -94,30 +96,36 @@ int nm_cli_each_child(nm_tree *t, nm_node *dir, const char *path, nm_cli_child_f
 	return rc;
 }
 
+/* Written from the tree's own bytes (nm_read_pin: a produced file's cache entry, a
+ * text), in pieces of this size: a slice's are read into a buffer this large. Any thread
+ * may copy (extract -j). */
+#define COPY_PIECE (1u << 20)
+
 int nm_cli_copy(nm_tree *t, nm_node *n, int fd, const char *shown)
 {
-	static char buf[1 << 16];
 	uint64_t off = 0;
 	nm_error err;
 	for (;;) {
-		size_t got;
-		if (nm_read(t, n, off, buf, sizeof buf, &got, &err) != NM_OK) {
+		nm_read_hold h;
+		if (nm_read_pin(t, n, off, COPY_PIECE, &h, &err) != NM_OK) {
 			say(shown, &err);
 			return NM_EXIT_FAIL;
 		}
-		if (got == 0)
+		if (h.len == 0)
 			return NM_EXIT_OK;
-		for (size_t done = 0; done < got;) {
-			ssize_t w = write(fd, buf + done, got - done);
+		for (size_t done = 0; done < h.len;) {
+			ssize_t w = write(fd, h.data + done, h.len - done);
 			if (w < 0 && errno == EINTR)
 				continue;
 			if (w < 0) {
 				nm_cli_error("%s: write failed: %s", shown, strerror(errno));
+				nm_read_release(t, &h);
 				return NM_EXIT_FAIL;
 			}
 			done += (size_t)w;
 		}
-		off += got;
+		off += h.len;
+		nm_read_release(t, &h);
 	}
 }
 

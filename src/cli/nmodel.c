@@ -29,7 +29,7 @@ static const struct command {
 	{ "info", 1, "info FILE", nm_cmd_info },
 	{ "ls", -1, "ls [-l] [-R] FILE [PATH]", nm_cmd_ls },
 	{ "cat", 2, "cat FILE PATH", nm_cmd_cat },
-	{ "extract", 2, "extract FILE DIR", nm_cmd_extract },
+	{ "extract", -1, "extract [-j N] FILE DIR", nm_cmd_extract },
 	{ "apply", -1, "apply [--dry-run] FILE DIR [OUT]", nm_cmd_apply },
 	{ "formats", 0, "formats", formats },
 };

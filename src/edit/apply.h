@@ -52,4 +52,14 @@ void nm_apply_each_change(const nm_apply *a, void (*fn)(const char *line, void *
  * in t. Failures are problems; returns the count of new ones. */
 size_t nm_apply_verify(nm_apply *a, nm_tree *out, nm_error *err);
 
+/* The new bytes b[0..len) as the file out, whole or not at all: written to a temporary
+ * file in out's directory, fsynced, opened again as a model under opt and checked
+ * (nm_apply_verify), renamed over out and the directory fsynced. out NULL: the same
+ * check of a temporary file in $TMPDIR, which is then unlinked (a front end that shows
+ * the new model without saving it). *tree, when tree is not NULL, gets the checked tree
+ * of the new bytes (the caller frees it). NM_E_INVAL: the check found problems
+ * (nm_apply_each_problem); out is then untouched. */
+nm_status nm_apply_write(nm_apply *a, const char *out, const uint8_t *b, size_t len,
+			 const nm_options *opt, nm_tree **tree, nm_error *err);
+
 #endif

@@ -2,6 +2,7 @@
 #include <string.h>
 #include "export/csv.h"
 #include "export/fmt_num.h"
+#include "export/span.h"
 #include "export/text.h"
 
 void nm_csv_col_add(nm_csv *c, const char *name, nm_csv_kind kind, unsigned width)
@@ -76,4 +77,18 @@ void nm_csv_cell_int(nm_out *o, const nm_csv *c, size_t k, int64_t v)
 void nm_csv_empty_row(nm_out *o)
 {
 	nm_out_char(o, '\n');
+}
+
+nm_status nm_csv_write_range(nm_out *o, const nm_csv *c, uint64_t rows, uint64_t off,
+			     size_t len, nm_csv_row_fn row, void *ctx, const char *file,
+			     nm_error *err)
+{
+	nm_span sp = nm_span_begin(o, off, len);
+	uint64_t w = nm_csv_row_size(c), k0, k1;
+	if (nm_span_text(&sp, nm_csv_size(c, 0)))
+		nm_csv_begin(o, c);
+	nm_span_lines(&sp, w, rows, &k0, &k1);
+	for (uint64_t k = k0; k < k1 && !o->failed; k++)
+		row(o, ctx, k);
+	return nm_span_cut(&sp, o, file, err);
 }

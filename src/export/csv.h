@@ -8,6 +8,7 @@
 
 #include <stddef.h>
 #include <stdint.h>
+#include "lib/error.h"
 #include "lib/out.h"
 
 #define NM_CSV_MAX_COLS 128   /* J3D triangles: packet + 3 corners x 32 attributes */
@@ -42,5 +43,14 @@ void nm_csv_cell_uint(nm_out *o, const nm_csv *c, size_t k, uint64_t v);
 void nm_csv_cell_int(nm_out *o, const nm_csv *c, size_t k, int64_t v);
 /* A row with no columns: its '\n'. */
 void nm_csv_empty_row(nm_out *o);
+
+/* Writes row r of a CSV (its cells, with nm_csv_cell_* or by hand, the same bytes). */
+typedef void (*nm_csv_row_fn)(nm_out *o, void *ctx, uint64_t r);
+/* Bytes [off, off+len) of the CSV of c with rows rows (the whole file: 0 and its
+ * nm_csv_size): the header when the range reaches it, then only the rows that reach
+ * into it (every row has nm_csv_row_size bytes). file names it in an internal error. */
+nm_status nm_csv_write_range(nm_out *o, const nm_csv *c, uint64_t rows, uint64_t off,
+			     size_t len, nm_csv_row_fn row, void *ctx, const char *file,
+			     nm_error *err);
 
 #endif

@@ -61,18 +61,24 @@ static float finite_or(float f, float fallback)
 /* glTF asks for unit normals, weights that sum to 1, no joint twice: a vertex whose data
  * breaks that is mended here (a zero normal points up, a vertex without weight follows
  * joint 0), so that a damaged file still gives a valid glb. */
+/* A position as written (a non-finite coordinate is 0), into the bounds mn, mx (v: the
+ * vertex's number; the first sets them). */
+static void mend_position(float p[3], uint64_t v, float mn[3], float mx[3])
+{
+	for (int c = 0; c < 3; c++) {
+		p[c] = finite_or(p[c], 0);
+		if (v == 0 || p[c] < mn[c])
+			mn[c] = p[c];
+		if (v == 0 || p[c] > mx[c])
+			mx[c] = p[c];
+	}
+}
+
 static void mend(const nm_obj_group *g, nm_obj_data *d, unsigned nuv, size_t njoints,
 		 float mn[3], float mx[3])
 {
 	for (uint64_t v = 0; v < g->nverts; v++) {
-		float *p = d->positions + 3 * v;
-		for (int c = 0; c < 3; c++) {
-			p[c] = finite_or(p[c], 0);
-			if (v == 0 || p[c] < mn[c])
-				mn[c] = p[c];
-			if (v == 0 || p[c] > mx[c])
-				mx[c] = p[c];
-		}
+		mend_position(d->positions + 3 * v, v, mn, mx);
 		if (d->normals) {
 			float *n = d->normals + 3 * v;
 			double len = 0;
@@ -211,7 +217,26 @@ static nm_status write_images(const nm_gltf_model *m, const nm_gltf_plan *p, nm_
 	return NM_OK;
 }
 
-nm_status nm_gltf_write(const nm_gltf_model *m, nm_out *o, nm_error *err)
+/* The POSITION bounds of group i, which the JSON holds, without writing it: for a
+ * prefix that stops before the group's vertices. */
+static nm_status group_bounds(const nm_gltf_model *m, size_t i, const nm_options *opt,
+			      float mn[3], float mx[3], nm_error *err)
+{
+	nm_obj_data d;
+	nm_status s = nm_obj_load(m->mesh, i, 0, opt, "model.glb", &d, err);
+	if (s != NM_OK)
+		return s;
+	for (uint64_t v = 0; v < m->mesh->groups[i].nverts; v++)
+		mend_position(d.positions + 3 * v, v, mn, mx);
+	nm_obj_data_free(&d);
+	return NM_OK;
+}
+
+/* The file's first end bytes at least (all of it when end is its size): the header, the
+ * JSON and the BIN chunk's groups as far as they reach end; the groups past it are
+ * loaded for their bounds only, and what follows them (inverse binds, images,
+ * animations) is left out when the groups reach end. */
+static nm_status write_prefix(const nm_gltf_model *m, uint64_t end, nm_out *o, nm_error *err)
 {
 	nm_gltf_plan p;
 	nm_status s = nm_gltf_plan_make(m, o->opt, &p, err);
@@ -228,7 +253,7 @@ nm_status nm_gltf_write(const nm_gltf_model *m, nm_out *o, nm_error *err)
 	}
 	uint64_t size = nm_gltf_size(m);
 	if (size && size <= SIZE_MAX)
-		nm_out_expect(o, (size_t)size);
+		nm_out_expect(o, (size_t)(end < size ? end : size));
 	/* Header and JSON chunk header, filled in once the JSON's length is known. */
 	size_t start = o->len;
 	static const uint8_t blank[20];
@@ -244,13 +269,16 @@ nm_status nm_gltf_write(const nm_gltf_model *m, nm_out *o, nm_error *err)
 		nm_out_write(o, h, 8);
 	}
 	for (size_t i = 0; i < m->mesh->ngroups && s == NM_OK; i++)
-		if (p.g[i].own || p.g[i].draws)
+		if (o->len - start >= end && p.g[i].own)
+			s = group_bounds(m, i, o->opt, bounds[i], bounds[i] + 3, err);
+		else if (o->len - start < end && (p.g[i].own || p.g[i].draws))
 			s = write_group(m, &p, i, o, bounds[i], bounds[i] + 3, err);
-	if (s == NM_OK && p.skinned)
+	bool rest = o->len - start < end;
+	if (s == NM_OK && rest && p.skinned)
 		write_ibm(m, o);
-	if (s == NM_OK)
+	if (s == NM_OK && rest)
 		s = write_images(m, &p, o, err);
-	if (s == NM_OK)
+	if (s == NM_OK && rest)
 		s = nm_gltf_anim_write(m, &p, o, err);
 	if (s == NM_OK)
 		s = nm_out_status(o);
@@ -260,7 +288,7 @@ nm_status nm_gltf_write(const nm_gltf_model *m, nm_out *o, nm_error *err)
 	uint8_t *h = o->data + start;
 	put32(h, GLB_MAGIC);
 	put32(h + 4, 2);
-	put32(h + 8, (uint32_t)(o->len - start));
+	put32(h + 8, (uint32_t)(rest ? o->len - start : size)); /* the same when whole */
 	put32(h + 12, (uint32_t)json_len);
 	put32(h + 16, CHUNK_JSON);
 	for (size_t i = 0; i < m->mesh->ngroups; i++)
@@ -276,10 +304,39 @@ out:
 	return s;
 }
 
+nm_status nm_gltf_write(const nm_gltf_model *m, nm_out *o, nm_error *err)
+{
+	return write_prefix(m, UINT64_MAX, o, err);
+}
+
+nm_status nm_gltf_write_range(const nm_gltf_model *m, uint64_t off, size_t len, nm_out *o,
+			      nm_error *err)
+{
+	nm_out prefix;
+	nm_out_init(&prefix);
+	prefix.opt = o->opt;
+	nm_status s = write_prefix(m, off + len, &prefix, err);
+	if (s == NM_OK && prefix.len < off + len)
+		s = nm_fail(err, NM_E_INTERNAL, "model.glb", NULL, off,
+			    "internal error: a prefix of %zu bytes for a range to %llu", prefix.len,
+			    (unsigned long long)(off + len));
+	if (s == NM_OK)
+		nm_out_write(o, prefix.data + off, len);
+	nm_out_free(&prefix);
+	return s;
+}
+
 nm_status nm_gltf_produce(void *ctx, void *arg, nm_out *o, nm_error *err)
 {
 	(void)arg;
 	return nm_gltf_write(ctx, o, err);
+}
+
+nm_status nm_gltf_produce_range(void *ctx, void *arg, uint64_t off, size_t len, nm_out *o,
+				nm_error *err)
+{
+	(void)arg;
+	return nm_gltf_write_range(ctx, off, len, o, err);
 }
 
 nm_status nm_gltf_add(nm_tree *t, nm_node *dir, const nm_gltf_model *m, nm_produce_fn produce,
@@ -291,6 +348,8 @@ nm_status nm_gltf_add(nm_tree *t, nm_node *dir, const nm_gltf_model *m, nm_produ
 	if (!produce) {
 		produce = nm_gltf_produce;
 		ctx = (void *)m;
+		if (nm_tree_range_producer(t, produce, nm_gltf_produce_range) != NM_OK)
+			return NM_E_NOMEM;
 	}
 	return size && nm_lazy(t, dir, "model.glb", size, produce, ctx, (void *)m) ? NM_OK
 										     : NM_E_NOMEM;

@@ -83,6 +83,15 @@ uint64_t nm_gltf_size(const nm_gltf_model *m);
 nm_status nm_gltf_write(const nm_gltf_model *m, nm_out *o, nm_error *err);
 /* nm_produce_fn adapter: ctx is the nm_gltf_model. */
 nm_status nm_gltf_produce(void *ctx, void *arg, nm_out *o, nm_error *err);
+/* Bytes [off, off+len) of what nm_gltf_write writes: a prefix of the file up to
+ * off+len (the JSON's bounds from every group's positions, the BIN chunk's groups as far
+ * as the range reaches, nothing after them when they reach it), cut. */
+nm_status nm_gltf_write_range(const nm_gltf_model *m, uint64_t off, size_t len, nm_out *o,
+			      nm_error *err);
+/* Its nm_range_fn (ctx as nm_gltf_produce's), paired by nm_gltf_add with nm_gltf_produce;
+ * a driver passing its own producer pairs its own. */
+nm_status nm_gltf_produce_range(void *ctx, void *arg, uint64_t off, size_t len, nm_out *o,
+				nm_error *err);
 /* dir/model.glb at its exact size, produced from m (which must live as long as the
  * tree: its arena) by produce(ctx, m) (NULL: nm_gltf_produce). NM_E_NOMEM when either
  * fails. A model whose glb would pass 4 GiB (GLB's 32-bit length) gets none. */

@@ -3,6 +3,7 @@
 #include <string.h>
 #include "export/fmt_num.h"
 #include "export/obj.h"
+#include "export/span.h"
 #include "export/text.h"
 #include "lib/alloc.h"
 
@@ -216,67 +217,107 @@ nm_status nm_obj_load(const nm_obj_model *m, size_t i, unsigned want, const nm_o
 	return s;
 }
 
-nm_status nm_obj_write(const nm_obj_model *m, nm_out *o, nm_error *err)
+nm_status nm_obj_write_range(const nm_obj_model *m, uint64_t off, size_t len, nm_out *o,
+			     nm_error *err)
 {
 	static const float white[3] = { 1, 1, 1 }, up[3] = { 0, 0, 1 }, zero[2] = { 0, 0 };
 	struct layout w = layout_of(m);
 	unsigned rw = ref_width(&w);
-	/* The whole file at once: every line after this is written in place. */
-	uint64_t size = nm_obj_size(m);
-	if (size <= SIZE_MAX)
-		nm_out_expect(o, (size_t)size);
-	if (m->comment)
+	uint64_t vline = w.color ? VC_LINE : V_LINE, fline = 2 + 3 * (1 + (uint64_t)rw);
+	nm_span sp = nm_span_begin(o, off, len);
+	/* Every line written after this fits: a range has a line cut at each end. */
+	bool whole = off == 0 && len == nm_obj_size(m);
+	nm_out_expect(o, len + (whole ? 0 : 2 * (FACE_MAX > VC_LINE ? FACE_MAX : VC_LINE)));
+	if (m->comment && nm_span_text(&sp, 3 + strlen(m->comment)))
 		nm_out_printf(o, "# %s\n", m->comment);
-	if (m->mtllib)
+	if (m->mtllib && nm_span_text(&sp, 8 + strlen(m->mtllib)))
 		nm_out_printf(o, "mtllib %s\n", m->mtllib);
-	if (w.vt_pad)
+	if (w.vt_pad && nm_span_text(&sp, VT_LINE))
 		floats_line(o, "vt", zero, 2, NULL, 0);
-	if (w.vn_pad)
+	if (w.vn_pad && nm_span_text(&sp, VN_LINE))
 		floats_line(o, "vn", up, 3, NULL, 0);
 	/* Bases of the vertices the current group's faces refer to. */
 	struct bases b = { 0 };
 	uint64_t next_v = 0, next_vt = w.vt_pad, next_vn = w.vn_pad;
-	for (size_t i = 0; i < m->ngroups; i++) {
+	for (size_t i = 0; i < m->ngroups && !nm_span_done(&sp); i++) {
 		const nm_obj_group *g = &m->groups[i];
-		nm_obj_data d;
-		nm_status s = nm_obj_load(m, i, NM_WANT_NORMALS | NM_WANT_OBJ_UV | NM_WANT_COLORS,
-					  o->opt, "mesh.obj", &d, err);
-		if (s != NM_OK)
-			return s;
-		if (g->object)
-			nm_out_printf(o, "o %s\n", g->object);
-		nm_out_printf(o, "g %s\n", g->name);
-		if (g->material)
-			nm_out_printf(o, "usemtl %s\n", g->material);
-		if (!g->reuse_vertices) {
+		bool own = !g->reuse_vertices;
+		if (own)
 			b = (struct bases){ next_v, next_vt, next_vn, g->nuvs > 0, g->has_normals };
-			for (uint64_t k = 0; k < g->nverts; k++)
+		uint64_t nv = own ? g->nverts : 0, body = nv * vline +
+			(g->nuvs > 0 ? nv * VT_LINE : 0) + (g->has_normals ? nv * VN_LINE : 0) +
+			g->ntris * fline;
+		uint64_t head = header_len(g);
+		if (sp.pos + head + body <= sp.off) { /* before the range: counted only */
+			sp.pos += head + body;
+		} else {
+			nm_obj_data d;
+			nm_status s = nm_obj_load(m, i, NM_WANT_NORMALS | NM_WANT_OBJ_UV |
+						  NM_WANT_COLORS, o->opt, "mesh.obj", &d, err);
+			if (s != NM_OK)
+				return s;
+			if (nm_span_text(&sp, head)) {
+				if (g->object)
+					nm_out_printf(o, "o %s\n", g->object);
+				nm_out_printf(o, "g %s\n", g->name);
+				if (g->material)
+					nm_out_printf(o, "usemtl %s\n", g->material);
+			}
+			uint64_t k0, k1;
+			nm_span_lines(&sp, vline, nv, &k0, &k1);
+			for (uint64_t k = k0; k < k1; k++)
 				floats_line(o, "v", d.positions + k * 3, 3,
 					    d.colors ? d.colors + k * 4 : white, w.color ? 3 : 0);
-			const float *uv = d.texcoords[nm_obj_uv(g)];
-			if (uv)
-				for (uint64_t k = 0; k < g->nverts; k++)
-					floats_line(o, "vt", uv + k * 2, 2, NULL, 0);
-			if (d.normals)
-				for (uint64_t k = 0; k < g->nverts; k++)
-					floats_line(o, "vn", d.normals + k * 3, 3, NULL, 0);
+			const float *uv = own ? d.texcoords[nm_obj_uv(g)] : NULL;
+			nm_span_lines(&sp, VT_LINE, uv ? nv : 0, &k0, &k1);
+			for (uint64_t k = k0; k < k1; k++)
+				floats_line(o, "vt", uv + k * 2, 2, NULL, 0);
+			nm_span_lines(&sp, VN_LINE, d.normals ? nv : 0, &k0, &k1);
+			for (uint64_t k = k0; k < k1; k++)
+				floats_line(o, "vn", d.normals + k * 3, 3, NULL, 0);
+			nm_span_lines(&sp, fline, g->ntris, &k0, &k1);
+			for (uint64_t k = k0; k < k1; k++) {
+				uint32_t *t = d.tris + k * 3;
+				if (t[0] == NM_OBJ_DROPPED || t[1] == NM_OBJ_DROPPED ||
+				    t[2] == NM_OBJ_DROPPED)
+					t[0] = NM_OBJ_DROPPED;
+				face(o, &w, rw, t, &b);
+			}
+			nm_obj_data_free(&d);
+		}
+		if (own) {
 			next_v += g->nverts;
 			next_vt += g->nuvs > 0 ? g->nverts : 0;
 			next_vn += g->has_normals ? g->nverts : 0;
 		}
-		for (uint64_t k = 0; k < g->ntris; k++) {
-			uint32_t *t = d.tris + k * 3;
-			if (t[0] == NM_OBJ_DROPPED || t[1] == NM_OBJ_DROPPED || t[2] == NM_OBJ_DROPPED)
-				t[0] = NM_OBJ_DROPPED;
-			face(o, &w, rw, t, &b);
-		}
-		nm_obj_data_free(&d);
 	}
-	return nm_out_status(o);
+	return nm_span_cut(&sp, o, "mesh.obj", err);
+}
+
+nm_status nm_obj_write(const nm_obj_model *m, nm_out *o, nm_error *err)
+{
+	uint64_t size = nm_obj_size(m);
+	if (size > SIZE_MAX)
+		return nm_fail(err, NM_E_LIMIT, "mesh.obj", NULL, NM_NO_OFFSET, "too large");
+	return nm_obj_write_range(m, 0, (size_t)size, o, err);
 }
 
 nm_status nm_obj_produce(void *ctx, void *arg, nm_out *o, nm_error *err)
 {
 	(void)arg;
 	return nm_obj_write(ctx, o, err);
+}
+
+nm_status nm_obj_produce_range(void *ctx, void *arg, uint64_t off, size_t len, nm_out *o,
+			       nm_error *err)
+{
+	(void)arg;
+	return nm_obj_write_range(ctx, off, len, o, err);
+}
+
+nm_node *nm_obj_add(nm_tree *t, nm_node *dir, const nm_obj_model *m)
+{
+	if (nm_tree_split_producer(t, nm_obj_produce, nm_obj_produce_range) != NM_OK)
+		return NULL;
+	return nm_lazy(t, dir, "mesh.obj", nm_obj_size(m), nm_obj_produce, (void *)m, NULL);
 }

@@ -23,6 +23,7 @@
 #include <stdint.h>
 #include "lib/error.h"
 #include "lib/out.h"
+#include "lib/tree.h"
 
 #define NM_OBJ_DROPPED UINT32_MAX   /* put in tris[3k] to leave triangle k out */
 #define NM_MESH_MAX_UV 8            /* UV sets a group can carry (J3D has 8) */
@@ -71,8 +72,20 @@ uint64_t nm_obj_size(const nm_obj_model *m);
  * per-group arrays come from nm_alloc under o->opt; err must not be NULL. */
 nm_status nm_obj_write(const nm_obj_model *m, nm_out *o, nm_error *err);
 
+/* Bytes [off, off+len) of what nm_obj_write writes (len within nm_obj_size), at the
+ * cost of the groups they fall in: every section's offset follows from the counts, and
+ * only the lines reaching into the range are formatted. */
+nm_status nm_obj_write_range(const nm_obj_model *m, uint64_t off, size_t len, nm_out *o,
+			     nm_error *err);
+
 /* nm_produce_fn adapter: ctx is the nm_obj_model. */
 nm_status nm_obj_produce(void *ctx, void *arg, nm_out *o, nm_error *err);
+/* Its nm_range_fn. */
+nm_status nm_obj_produce_range(void *ctx, void *arg, uint64_t off, size_t len, nm_out *o,
+			       nm_error *err);
+/* mesh.obj in dir over m (which lives as long as the tree), produced by ranges where a
+ * front end allows them. */
+nm_node *nm_obj_add(nm_tree *t, nm_node *dir, const nm_obj_model *m);
 
 /* For writers of the description (mesh.obj, model.glb): allocate under opt the arrays
  * of group i that `want` asks for (NM_WANT_* bits; those the group lacks are not

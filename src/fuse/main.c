@@ -5,14 +5,69 @@
 #include <malloc.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <unistd.h>
 #include "config.h"
 #include "formats/driver.h"
+#include "fuse/ahead.h"
 #include "fuse/idle.h"
 #include "fuse/log.h"
 #include "fuse/loop.h"
 #include "fuse/mountpoint.h"
 #include "fuse/ops.h"
 #include "fuse/prefill.h"
+#include "fuse/swap.h"
+#include "fuse/wops.h"
+#include <stdbool.h>
+#include <string.h>
+#include <sys/stat.h>
+
+/* Whether path (a file or folder, existing or not) lies under dir. */
+static bool inside(const char *path, const char *dir)
+{
+	if (!path)
+		return false;
+	char *d = realpath(dir, NULL), *p = realpath(path, NULL);
+	if (!p) { /* not there yet: its folder */
+		char *copy = strdup(path), *slash = copy ? strrchr(copy, '/') : NULL;
+		if (slash)
+			*slash = '\0';
+		p = realpath(slash ? (*copy ? copy : "/") : ".", NULL);
+		free(copy);
+	}
+	size_t n = d ? strlen(d) : 0;
+	bool in = d && p && strncmp(p, d, n) == 0 && (p[n] == '/' || p[n] == '\0' || n == 1);
+	free(d);
+	free(p);
+	return in;
+}
+
+/* -o rw: OUT must not be the model file itself (the same inode, a hard link
+ * included), and a folder's writable mount is not done yet. 0 or -1 after saying why. */
+static int check_writable(const nm_fuse_options *opts)
+{
+	struct stat src, out;
+	if (stat(opts->source, &src) != 0)
+		return 0; /* opening it says why */
+	if (S_ISDIR(src.st_mode)) {
+		nm_fuse_say("%s: a folder: -o rw writes back into one model or archive file "
+			    "(a folder's writable mount is not done yet)", opts->source);
+		return -1;
+	}
+	if (opts->save && stat(opts->save, &out) == 0 && out.st_dev == src.st_dev &&
+	    out.st_ino == src.st_ino) {
+		nm_fuse_say("-o save=%s: is %s itself: a save never writes the model it reads",
+			    opts->save, opts->source);
+		return -1;
+	}
+	if (inside(opts->save, opts->mountpoint) || inside(opts->overlay, opts->mountpoint)) {
+		nm_fuse_say("-o %s=%s: inside the mount point %s: the daemon would write into "
+			    "its own mount", inside(opts->save, opts->mountpoint) ? "save" : "overlay",
+			    inside(opts->save, opts->mountpoint) ? opts->save : opts->overlay,
+			    opts->mountpoint);
+		return -1;
+	}
+	return 0;
+}
 
 /* A libfuse call failed: one line of ours, quoting what libfuse said about it (held by
  * fuse/log.c rather than printed as its own "fuse: ..." line). */
@@ -83,17 +138,31 @@ int main(int argc, char *argv[])
 	/* A request about to run a decoder or a parse lets another thread take the next
 	 * ones meanwhile (fuse/loop.c). */
 	opts.model.before_long_work = nm_fuse_loop_step_aside;
+	if (opts.rw && check_writable(&opts) != 0)
+		goto out;
+	opts.model.editable = opts.rw; /* record files get their inverses */
 	if (nm_open_model(opts.source, &opts.model, &fs.tree, &err) != NM_OK) {
 		nm_fuse_say_error(&fs, &err);
 		goto out;
 	}
-	/* Inode numbers are node ids: archive members' nodes may come and go. */
-	nm_tree_allow_eviction(fs.tree);
+	if (opts.rw) {
+		/* Inode numbers are per path (fuse/inodes.h), and the trees stay whole. */
+		fs.writable = nm_wfs_open(fs.tree, &opts.model, opts.source, opts.save,
+					  opts.overlay, &err);
+		if (!fs.writable) {
+			nm_fuse_say_error(&fs, &err);
+			goto out;
+		}
+	} else {
+		/* Inode numbers are node ids: archive members' nodes may come and go. */
+		nm_tree_allow_eviction(fs.tree);
+	}
 	stat(opts.source, &fs.source);
 	if (nm_fuse_log_open(opts.log_file, cmd.foreground) != 0)
 		goto out;
 
-	se = fuse_session_new(&args, &nm_fuse_ops, sizeof nm_fuse_ops, &fs);
+	se = fs.writable ? fuse_session_new(&args, &nm_fuse_wops, sizeof nm_fuse_wops, &fs)
+			 : fuse_session_new(&args, &nm_fuse_ops, sizeof nm_fuse_ops, &fs);
 	if (!se) {
 		failed("cannot start a FUSE session");
 		goto out;
@@ -112,12 +181,22 @@ int main(int argc, char *argv[])
 	nm_fuse_log_release();
 	fuse_daemonize(cmd.foreground);
 	nm_fuse_log_detach();
-	if (nm_fuse_prefill_start(&fs, opts.prefill ? opts.model.cache_size : 0) != 0)
+	if (fs.writable && nm_swap_start(fs.writable, se) != 0)
+		nm_fuse_say("cannot start the thread that drops the kernel's caches after a save");
+	/* The prefill hands files by node id: not under -o rw, whose numbers are per path. */
+	if (nm_fuse_prefill_start(&fs, opts.prefill && !fs.writable ? opts.model.cache_size : 0) != 0)
 		nm_fuse_say("cannot start the prefill thread: every file is READ on first use");
+	/* A reader may want part of a file (head, a file manager's sniffing): by ranges. */
+	nm_tree_allow_ranges(fs.tree);
+	/* and one large decode may use every CPU (mesh.obj in pieces). */
+	nm_tree_split_threads(fs.tree, (unsigned)sysconf(_SC_NPROCESSORS_ONLN));
+	if (opts.prefill && nm_fuse_ahead_start(&fs, opts.model.cache_size) != 0)
+		nm_fuse_say("cannot start the producing-ahead thread: files are made on READ");
 	if (opts.idle_timeout && !(fs.idle = nm_fuse_idle_start(mountpoint, opts.idle_timeout)))
 		nm_fuse_say("cannot start the idle_timeout thread: the mount stays until unmounted");
 	rc = serve(se, &cmd, &opts, &fs) != 0;
 	nm_fuse_idle_stop(fs.idle);
+	nm_fuse_ahead_stop(&fs);
 	nm_fuse_prefill_stop(&fs);
 	fuse_session_unmount(se);
 out_signals:
@@ -126,6 +205,7 @@ out:
 	if (se)
 		fuse_session_destroy(se);
 	nm_fuse_log_close();
+	nm_wfs_close(fs.writable);
 	nm_tree_free(fs.tree);
 	free(mountpoint);
 	free(cmd.mountpoint);

@@ -6,6 +6,7 @@
 #include "fuse/log.h"
 #include "fuse/loop.h"
 #include "fuse/ops.h"
+#include "fuse/ahead.h"
 #include "fuse/prefill.h"
 
 void nm_fuse_say_error(const nm_fuse_fs *fs, const nm_error *err)
@@ -37,6 +38,18 @@ static nm_node *hold(fuse_req_t req, nm_fuse_fs *fs, fuse_ino_t ino)
 
 static void put(nm_fuse_fs *fs, nm_node *n) { nm_node_put(fs->tree, n); }
 
+void nm_fuse_stat_source(const nm_fuse_fs *fs, uint64_t ino, struct stat *st)
+{
+	memset(st, 0, sizeof *st);
+	st->st_ino = ino;
+	st->st_uid = fs->source.st_uid;
+	st->st_gid = fs->source.st_gid;
+	st->st_atim = fs->source.st_atim;
+	st->st_mtim = fs->source.st_mtim;
+	st->st_ctim = fs->source.st_ctim;
+	st->st_blksize = 4096;
+}
+
 static int fill_stat(nm_fuse_fs *fs, nm_node *n, struct stat *st)
 {
 	nm_error err;
@@ -45,14 +58,7 @@ static int fill_stat(nm_fuse_fs *fs, nm_node *n, struct stat *st)
 		nm_fuse_say_error(fs, &err);
 		return nm_status_errno(err.code);
 	}
-	memset(st, 0, sizeof *st);
-	st->st_ino = nm_node_id(n);
-	st->st_uid = fs->source.st_uid;
-	st->st_gid = fs->source.st_gid;
-	st->st_atim = fs->source.st_atim;
-	st->st_mtim = fs->source.st_mtim;
-	st->st_ctim = fs->source.st_ctim;
-	st->st_blksize = 4096;
+	nm_fuse_stat_source(fs, nm_node_id(n), st);
 	if (nm_node_type(n) == NM_NODE_DIR) {
 		st->st_mode = S_IFDIR | 0555;
 		st->st_nlink = 2;
@@ -305,6 +311,7 @@ static void fs_read(fuse_req_t req, fuse_ino_t ino, size_t size, off_t off,
 		fuse_reply_buf(req, (const char *)h.data, h.len);
 		nm_read_release(fs->tree, &h);
 	}
+	nm_fuse_ahead_ask(fs, n, (uint64_t)off, size); /* after: a range read saw it unmade */
 	put(fs, n);
 }
 

@@ -22,12 +22,17 @@ typedef struct nm_fuse_fs {
 	bool no_opendir;        /* and directories */
 	struct fuse_session *se; /* for pushing bytes to the kernel (prefill.h) */
 	struct nm_fuse_prefill *prefill; /* the pushing thread (prefill.h), or NULL */
+	struct nm_fuse_ahead *ahead; /* the producing-ahead thread (ahead.h), or NULL */
 	nm_fuse_idle *idle;     /* -o idle_timeout's watch (idle.h), or NULL: then opens and
 				 * releases count as uses of the mount */
+	struct nm_wfs *writable; /* -o rw: the writable mount (wops.h), or NULL */
 } nm_fuse_fs;
 
 /* Log a library message, naming the model by the path the user gave. */
 void nm_fuse_say_error(const nm_fuse_fs *fs, const nm_error *err);
+
+/* st zeroed but for what every node shows of the model file: its owner and times. */
+void nm_fuse_stat_source(const nm_fuse_fs *fs, uint64_t ino, struct stat *st);
 
 extern const struct fuse_lowlevel_ops nm_fuse_ops;
 

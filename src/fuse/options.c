@@ -11,7 +11,7 @@
 #define MAX_IDLE_TIMEOUT (366u * 24 * 3600)
 
 enum { KEY_HELP, KEY_VERSION, KEY_DISCARD, KEY_LOG, KEY_MAX_THREADS, KEY_IDLE_TIMEOUT,
-       KEY_FSNAME, KEY_NOPREFILL };
+       KEY_FSNAME, KEY_NOPREFILL, KEY_RW, KEY_RO, KEY_SAVE, KEY_OVERLAY };
 
 /* Every option mount.nmodel takes. Our limits (cache_size=, ...) are not here: an -o item
  * that matches nothing reaches on_option, which gives it to nm_options_parse (one table
@@ -26,10 +26,12 @@ static const struct fuse_opt option_spec[] = {
 	FUSE_OPT_KEY("idle_timeout=", KEY_IDLE_TIMEOUT),
 	FUSE_OPT_KEY("fsname=", KEY_FSNAME),
 	FUSE_OPT_KEY("noprefill", KEY_NOPREFILL),
+	FUSE_OPT_KEY("rw", KEY_RW),
+	FUSE_OPT_KEY("ro", KEY_RO),
+	FUSE_OPT_KEY("save=", KEY_SAVE),
+	FUSE_OPT_KEY("overlay=", KEY_OVERLAY),
 	/* mount(8), /etc/fstab and gvfs pass these; they mean nothing to a FUSE session.
 	 * x-* too (on_option: a fuse_opt template cannot end in a wildcard). */
-	FUSE_OPT_KEY("rw", KEY_DISCARD),
-	FUSE_OPT_KEY("ro", KEY_DISCARD),
 	FUSE_OPT_KEY("defaults", KEY_DISCARD),
 	FUSE_OPT_KEY("auto", KEY_DISCARD),
 	FUSE_OPT_KEY("noauto", KEY_DISCARD),
@@ -96,16 +98,18 @@ static int take_number(const char *arg, unsigned least, unsigned most, unsigned 
 	return 0;
 }
 
-static int take_log(nm_fuse_options *opts, const char *arg)
+/* "NAME=PATH" into *slot (log=, save=, overlay=); an empty PATH is refused, saying
+ * what it needs ("a file name (-o log=FILE)"). */
+static int take_path(const char *arg, char **slot, const char *needs)
 {
 	const char *file = strchr(arg, '=') + 1;
 	if (!*file) {
-		nm_fuse_say("log: needs a file name (-o log=FILE)");
+		nm_fuse_say("%.*s: needs %s", (int)(file - 1 - arg), arg, needs);
 		return -1;
 	}
-	free(opts->log_file);
-	opts->log_file = strdup(file);
-	return opts->log_file ? 0 : -1;
+	free(*slot);
+	*slot = strdup(file);
+	return *slot ? 0 : -1;
 }
 
 /* SOURCE, then MOUNTPOINT, both kept as given; nothing after them. */
@@ -158,7 +162,15 @@ static int on_option(void *data, const char *arg, int key, struct fuse_args *out
 	case KEY_DISCARD:
 		return 0;
 	case KEY_LOG:
-		return take_log(p->opts, arg);
+		return take_path(arg, &p->opts->log_file, "a file name (-o log=FILE)");
+	case KEY_SAVE:
+		return take_path(arg, &p->opts->save, "a file name (-o save=OUT)");
+	case KEY_OVERLAY:
+		return take_path(arg, &p->opts->overlay, "a folder (-o overlay=DIR)");
+	case KEY_RW:
+	case KEY_RO:
+		p->opts->rw = key == KEY_RW; /* the last one given wins, as in mount(8) */
+		return 0;
 	case KEY_MAX_THREADS:
 		return take_number(arg, 1, MAX_THREADS, &p->opts->max_threads);
 	case KEY_IDLE_TIMEOUT:
@@ -216,9 +228,15 @@ int nm_fuse_parse_options(struct fuse_args *args, nm_fuse_options *opts)
 			    "see --help)");
 		return -1;
 	}
+	if (!opts->rw && (opts->save || opts->overlay)) {
+		nm_fuse_say("-o %s: only for a writable mount (add -o rw)",
+			    opts->save ? "save=" : "overlay=");
+		return -1;
+	}
 	char *fsname = p.own_fsname ? NULL : fsname_option(opts->source);
 	int rc = (!p.own_fsname && (!fsname || fuse_opt_add_arg(args, fsname) != 0)) ||
-		 fuse_opt_add_arg(args, "-oro,subtype=nmodel,default_permissions") != 0;
+		 fuse_opt_add_arg(args, opts->rw ? "-osubtype=nmodel,default_permissions"
+						 : "-oro,subtype=nmodel,default_permissions") != 0;
 	free(fsname);
 	return rc ? -1 : 0;
 }
@@ -228,13 +246,15 @@ void nm_fuse_options_free(nm_fuse_options *opts)
 	free(opts->source);
 	free(opts->mountpoint);
 	free(opts->log_file);
+	free(opts->save);
+	free(opts->overlay);
 }
 
 void nm_fuse_usage(const char *prog)
 {
 	printf("usage: %s SOURCE MOUNTPOINT [-f] [-d] [-s] [-o OPTION[,OPTION...]]\n\n"
 	       "Shows the 3D model SOURCE (CMB, BMD/BDL, CMOD, Tropical Freeze models and PAKs)\n"
-	       "as a read-only directory tree at MOUNTPOINT.\n\n"
+	       "as a directory tree at MOUNTPOINT, read-only unless -o rw.\n\n"
 	       "limits (nmodel takes them as --NAME=VALUE):\n",
 	       prog);
 	nm_options_usage(stdout, NM_OPTION_MOUNT);
@@ -248,7 +268,8 @@ void nm_fuse_usage(const char *prog)
 	       "                             process works inside it; default 0: never\n"
 	       "    -o noprefill             do not hand the kernel the small files beside the\n"
 	       "                             first one read in a directory (each is then read\n"
-	       "                             from the daemon on first use)\n"
+	       "                             from the daemon on first use), nor produce the\n"
+	       "                             large ones ahead of a reader walking it\n"
 	       "    -f                       stay in the foreground, errors on stderr\n"
 	       "    -d                       debug: foreground, every request printed\n"
 	       "    -s                       one thread answers every request in turn\n"
@@ -260,9 +281,14 @@ void nm_fuse_usage(const char *prog)
 	       "                             passed to libfuse and the kernel\n"
 	       "    -o clone_fd              accepted, no effect (one thread reads the device\n"
 	       "                             at a time)\n"
-	       "    -o rw, ro, defaults, auto, noauto, user, nouser, users, _netdev, nofail,\n"
-	       "       comment=..., x-*      accepted and ignored (mount(8), fstab, gvfs);\n"
-	       "                             the tree is always read-only\n"
+	       "    -o rw                    writable: a saved file that maps to the model is\n"
+	       "                             encoded into it (doc/writable.md); default ro\n"
+	       "    -o save=OUT              with rw: the new model written to OUT at each save\n"
+	       "                             (never SOURCE); without it edits stay in the overlay\n"
+	       "    -o overlay=DIR           with rw: the edited files kept in DIR, as nmodel\n"
+	       "                             apply reads them; default in memory\n"
+	       "    -o defaults, auto, noauto, user, nouser, users, _netdev, nofail,\n"
+	       "       comment=..., x-*      accepted and ignored (mount(8), fstab, gvfs)\n"
 	       "    -h, --help               this help\n"
 	       "    -V, --version            version\n");
 }

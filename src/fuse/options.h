@@ -18,6 +18,9 @@ typedef struct nm_fuse_options {
 	unsigned max_threads;   /* -o max_threads=N, or 0 for libfuse's default */
 	unsigned idle_timeout;  /* -o idle_timeout=SECONDS, or 0: never (fuse/idle.h) */
 	bool prefill;           /* false with -o noprefill (fuse/prefill.h) */
+	bool rw;                /* -o rw: a writable mount (doc/writable.md); else EROFS */
+	char *save;             /* -o save=OUT: the model written there at each edit, or NULL */
+	char *overlay;          /* -o overlay=DIR: the edits kept there, or NULL: in memory */
 	int show_help;
 	int show_version;
 } nm_fuse_options;

@@ -261,6 +261,14 @@ nm_cache_entry *nm_cache_peek(nm_cache *c, const void *key)
 	return e;
 }
 
+bool nm_cache_has(nm_cache *c, const void *key)
+{
+	pthread_mutex_lock(&c->lock);
+	bool has = find(c, key) != NULL;
+	pthread_mutex_unlock(&c->lock);
+	return has;
+}
+
 const uint8_t *nm_cache_data(const nm_cache_entry *e) { return e->data; }
 size_t nm_cache_len(const nm_cache_entry *e) { return e->len; }
 

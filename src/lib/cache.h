@@ -6,6 +6,7 @@
 #ifndef NM_CACHE_H
 #define NM_CACHE_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 #include "lib/error.h"
@@ -35,6 +36,8 @@ void nm_cache_forget(nm_cache *c, const void *key);
  * of decompressed data uses the whole content when it is at hand, a decoded prefix
  * otherwise.) */
 nm_cache_entry *nm_cache_peek(nm_cache *c, const void *key);
+/* Whether key's entry is filled or being filled (never waits, never fills). */
+bool nm_cache_has(nm_cache *c, const void *key);
 const uint8_t *nm_cache_data(const nm_cache_entry *e);
 size_t nm_cache_len(const nm_cache_entry *e);
 void nm_cache_release(nm_cache *c, nm_cache_entry *e);

@@ -164,6 +164,7 @@ void nm_tree_free(nm_tree *t)
 	nm_content_free_all(t);
 	nm_cache_free(t->cache);
 	free(t->inverses);
+	free(t->ranges);
 	free(t->buckets);
 	pthread_mutex_destroy(&t->lock);
 	pthread_cond_destroy(&t->populated);
@@ -579,29 +580,30 @@ nm_status nm_children(nm_tree *t, nm_node *dir, nm_node ***out, size_t *count, n
 	return s; /* the children are valid even when the populate failed */
 }
 
-static nm_status produce(void *node, void *unused, nm_out *out, nm_error *err)
+static nm_status produce(void *node, void *tree, nm_out *out, nm_error *err)
 {
 	nm_node *n = node;
-	(void)unused;
 	/* The size is exact: allocate it once, so the producer's writes never regrow and
 	 * copy the buffer (nor leave it up to twice too large in the cache). */
 	uint64_t size = atomic_load(&n->size);
 	if (size != NM_SIZE_MEASURE && size <= SIZE_MAX)
 		nm_out_expect(out, (size_t)size);
 	uint64_t outer = nm_reader_batch_begin();
-	nm_status s = n->produce(n->ctx, n->arg, out, err);
+	nm_status s = nm_tree_produce_split(tree, n, out, err);
+	if (s == NM_E_UNSUPPORTED)
+		s = n->produce(n->ctx, n->arg, out, err);
 	nm_reader_batch_end(outer);
 	return s;
 }
 
 /* Pinned produced bytes of a lazy file, checked against its declared size. A file
  * announced larger than max_file_size is refused before its producer runs. */
-static nm_status produced(nm_tree *t, nm_node *n, nm_cache_entry **e, nm_error *err)
+nm_status nm_tree_produced(nm_tree *t, nm_node *n, nm_cache_entry **e, nm_error *err)
 {
 	uint64_t announced = atomic_load(&n->size);
 	if (announced != NM_SIZE_MEASURE && announced > t->opt.max_file_size)
 		return nm_fail_limit(err, &t->opt, announced, n->name, NULL, NM_NO_OFFSET);
-	nm_status s = nm_cache_get(t->cache, n, produce, n, NULL, e, err);
+	nm_status s = nm_cache_get(t->cache, n, produce, n, t, e, err);
 	if (s != NM_OK)
 		return s;
 	uint64_t want = atomic_load(&n->size), got = nm_cache_len(*e);
@@ -621,7 +623,7 @@ nm_status nm_size(nm_tree *t, nm_node *n, uint64_t *size, nm_error *err)
 	uint64_t sz = atomic_load(&n->size);
 	if (n->kind == NM_NODE_LAZY && sz == NM_SIZE_MEASURE) {
 		nm_cache_entry *e;
-		nm_status s = produced(t, n, &e, err);
+		nm_status s = nm_tree_produced(t, n, &e, err);
 		if (s != NM_OK)
 			return s;
 		sz = nm_cache_len(e);
@@ -675,8 +677,11 @@ nm_status nm_read_pin(nm_tree *t, nm_node *n, uint64_t off, size_t len, nm_read_
 		h->data = h->owned;
 		break;
 	case NM_NODE_LAZY: {
+		s = nm_tree_read_range(t, n, off, len, h, err);
+		if (s != NM_E_UNSUPPORTED)
+			return s;
 		nm_cache_entry *e;
-		s = produced(t, n, &e, err);
+		s = nm_tree_produced(t, n, &e, err);
 		if (s != NM_OK)
 			return s;
 		h->entry = e;

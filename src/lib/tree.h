@@ -177,6 +177,43 @@ void nm_read_release(nm_tree *t, nm_read_hold *h);
 void nm_tree_allow_eviction(nm_tree *t);
 nm_status nm_node_get(nm_tree *t, uint64_t id, nm_node **out, nm_error *err);
 void nm_node_put(nm_tree *t, nm_node *n);
+/* Producing by ranges. A producer whose layout is fixed-width (OBJ lines, CSV rows, a
+ * glb's sections) may have a range producer beside it: range(ctx, arg, off, len, out,
+ * err) writes exactly bytes [off, off+len) of what produce(ctx, arg) writes whole, at a
+ * cost in proportion to len (plus what the range's rows need loaded), or returns
+ * NM_E_UNSUPPORTED for a range it cannot make alone (then the whole file is produced).
+ * Paired once per tree, by producer, like an inverse (nm_tree_invert_producer); a
+ * driver's files of that producer all get it. */
+typedef nm_status (*nm_range_fn)(void *ctx, void *arg, uint64_t off, size_t len, nm_out *out,
+				 nm_error *err);
+nm_status nm_tree_range_producer(nm_tree *t, nm_produce_fn produce, nm_range_fn range);
+/* The same, for a range producer whose cost does not grow with off (each line's offset
+ * follows from the counts: mesh.obj): a file of it larger than NM_TREE_SPLIT_MIN is
+ * also produced whole in pieces, one per thread, when the front end allows threads
+ * (nm_tree_split_threads); the pieces are the whole production's bytes. */
+nm_status nm_tree_split_producer(nm_tree *t, nm_produce_fn produce, nm_range_fn range);
+#define NM_TREE_SPLIT_MIN (1024u * 1024u)
+/* Threads one production of a split producer's file may use (default 1: no split). The
+ * mount gives the CPUs (a reader of one large file leaves the others idle); nmodel
+ * extract does not (its -j threads keep them busy with other files). */
+void nm_tree_split_threads(nm_tree *t, unsigned threads);
+/* Count of files produced in pieces (tests). */
+uint64_t nm_tree_split_productions(nm_tree *t);
+/* By default a read produces the whole file (nmodel cat, extract: every byte is wanted).
+ * A front end whose readers may want only part of a file (a mount: head, a file
+ * manager's sniffing) allows ranges: then a read of a file with a range producer, not
+ * produced and not being produced, is made by range, not cached (nm_read_pin's hold
+ * owns it), and the front end may have the whole file produced meanwhile (nm_produce). */
+void nm_tree_allow_ranges(nm_tree *t);
+/* Whether file has a range producer (and ranges are allowed). */
+bool nm_node_ranged(nm_tree *t, const nm_node *file);
+/* Produce a lazy file whole into the cache, if it is not there nor being made (a front
+ * end's background production). NM_OK also when there was nothing to do. */
+nm_status nm_produce(nm_tree *t, nm_node *file, nm_error *err);
+/* Whether a lazy file's bytes are in the cache now, or being produced. */
+bool nm_node_produced(nm_tree *t, const nm_node *file);
+/* Count of reads answered by a range producer (tests: a head read made no production). */
+uint64_t nm_tree_range_reads(nm_tree *t);
 /* Count of files produced so far (tests use it to prove laziness). */
 uint64_t nm_tree_productions(nm_tree *t);
 /* Count of lazy directories populated so far (tests: a driver that promises to decode

@@ -142,6 +142,17 @@ struct nm_tree {
 		nm_inverse_fn inverse;
 	} *inverses;
 	uint32_t ninverses, capinverses;
+	/* nm_tree_range_producer's pairs (under lock), and whether reads use them. */
+	struct nm_producer_range {
+		nm_produce_fn produce;
+		nm_range_fn range;
+		bool splits;           /* nm_tree_split_producer's */
+	} *ranges;
+	uint32_t nranges, capranges;
+	_Atomic bool ranged;
+	_Atomic uint64_t range_reads;
+	_Atomic unsigned split_threads;
+	_Atomic uint64_t splits;
 };
 
 /* a, or a larger copy of it, with room for at least one more than *cap elements of size
@@ -161,6 +172,18 @@ nm_node *nm_tree_add_node_locked(nm_tree *t, nm_node *parent, const char *name,
 nm_node *nm_tree_find_child(nm_tree *t, const nm_node *dir, const char *name);
 void nm_tree_unhash(nm_tree *t, nm_node *n);
 void nm_tree_free_node(nm_node *n);
+
+/* tree.c: a lazy file's whole bytes, produced once into the cache, checked against its
+ * size; pinned. */
+nm_status nm_tree_produced(nm_tree *t, nm_node *n, nm_cache_entry **e, nm_error *err);
+/* tree_range.c: bytes [off, off+len) (len clipped to the file) by n's range producer
+ * into h, or NM_E_UNSUPPORTED when the read should produce the whole file. */
+nm_status nm_tree_read_range(nm_tree *t, nm_node *n, uint64_t off, size_t len,
+			     nm_read_hold *h, nm_error *err);
+
+/* tree_range.c: n produced whole into out in pieces on several threads, or
+ * NM_E_UNSUPPORTED when its producer does not split (then it runs as usual). */
+nm_status nm_tree_produce_split(nm_tree *t, nm_node *n, nm_out *out, nm_error *err);
 
 /* tree_content.c; callers hold t->lock unless said otherwise. */
 /* The content nodes made now belong to: the populate this thread runs, else the build. */

@@ -221,6 +221,5 @@ nm_status cmod_add_obj(nm_tree *t, nm_node *root, cmod_model *m)
 	write_mtl(&o, m);
 	if (!nm_text(t, root, "mesh.mtl", &o))
 		return NM_E_NOMEM;
-	return nm_lazy(t, root, "mesh.obj", nm_obj_size(&obj->model), nm_obj_produce, &obj->model,
-		       NULL) ? NM_OK : NM_E_NOMEM;
+	return nm_obj_add(t, root, &obj->model) ? NM_OK : NM_E_NOMEM;
 }

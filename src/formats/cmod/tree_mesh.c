@@ -178,7 +178,21 @@ struct mesh_ref {
 	cmod_mesh *mesh;
 };
 
-static nm_status produce_vertices(void *ctx, void *arg, nm_out *o, nm_error *err)
+/* A row of vertices.csv: ctx is a struct vertex_rows. */
+struct vertex_rows {
+	const cmod_mesh *mesh;
+	const uint8_t *verts;
+};
+
+static void vertex_row(nm_out *o, void *ctx, uint64_t v)
+{
+	const struct vertex_rows *r = ctx;
+	cmod_write_vertex(o, r->mesh, r->verts, (uint32_t)v, ',');
+}
+
+/* Bytes [off, off+len) of vertices.csv (the whole file from produce_vertices). */
+static nm_status vertices_range(void *ctx, void *arg, uint64_t off, size_t len, nm_out *o,
+				nm_error *err)
 {
 	struct mesh_ref *ref = arg;
 	const cmod_mesh *mesh = ref->mesh;
@@ -189,11 +203,22 @@ static nm_status produce_vertices(void *ctx, void *arg, nm_out *o, nm_error *err
 	if (s != NM_OK)
 		return s;
 	vertex_columns(mesh, &csv);
-	nm_csv_begin(o, &csv);
-	for (uint32_t v = 0; v < mesh->nverts && !o->failed; v++)
-		cmod_write_vertex(o, mesh, verts, v, ',');
+	struct vertex_rows rows = { mesh, verts };
+	s = nm_csv_write_range(o, &csv, mesh->nverts, off, len, vertex_row, &rows,
+			       "vertices.csv", err);
 	free(verts);
-	return NM_OK;
+	return s;
+}
+
+static nm_status produce_vertices(void *ctx, void *arg, nm_out *o, nm_error *err)
+{
+	struct mesh_ref *ref = arg;
+	nm_csv csv;
+	vertex_columns(ref->mesh, &csv);
+	uint64_t size = nm_csv_size(&csv, ref->mesh->nverts);
+	if (size > SIZE_MAX)
+		return nm_fail(err, NM_E_LIMIT, "vertices.csv", NULL, NM_NO_OFFSET, "too large");
+	return vertices_range(ctx, arg, 0, (size_t)size, o, err);
 }
 
 /* --- primitives/M.txt ----------------------------------------------------------- */
@@ -281,6 +306,8 @@ nm_status cmod_add_mesh_files(nm_tree *t, nm_node *dir, cmod_model *m, cmod_mesh
 		return NM_E_NOMEM;
 	mref->m = m;
 	mref->mesh = mesh;
+	if (nm_tree_split_producer(t, produce_vertices, vertices_range) != NM_OK)
+		return NM_E_NOMEM;
 	nm_lazy_formats(nm_lazy(t, dir, "vertices.csv", vertices_csv_size(mesh), produce_vertices,
 				NULL, mref), m->reader);
 

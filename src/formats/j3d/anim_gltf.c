@@ -7,6 +7,7 @@
  * swaps) and BLK/BLA have no glTF form here and stay in the tree. Every value is the
  * game's at each frame (j3danim_sample*), one sample per frame, LINEAR. */
 #include <math.h>
+#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 #include "export/gltf_anim.h"
@@ -178,6 +179,13 @@ static nm_status sample_extra(void *ctx, size_t anim, const nm_gltf_channel *ch,
 	return NM_OK;
 }
 
+/* A clip's keys hang off its files' tracks (j3danim_track.keys) while it is sampled,
+ * and a file may be sampled by two productions at once: a model's glb made whole ahead
+ * while a range of it is read, two models of an archive that share its animations.
+ * One clip is sampled at a time, begin_clip to end_clip, so no production frees the
+ * keys another is reading. Sampling reads only memory: nothing waits while holding it. */
+static pthread_mutex_t keys_in_use = PTHREAD_MUTEX_INITIALIZER;
+
 /* Keys of one clip's files, read for its samples and freed after them. */
 static void end_clip(void *ctx, size_t anim)
 {
@@ -191,12 +199,14 @@ static void end_clip(void *ctx, size_t anim)
 		free(c->keys[f]);
 		c->keys[f] = NULL;
 	}
+	pthread_mutex_unlock(&keys_in_use);
 }
 
 static nm_status begin_clip(void *ctx, size_t anim, const nm_options *opt, nm_error *err)
 {
 	const struct anim_ctx *c = ctx;
 	nm_status s = NM_OK;
+	pthread_mutex_lock(&keys_in_use);
 	for (size_t i = 0; s == NM_OK && i < c->clips[anim].g.n; i++) {
 		size_t f = c->clips[anim].g.files[i];
 		j3danim *a = c->m->anims.taken[f].anim;

@@ -29,6 +29,29 @@ static nm_status produce(void *ctx, void *arg, nm_out *o, nm_error *err)
 	return j3d_with_mesh(ctx, write_glb, arg, o, err);
 }
 
+/* arg: the model and the range. */
+struct glb_range {
+	const nm_gltf_model *g;
+	uint64_t off;
+	size_t len;
+};
+
+static nm_status write_glb_range(const nm_obj_model *mesh, const void *arg, nm_out *o,
+				 nm_error *err)
+{
+	const struct glb_range *r = arg;
+	nm_gltf_model g = *r->g;
+	g.mesh = mesh;
+	return nm_gltf_write_range(&g, r->off, r->len, o, err);
+}
+
+static nm_status produce_range(void *ctx, void *arg, uint64_t off, size_t len, nm_out *o,
+			       nm_error *err)
+{
+	const struct glb_range r = { arg, off, len };
+	return j3d_with_mesh(ctx, write_glb_range, &r, o, err);
+}
+
 /* A node per JNT1 joint with its local scale, rotation (j3d_angle_radians about X, Y, Z:
  * R = Rz * Ry * Rx as parse_jnt1.c) and translation, INF1's parent, a helper node where
  * INF1's scaling rule needs one (export/gltf_rig.h), and the inverse of its world
@@ -104,5 +127,7 @@ nm_status j3d_add_gltf_clips(nm_tree *t, nm_node *root, j3d_model *m,
 			      .nmaterials = nmats, .images = images, .nimages = ntex,
 			      .joints = bones, .njoints = m->jnt1 ? m->jnt1->count : 0,
 			      .generator = "nmodelfs (J3D)", .anim = anim };
+	if (nm_tree_range_producer(t, produce, produce_range) != NM_OK)
+		return NM_E_NOMEM;
 	return nm_gltf_add(t, root, g, produce, m);
 }

@@ -387,6 +387,22 @@ static nm_status produce_obj(void *ctx, void *arg, nm_out *o, nm_error *err)
 	return j3d_with_mesh(ctx, write_obj, NULL, o, err);
 }
 
+/* arg: the range, [0] its offset and [1] its length. */
+static nm_status write_obj_range(const nm_obj_model *mesh, const void *arg, nm_out *o,
+				 nm_error *err)
+{
+	const uint64_t *r = arg;
+	return nm_obj_write_range(mesh, r[0], (size_t)r[1], o, err);
+}
+
+static nm_status produce_obj_range(void *ctx, void *arg, uint64_t off, size_t len, nm_out *o,
+				   nm_error *err)
+{
+	(void)arg;
+	const uint64_t r[2] = { off, len };
+	return j3d_with_mesh(ctx, write_obj_range, r, o, err);
+}
+
 /* Material name for OBJ/MTL: one token, no spaces. */
 static char *mtl_name(const j3d_model *m, int i)
 {
@@ -505,6 +521,8 @@ nm_status j3d_add_obj(nm_tree *t, nm_node *root, j3d_model *m)
 	if (!f)
 		return NM_E_NOMEM;
 	m->mesh = f;
+	if (nm_tree_split_producer(t, produce_obj, produce_obj_range) != NM_OK)
+		return NM_E_NOMEM;
 	return nm_lazy(t, root, "mesh.obj", nm_obj_size(&f->model), produce_obj, m, NULL)
 	       ? NM_OK : NM_E_NOMEM;
 }

@@ -37,7 +37,32 @@ struct array_ref {
 	int slot;
 };
 
-static nm_status produce_array(void *ctx, void *arg, nm_out *o, nm_error *err)
+/* A row of an array's CSV: ctx is a struct array_rows. */
+struct array_rows {
+	const j3d_varray *a;
+	const nm_csv *csv;
+	const uint8_t *data;
+};
+
+static void array_row(nm_out *o, void *ctx, uint64_t i)
+{
+	const struct array_rows *r = ctx;
+	if (r->a->color) {
+		uint8_t c[4];
+		j3d_vtx_color(r->a, r->data, (uint32_t)i, c);
+		for (size_t k = 0; k < r->csv->ncols; k++)
+			nm_csv_cell_uint(o, r->csv, k, c[k]);
+	} else {
+		float f[9];
+		j3d_vtx_floats(r->a, r->data, (uint32_t)i, f);
+		for (size_t k = 0; k < r->csv->ncols; k++)
+			nm_csv_cell_float(o, r->csv, k, f[k]);
+	}
+}
+
+/* Bytes [off, off+len) of an array's CSV (the whole file from produce_array). */
+static nm_status array_range(void *ctx, void *arg, uint64_t off, size_t len, nm_out *o,
+			     nm_error *err)
 {
 	struct array_ref *ref = arg;
 	const j3d_varray *a = &ref->m->vtx1->arrays[ref->slot];
@@ -48,22 +73,19 @@ static nm_status produce_array(void *ctx, void *arg, nm_out *o, nm_error *err)
 	if (s != NM_OK)
 		return s;
 	columns(a, ref->slot, &csv);
-	nm_csv_begin(o, &csv);
-	for (uint32_t i = 0; i < a->count && !o->failed; i++) {
-		if (a->color) {
-			uint8_t c[4];
-			j3d_vtx_color(a, data, i, c);
-			for (size_t k = 0; k < csv.ncols; k++)
-				nm_csv_cell_uint(o, &csv, k, c[k]);
-		} else {
-			float f[9];
-			j3d_vtx_floats(a, data, i, f);
-			for (size_t k = 0; k < csv.ncols; k++)
-				nm_csv_cell_float(o, &csv, k, f[k]);
-		}
-	}
+	struct array_rows rows = { a, &csv, data };
+	s = nm_csv_write_range(o, &csv, a->count, off, len, array_row, &rows, "vtx1", err);
 	free(data);
-	return NM_OK;
+	return s;
+}
+
+static nm_status produce_array(void *ctx, void *arg, nm_out *o, nm_error *err)
+{
+	struct array_ref *ref = arg;
+	uint64_t size = csv_size(&ref->m->vtx1->arrays[ref->slot], ref->slot);
+	if (size > SIZE_MAX)
+		return nm_fail(err, NM_E_LIMIT, "vtx1", NULL, NM_NO_OFFSET, "too large");
+	return array_range(ctx, arg, 0, (size_t)size, o, err);
 }
 
 /* The inverse of produce_array: the CSV as it is now against the edited one. */
@@ -143,6 +165,8 @@ nm_status j3d_tree_vtx1(nm_tree *t, j3d_model *m, const j3d_chunk *c)
 	if (!h)
 		return NM_E_NOMEM;
 
+	if (nm_tree_split_producer(t, produce_array, array_range) != NM_OK)
+		return NM_E_NOMEM;
 	for (int k = 0; k < J3D_VTX_SLOTS; k++) {
 		const j3d_varray *a = &x->arrays[k];
 		if (!a->present || a->problem)

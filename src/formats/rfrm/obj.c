@@ -232,6 +232,5 @@ nm_status rfrm_add_obj(rfrm_model *m, nm_node *root)
 	nm_out_free(&o);
 	if (!mtl)
 		return NM_E_NOMEM;
-	return nm_lazy(t, root, "mesh.obj", nm_obj_size(&obj->model), nm_obj_produce, &obj->model,
-		       NULL) ? NM_OK : NM_E_NOMEM;
+	return nm_obj_add(t, root, &obj->model) ? NM_OK : NM_E_NOMEM;
 }

@@ -52,7 +52,32 @@ static uint64_t attr_extent(const rfrm_vbuf *vb, const rfrm_comp *c, const rfrm_
 	return vb->count ? (uint64_t)(vb->count - 1) * c->stride + c->offset + f->bytes : 0;
 }
 
-static nm_status produce_attr(void *ctx, void *arg, nm_out *o, nm_error *err)
+/* A row of an attribute's CSV: ctx is a struct attr_rows. */
+struct attr_rows {
+	const struct attr_ref *ref;
+	const nm_csv *csv;
+	const uint8_t *data;
+	bool is_int;
+};
+
+static void attr_row(nm_out *o, void *ctx, uint64_t v)
+{
+	const struct attr_rows *r = ctx;
+	const rfrm_comp *c = r->ref->c;
+	const rfrm_format_info *f = r->ref->f;
+	bool little = r->ref->m->little;
+	const uint8_t *p = r->data + (size_t)v * c->stride + c->offset;
+	for (unsigned k = 0; k < f->comps; k++) {
+		if (r->is_int)
+			nm_csv_cell_int(o, r->csv, k, rfrm_component_int(f, p, k, little));
+		else
+			nm_csv_cell_float(o, r->csv, k, rfrm_component_float(f, p, k, little));
+	}
+}
+
+/* Bytes [off, off+len) of an attribute's CSV (the whole file from produce_attr). */
+static nm_status attr_range(void *ctx, void *arg, uint64_t off, size_t len, nm_out *o,
+			    nm_error *err)
 {
 	const struct attr_ref *ref = arg;
 	rfrm_model *m = ref->m;
@@ -61,32 +86,32 @@ static nm_status produce_attr(void *ctx, void *arg, nm_out *o, nm_error *err)
 	const rfrm_format_info *f = ref->f;
 	(void)ctx;
 	uint8_t *data;
-	size_t len;
-	nm_status s = rfrm_gpu_load(m, false, ref->vb, &data, &len, err);
+	size_t have;
+	nm_status s = rfrm_gpu_load(m, false, ref->vb, &data, &have, err);
 	if (s != NM_OK)
 		return s;
 	uint64_t need = attr_extent(vb, c, f);
-	if (need > len) {
+	if (need > have) {
 		free(data);
 		return nm_fail(err, NM_E_FORMAT, m->name, "VBUF", NM_NO_OFFSET,
 			       "vertex buffer %zu holds %zu bytes; its %u vertices of stride %u need %llu",
-			       ref->vb, len, vb->count, c->stride, (unsigned long long)need);
+			       ref->vb, have, vb->count, c->stride, (unsigned long long)need);
 	}
 	nm_csv csv;
 	attr_columns(c, f, &csv);
-	nm_csv_begin(o, &csv);
-	bool is_int = rfrm_format_is_int(f);
-	for (uint32_t v = 0; v < vb->count && !o->failed; v++) {
-		const uint8_t *p = data + (size_t)v * c->stride + c->offset;
-		for (unsigned k = 0; k < f->comps; k++) {
-			if (is_int)
-				nm_csv_cell_int(o, &csv, k, rfrm_component_int(f, p, k, m->little));
-			else
-				nm_csv_cell_float(o, &csv, k, rfrm_component_float(f, p, k, m->little));
-		}
-	}
+	struct attr_rows rows = { ref, &csv, data, rfrm_format_is_int(f) };
+	s = nm_csv_write_range(o, &csv, vb->count, off, len, attr_row, &rows, m->name, err);
 	free(data);
-	return NM_OK;
+	return s;
+}
+
+static nm_status produce_attr(void *ctx, void *arg, nm_out *o, nm_error *err)
+{
+	const struct attr_ref *ref = arg;
+	uint64_t size = attr_csv_size(&ref->m->vbufs[ref->vb], ref->c, ref->f);
+	if (size > SIZE_MAX)
+		return nm_fail(err, NM_E_LIMIT, ref->m->name, "VBUF", NM_NO_OFFSET, "too large");
+	return attr_range(ctx, arg, 0, (size_t)size, o, err);
 }
 
 static void layout_text(nm_out *o, const rfrm_model *m, const rfrm_vbuf *vb)
@@ -163,6 +188,11 @@ nm_status rfrm_add_vbufs(rfrm_model *m, nm_node *dir)
 			snprintf(name, sizeof name, "%s.csv", u);
 			free(u);
 			nm_kv(&o, key, "%s", name);
+			/* By ranges, not in pieces: each would decompress the whole buffer. */
+			if (nm_tree_range_producer(t, produce_attr, attr_range) != NM_OK) {
+				nm_out_free(&o);
+				return NM_E_NOMEM;
+			}
 			nm_lazy(t, d, name, attr_csv_size(vb, c, f), produce_attr, NULL, ref);
 		}
 		nm_node *lt = nm_text(t, d, "layout.txt", &o);

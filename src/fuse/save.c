@@ -1,0 +1,264 @@
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+#include "edit/apply.h"
+#include "fuse/log.h"
+#include "fuse/loop.h"
+#include "fuse/save.h"
+#include "fuse/swap.h"
+#include "lib/alloc.h"
+
+bool nm_save_maps(nm_wfs *w, const char *path)
+{
+	nm_node *n;
+	nm_error err;
+	return *path && nm_resolve(w->base, path, &n, &err) == NM_OK &&
+	       nm_node_type(n) != NM_NODE_DIR;
+}
+
+nm_wedit *nm_save_edit(nm_wfs *w, const char *path)
+{
+	for (size_t i = 0; i < w->nedits; i++)
+		if (strcmp(w->edits[i].path, path) == 0)
+			return &w->edits[i];
+	return NULL;
+}
+
+static void set_state(nm_wedit *e, nm_edit_state state, char *why)
+{
+	free(e->why);
+	e->state = state;
+	e->why = why;
+}
+
+void nm_save_writing(nm_wfs *w, const char *path)
+{
+	nm_wedit *e = nm_save_edit(w, path);
+	if (!e) {
+		if (w->nedits == w->capedits) {
+			size_t c = w->capedits ? w->capedits * 2 : 16;
+			nm_wedit *more = realloc(w->edits, c * sizeof *more);
+			if (!more)
+				return;
+			w->edits = more;
+			w->capedits = c;
+		}
+		char *copy = strdup(path);
+		if (!copy)
+			return;
+		e = &w->edits[w->nedits++];
+		*e = (nm_wedit){ .path = copy };
+	}
+	set_state(e, NM_EDIT_WRITING, NULL);
+}
+
+bool nm_save_move(nm_wfs *w, const char *path, const char *to)
+{
+	nm_wedit *e = nm_save_edit(w, path);
+	if (!e)
+		return false;
+	bool encoded = e->state == NM_EDIT_ENCODED;
+	free(e->path);
+	free(e->why);
+	*e = w->edits[--w->nedits];
+	if (to)
+		nm_save_writing(w, to);
+	return encoded;
+}
+
+/* The whole overlay file at disk (under max_file_size), or NULL with err set. */
+static uint8_t *slurp(const char *disk, const nm_options *opt, size_t *len, nm_error *err)
+{
+	int fd = open(disk, O_RDONLY | O_CLOEXEC);
+	struct stat st;
+	if (fd < 0 || fstat(fd, &st) != 0) {
+		nm_fail(err, NM_E_IO, disk, NULL, NM_NO_OFFSET, "%s", strerror(errno));
+		if (fd >= 0)
+			close(fd);
+		return NULL;
+	}
+	uint8_t *b = nm_alloc(opt, st.st_size ? (size_t)st.st_size : 1, 1, err, disk, NULL,
+			      NM_NO_OFFSET);
+	size_t got = 0;
+	while (b && got < (size_t)st.st_size) {
+		ssize_t n = pread(fd, b + got, (size_t)st.st_size - got, (off_t)got);
+		if (n <= 0)
+			break;
+		got += (size_t)n;
+	}
+	close(fd);
+	if (b && got != (size_t)st.st_size) {
+		nm_fail(err, NM_E_IO, disk, NULL, NM_NO_OFFSET, "changed while read");
+		free(b);
+		return NULL;
+	}
+	*len = got;
+	return b;
+}
+
+/* The problems of a, one a line, as /edits.txt keeps them (malloc'd). */
+static void add_line(const char *line, void *ctx)
+{
+	nm_out *o = ctx;
+	nm_out_str(o, line);
+	nm_out_char(o, '\n');
+}
+
+static char *problems_of(nm_apply *a, const char *extra)
+{
+	nm_out o;
+	nm_out_init(&o);
+	if (a)
+		nm_apply_each_problem(a, add_line, &o);
+	if (extra)
+		add_line(extra, &o);
+	nm_out_char(&o, '\0');
+	size_t len;
+	return (char *)nm_out_take(&o, &len);
+}
+
+/* The paths of the edits to encode: those encoded, and path. Under w->lock. */
+static char **edits_to_encode(nm_wfs *w, const char *path, size_t *count)
+{
+	char **list = calloc(w->nedits + 1, sizeof *list);
+	size_t n = 0;
+	for (size_t i = 0; list && i < w->nedits; i++)
+		if (w->edits[i].state == NM_EDIT_ENCODED &&
+		    (!path || strcmp(w->edits[i].path, path) != 0))
+			list[n++] = strdup(w->edits[i].path);
+	if (list && path)
+		list[n++] = strdup(path);
+	*count = n;
+	return list;
+}
+
+/* The bytes of the new model with every edit in list, into a; the model file's own
+ * bytes when nothing changes. NM_E_INVAL: a problem (in a). */
+static nm_status encode(nm_wfs *w, nm_apply *a, char **list, size_t n, nm_out *bytes,
+			bool *changed, nm_error *err)
+{
+	for (size_t i = 0; i < n; i++) {
+		char disk[4200];
+		size_t len;
+		if (!list[i])
+			return nm_fail(err, NM_E_NOMEM, w->source, NULL, NM_NO_OFFSET,
+				       "out of memory");
+		pthread_mutex_lock(&w->lock);
+		nm_overlay_where(w->overlay, list[i], true, disk, sizeof disk);
+		pthread_mutex_unlock(&w->lock);
+		uint8_t *b = slurp(disk, &w->opt, &len, err);
+		if (!b)
+			return err->code;
+		nm_status s = nm_apply_file(a, list[i], b, len, list[i], err);
+		free(b);
+		if (s != NM_OK)
+			return s;
+	}
+	if (nm_apply_problems(a))
+		return NM_E_INVAL;
+	nm_status s = nm_apply_encode(a, bytes, changed, err);
+	if (s != NM_OK || nm_apply_problems(a))
+		return s != NM_OK ? s : NM_E_INVAL;
+	if (!*changed && w->save) {
+		/* No edit (all undone): OUT is the model file's bytes, as nmodel apply
+		 * writes it. */
+		size_t len;
+		uint8_t *b = slurp(w->source, &w->opt, &len, err);
+		if (!b)
+			return err->code;
+		nm_out_write(bytes, b, len);
+		free(b);
+	}
+	return NM_OK;
+}
+
+int nm_save(nm_wfs *w, const char *path)
+{
+	/* An encode is long work: another thread takes the kernel's next requests. */
+	nm_fuse_loop_step_aside();
+	pthread_mutex_lock(&w->save_lock);
+	pthread_mutex_lock(&w->lock);
+	size_t n;
+	char **list = edits_to_encode(w, path, &n);
+	pthread_mutex_unlock(&w->lock);
+	nm_apply *a = list ? nm_apply_new(w->base) : NULL;
+	nm_out bytes;
+	nm_out_init(&bytes);
+	nm_error err = { 0 };
+	bool changed = false;
+	nm_tree *t = NULL;
+	nm_status s = a ? encode(w, a, list, n, &bytes, &changed, &err)
+			: nm_fail(&err, NM_E_NOMEM, w->source, NULL, NM_NO_OFFSET, "out of memory");
+	if (s == NM_OK && (changed || w->save))
+		s = nm_apply_write(a, w->save, bytes.data, bytes.len, &w->opt,
+				   changed ? &t : NULL, &err);
+	if (s == NM_OK) {
+		nm_view_swap(w, t); /* no change: the base tree again */
+		pthread_mutex_lock(&w->lock);
+		nm_wedit *e = path ? nm_save_edit(w, path) : NULL;
+		if (e)
+			set_state(e, NM_EDIT_ENCODED, NULL);
+		pthread_mutex_unlock(&w->lock);
+	} else {
+		char *why = problems_of(s == NM_E_INVAL ? a : NULL,
+					s == NM_E_INVAL && nm_apply_problems(a) ? NULL : err.msg);
+		const char *said = why ? why : err.msg;
+		size_t len = strlen(said);
+		nm_fuse_say("%s: not saved: %.*s", path ? path : w->source,
+			    (int)(len && said[len - 1] == '\n' ? len - 1 : len), said);
+		pthread_mutex_lock(&w->lock);
+		nm_wedit *e = path ? nm_save_edit(w, path) : NULL;
+		if (e)
+			set_state(e, NM_EDIT_REFUSED, why);
+		else
+			free(why);
+		pthread_mutex_unlock(&w->lock);
+	}
+	nm_out_free(&bytes);
+	nm_apply_free(a);
+	for (size_t i = 0; list && i < n; i++)
+		free(list[i]);
+	free(list);
+	pthread_mutex_unlock(&w->save_lock);
+	return s == NM_OK ? 0 : s == NM_E_INVAL ? EINVAL : EIO;
+}
+
+static void resume_one(const char *path, void *ctx)
+{
+	nm_wfs *w = ctx;
+	if (nm_save_maps(w, path))
+		nm_save_writing(w, path);
+}
+
+void nm_save_resume(nm_wfs *w)
+{
+	nm_overlay_each_edit(w->overlay, resume_one, w);
+	for (size_t i = 0; i < w->nedits; i++) {
+		char *path = strdup(w->edits[i].path);
+		if (path)
+			nm_save(w, path);
+		free(path);
+	}
+}
+
+void nm_save_report(nm_wfs *w, nm_out *o)
+{
+	for (size_t i = 0; i < w->nedits; i++) {
+		const nm_wedit *e = &w->edits[i];
+		if (e->state != NM_EDIT_REFUSED) {
+			nm_out_printf(o, "%s: %s\n", e->path,
+				      e->state == NM_EDIT_ENCODED ? "encoded" : "being written");
+			continue;
+		}
+		for (const char *l = e->why; l && *l;) {
+			const char *nl = strchr(l, '\n');
+			size_t len = nl ? (size_t)(nl - l) : strlen(l);
+			nm_out_printf(o, "%s: refused: %.*s\n", e->path, (int)len, l);
+			l += len + (nl != NULL);
+		}
+	}
+}
