@@ -142,6 +142,110 @@ for k in lz10 lz11 gar2 gar2-lzs gar5 zar rarc rarc-yaz0; do
 done
 check "an edit inside every archive and wrapper kind: OUT of the same kind shows it" test $wrappers_ok = 1
 
+# Textures (PNG -> the texture's own format): a fixture TXTR with a stored GPU buffer and
+# every level, then the corpus. Edits are made as a user makes them, with Pillow.
+PY=
+for p in python3 /usr/bin/python3; do
+	"$p" -c 'from PIL import Image' 2>/dev/null && { PY=$p; break; }
+done
+PE="$top_srcdir/tests/png_edit.py"
+# tex_applied NAME FILE: apply DIR $WORK/e-NAME to FILE, extract OUT into $WORK/x-NAME,
+# list the files that differ from FILE's tree ($WORK/t-NAME).
+tex_applied() {
+	rm -rf "$WORK/t-$1" "$WORK/x-$1"
+	"$NMODEL" extract "$2" "$WORK/t-$1" >/dev/null || return 1
+	"$NMODEL" apply "$2" "$WORK/e-$1" "$WORK/o-$1" || return 1
+	"$NMODEL" extract "$WORK/o-$1" "$WORK/x-$1" >/dev/null || return 1
+	diff -rq "$WORK/t-$1" "$WORK/x-$1" | sed "s|^Files $WORK/t-$1/\([^ ]*\) and .*|\1|" | sort | tr '\n' ' '
+}
+# tex_edit NAME FILE PNG MODE: $WORK/e-NAME/PNG is FILE's PNG painted and saved as MODE.
+tex_edit() {
+	mkdir -p "$WORK/e-$1/$(dirname "$3")"
+	"$NMODEL" cat "$2" "/$3" > "$WORK/e-$1/src.png" &&
+		"$PY" "$PE" paint "$WORK/e-$1/src.png" "$WORK/e-$1/$3" "$4" && rm "$WORK/e-$1/src.png"
+}
+# tex_refused NAME FILE EXPECTED-REGEX: exit 1, the message, no OUT.
+tex_refused() {
+	"$NMODEL" apply "$2" "$WORK/e-$1" "$WORK/o-$1" 2>"$WORK/err-$1"
+	local rc=$?
+	[ $rc -eq 1 ] && [ ! -e "$WORK/o-$1" ] && grep -Eq "$3" "$WORK/err-$1" && return 0
+	echo "  exit $rc: $(cat "$WORK/err-$1")"
+	return 1
+}
+if [ -z "$PY" ]; then
+	echo "SKIP: python3 with Pillow is needed to edit PNGs as a user does (Debian: python3-pil): texture edits not checked"
+else
+	T=$WORK/s.txtr
+	"$top_builddir/tests/mkfixture" txtr 12 32 "$T" 0
+	tex_edit tl0 "$T" tex/0.png RGB
+	check "TXTR level 0 (RGBA8, stored): the level, every level below, the surface and GPU chunk differ" \
+		test "$(tex_applied tl0 "$T")" = "gpu/raw.bin gpu/surface.bin info.txt tex/0.png tex/1.png tex/2.png tex/3.png tex/4.png tex/5.png "
+	check "TXTR RGBA8 level 0 reads back as edited, exactly" \
+		test "$("$PY" "$PE" maxdiff "$WORK/e-tl0/tex/0.png" "$WORK/x-tl0/tex/0.png")" = 0
+	"$PY" -c 'import sys; from PIL import Image; Image.open(sys.argv[1]).convert("RGBA").reduce(2).save(sys.argv[2])' \
+		"$WORK/e-tl0/tex/0.png" "$WORK/half.png"
+	check "level 1 is made from it by the box filter (Pillow's reduce(2), the same mean)" \
+		test "$("$PY" "$PE" maxdiff "$WORK/half.png" "$WORK/x-tl0/tex/1.png")" -le 1
+	tex_edit tl1 "$T" tex/1.png RGBA
+	check "TXTR level 1 alone: only it changes" \
+		test "$(tex_applied tl1 "$T")" = "gpu/raw.bin gpu/surface.bin info.txt tex/1.png "
+	cp "$WORK/e-tl0/tex/0.png" "$WORK/e-tl1/tex/0.png"
+	check "TXTR level 0 and level 1 edited together: level 1 keeps its own edit" \
+		bash -c "'$NMODEL' apply '$T' '$WORK/e-tl1' '$WORK/o-both' && '$NMODEL' cat '$WORK/o-both' /tex/1.png > '$WORK/both1.png' && test \"\$('$PY' '$PE' maxdiff '$WORK/e-tl1/tex/1.png' '$WORK/both1.png')\" = 0 && ! '$NMODEL' cat '$WORK/o-both' /tex/2.png | cmp -s - '$WORK/t-tl0/tex/2.png'"
+	mkdir -p "$WORK/e-same/tex" && "$PY" "$PE" same "$WORK/t-tl0/tex/0.png" "$WORK/e-same/tex/0.png" RGBA
+	check "a PNG saved again by Pillow with the same texels (other bytes) is no edit: OUT is FILE" \
+		bash -c "! cmp -s '$WORK/t-tl0/tex/0.png' '$WORK/e-same/tex/0.png' && '$NMODEL' apply '$T' '$WORK/e-same' '$WORK/o-same' && cmp '$T' '$WORK/o-same'"
+	mkdir -p "$WORK/e-size/tex" && "$PY" "$PE" size "$WORK/t-tl0/tex/0.png" "$WORK/e-size/tex/0.png" 64 32
+	check "a PNG of another size is refused as a layout change, naming the file" \
+		tex_refused size "$T" "^nmodel: $WORK/e-size/tex/0.png: is 64x32, the texture level is 32x32: a texture of another size changes the model's layout, which apply does not do$"
+	mkdir -p "$WORK/e-notpng/tex" && echo "not an image" > "$WORK/e-notpng/tex/0.png"
+	check "a file that is not a PNG is refused, naming it" \
+		tex_refused notpng "$T" "^nmodel: $WORK/e-notpng/tex/0.png: is not a PNG"
+	"$top_builddir/tests/mkfixture" txtr 83 32 "$WORK/bc7.txtr" 0
+	tex_edit bc7 "$WORK/bc7.txtr" tex/0.png RGBA
+	check "a BC7 texture is refused by name (no encoder)" \
+		tex_refused bc7 "$WORK/bc7.txtr" "^nmodel: $WORK/e-bc7/tex/0.png: .*BC7_UNORM: BC7 has no encoder here"
+	if [ -z "$(corpus_files)" ]; then
+		echo "SKIP: no corpus at $CORPUS: texture edits of real files not checked"
+	else
+		B=$CORPUS/cmb/fin_lm3d_baby.cmb
+		tex_edit etc1 "$B" tex/baby_00.png P
+		check "CMB ETC1 texture from a palette PNG: only it, its bytes and model.glb differ" \
+			test "$(tex_applied etc1 "$B")" = "info.txt model.glb tex/baby_00.bin tex/baby_00.png "
+		check "the ETC1 texture reads back near the edit (PSNR at least 30 dB)" \
+			"$PY" -c "import sys; v = sys.argv[1]; sys.exit(not (v == 'inf' or float(v) >= 30))" \
+			"$("$PY" "$PE" psnr "$WORK/e-etc1/tex/baby_00.png" "$WORK/x-etc1/tex/baby_00.png")"
+		tex_edit la8 "$B" tex/sp_00.png I16
+		"$PY" "$PE" paint "$WORK/t-etc1/tex/sp_00.png" "$WORK/la8.png" L
+		check "CMB LA8 texture from a 16-bit grey PNG: exact" \
+			bash -c "'$NMODEL' apply '$B' '$WORK/e-la8' '$WORK/o-la8' && '$NMODEL' cat '$WORK/o-la8' /tex/sp_00.png > '$WORK/la8-out.png' && test \"\$('$PY' '$PE' maxdiff '$WORK/la8.png' '$WORK/la8-out.png')\" = 0"
+		G=$CORPUS/gar/mm3dr_zelda2_mag.gar.lzs
+		# title_sub_00: a texture no other one's data runs into (copy_nintendo_G's does
+		# into the five after it: an edit of those shows in its PNG too)
+		tex_edit gar "$G" Model/title_logo.cmb/tex/title_sub_00.png RGBA
+		check "a CMB texture (RGBA4) inside the LzS GAR: OUT opens and shows it, nothing else changes" \
+			test "$(tex_applied gar "$G")" = "Model/title_logo.cmb/model.glb Model/title_logo.cmb/raw.bin Model/title_logo.cmb/tex/title_sub_00.bin Model/title_logo.cmb/tex/title_sub_00.png decompressed.bin info.txt "
+		check "RGBA4 reads back to within its rounding (4 bits: at most 8)" \
+			test "$("$PY" "$PE" maxdiff "$WORK/e-gar/Model/title_logo.cmb/tex/title_sub_00.png" "$WORK/x-gar/Model/title_logo.cmb/tex/title_sub_00.png")" -le 8
+		check "the LzS GAR compressed again is within 5 % of the original's size" \
+			test $(( $(stat -c %s "$WORK/o-gar") * 100 )) -le $(( $(stat -c %s "$G") * 105 ))
+		Z=$CORPUS/zar/oot3dr_zelda_gi_melody.zar
+		tex_edit zar "$Z" misc/zelda_gi_ocarina.cmab/txpt/BOLERO.png RGBA
+		check "a CMAB's ETC1 texture inside the ZAR: only it and its animation's bytes differ" \
+			test "$(tex_applied zar "$Z")" = "info.txt misc/zelda_gi_ocarina.cmab/raw.bin misc/zelda_gi_ocarina.cmab/txpt/BOLERO.png "
+		X=$CORPUS/txtr/phong1__spcttxtr__9f67a65b99e84d53bdf3779b19f5d419.txtr
+		tex_edit lzss "$X" tex/0.png RGBA
+		check "a TXTR whose LZSS buffer compresses again to its size: it and the GPU chunk differ" \
+			test "$(tex_applied lzss "$X")" = "gpu/raw.bin gpu/surface.bin info.txt tex/0.png "
+		check "the RGBA8 texel reads back as edited" \
+			test "$("$PY" "$PE" maxdiff "$WORK/e-lzss/tex/0.png" "$WORK/x-lzss/tex/0.png")" = 0
+		X=$CORPUS/txtr/phong1__difttxtr__7b35970a4d1d4989ad0dcb0c8f368941.txtr
+		tex_edit astc "$X" tex/0.png RGBA
+		check "a TXTR zlib buffer of another size is refused (RFRM sizes are not rewritten yet)" \
+			tex_refused astc "$X" "GPU chunk has [0-9]+: a GPU chunk of another size needs the RFRM chunk and form sizes rewritten"
+	fi
+fi
+
 # The corpus: identity for every file (models and archives), and a record edit inside
 # an LzS-compressed GAR.
 files=$(corpus_files)

@@ -10,7 +10,8 @@
  * - each level's own PNG in the new tree, given again, is no edit (no patch: a lossy
  *   level is not encoded a second time);
  * - an edited level 1 changes level 1's bytes only; with level 0 in the same run, level
- *   1 keeps its own edit and level 2 is made from level 0.
+ *   1 keeps its own edit and level 2 is made from level 0;
+ * - in a cube map (CMB and TXTR), an edited face changes that face's levels only.
  * A lossy row prints "psnr: FORMAT level 0 X dB" (the image against what the new file
  * shows, over the channels the format stores).
  * BC7 is refused by name, with no bytes. Codec-level checks (every format against the
@@ -430,6 +431,72 @@ START_TEST(edited_level_kept)
 }
 END_TEST
 
+/* Cube maps: level 0 of face 2 edited changes face 2's levels and no other face's. A
+ * CMB cube (RGBA8, faces one after another) and a TXTR cube (RGBA8, stored: faces are
+ * layers, each padded to whole GOB blocks). */
+START_TEST(cube_face_alone)
+{
+	for (int fam = 0; fam < 2; fam++) {
+		size_t len, out_len, n;
+		uint8_t *d;
+		const char *name;
+		char path[64], why[600];
+		if (fam == 0) {
+			size_t face = (32 * 32 + 16 * 16 + 8 * 8) * 4;
+			uint8_t *data = prng_bytes(face * 6, 99);
+			fx_texture tex = { .name = "c", .gl_format = 0x14016752, .width = 32,
+					   .height = 32, .mips = LEVELS, .cube = true, .data = data,
+					   .data_len = face * 6 };
+			fx_model m = { .version = 6, .name = "c", .tex = &tex, .ntex = 1 };
+			d = fx_cmb_write(&m, &len, NULL);
+			free(data);
+			name = "c.cmb";
+		} else {
+			rfx_txtr x = { .type = 3, .format = 12, .width = 32, .height = 32, .depth = 6,
+				       .levels = LEVELS, .codec = RFX_STORED, .seed = 9 };
+			rfx_buf b = { 0 };
+			ck_assert_int_eq(rfx_txtr_write(&x, &b), 0);
+			d = b.data;
+			len = b.len;
+			name = "c.txtr";
+		}
+		ck_assert_ptr_nonnull(d);
+		snprintf(path, sizeof path, fam ? "tex/face2/0.png" : "tex/c.face2.png");
+		uint8_t *img = image(32, 32, 21);
+		nm_out png = png_of(img, 32, 32);
+		const char *paths[1] = { path };
+		uint8_t *out = apply_pngs(d, len, name, paths, &png, 1, &out_len, why);
+		ck_assert_msg(out != NULL, "%s: %s", name, why);
+		nm_tree *was = open_tree(d, len, name), *now = open_tree(out, out_len, name);
+		for (unsigned f = 0; f < 6; f++)
+			for (unsigned k = 0; k < LEVELS; k++) {
+				char lp[64], mip[16] = "";
+				if (fam)
+					snprintf(lp, sizeof lp, "tex/face%u/%u.png", f, k);
+				else {
+					if (k)
+						snprintf(mip, sizeof mip, ".mip%u", k);
+					snprintf(lp, sizeof lp, "tex/c.face%u%s.png", f, mip);
+				}
+				n = (size_t)(32 >> k) * (32 >> k) * 4;
+				uint8_t *a = read_level(was, lp, 32 >> k, 32 >> k);
+				uint8_t *b = read_level(now, lp, 32 >> k, 32 >> k);
+				ck_assert_msg((memcmp(a, b, n) != 0) == (f == 2), "%s %s", name, lp);
+				if (f == 2 && k == 0)
+					ck_assert_mem_eq(b, img, n);   /* RGBA8: exact */
+				free(a);
+				free(b);
+			}
+		nm_tree_free(was);
+		nm_tree_free(now);
+		nm_out_free(&png);
+		free(img);
+		free(out);
+		free(d);
+	}
+}
+END_TEST
+
 /* A compressed GPU chunk that comes out another size is refused, naming why. */
 START_TEST(txtr_other_size_refused)
 {
@@ -461,6 +528,7 @@ static Suite *tex_apply_suite(void)
 	tcase_set_timeout(tc, 300);
 	tcase_add_loop_test(tc, level0_edit, 0, (int)(sizeof rows / sizeof rows[0]));
 	tcase_add_test(tc, edited_level_kept);
+	tcase_add_test(tc, cube_face_alone);
 	tcase_add_test(tc, txtr_other_size_refused);
 	suite_add_tcase(s, tc);
 	return s;

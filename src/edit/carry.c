@@ -307,6 +307,14 @@ nm_status nm_apply_encode(nm_apply *a, nm_out *out, bool *changed, nm_error *err
 	*changed = false;
 	if (nm_apply_problems(a))
 		return NM_E_INVAL;
+	/* A mip level made from an edited level 0 yields to the level's own edited file. */
+	nm_patch **ps = malloc((a->ed.npatches ? a->ed.npatches : 1) * sizeof *ps);
+	if (!ps)
+		return nm_fail(err, NM_E_NOMEM, "apply", NULL, NM_NO_OFFSET, "out of memory");
+	for (size_t i = 0; i < a->ed.npatches; i++)
+		ps[i] = &a->ed.patches[i];
+	nm_patches_supersede(ps, a->ed.npatches);
+	free(ps);
 	change_list l = { 0 };
 	for (size_t i = 0; i < a->ed.npatches; i++) {
 		const nm_patch *p = &a->ed.patches[i];

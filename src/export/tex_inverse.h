@@ -4,13 +4,14 @@
  * every other level of its chain, each the box filter of the one above it
  * (codec/mip.h), encoded and patched as derived patches (lib/edit.h): a level whose own
  * PNG is edited in the same run replaces its derived patch, whatever order the files
- * come in, and the check of the new model looks only for what was written.
+ * come in, and the check of the new model (nm_apply_verify) looks for the given ones.
  *
  * A PNG whose texels are the ones the level shows now is no edit (an image editor that
  * saved it again, or a batch that saved every level, changes no level and makes none:
  * a lossy level is not encoded a second time), and a patch that would set the bytes a
- * level already has is left out. Knows no format: the layout of the levels (where each
- * one's bytes are, in which reader), the encoder and the decoder come from the driver. */
+ * level already has is left out. The chain knows no format: the layout of the levels
+ * (where each one's bytes are, in which reader), the encoder and the decoder come from
+ * the driver; the PICA callbacks at the end serve the two drivers of 3DS textures. */
 #ifndef NM_TEX_INVERSE_H
 #define NM_TEX_INVERSE_H
 

@@ -14,10 +14,12 @@ FUZZ_J3D_STRUCT_SRC = tests/fuzz/fuzz_j3d_struct.c tests/fixtures/j3d_writer.h \
 FUZZ_TXTR_STRUCT_SRC = tests/fuzz/fuzz_txtr_struct.c tests/fixtures/txtr_writer.h \
 	tests/fixtures/txtr_writer.c tests/fixtures/rfrm_writer.h tests/fixtures/rfrm_writer.c \
 	$(FUZZ_RUN_SRC)
-# Edits written back: a recipe for one edited file of apply's fixture CMB or a J3D fixture model.
+# Edits written back: a recipe for one edited file of apply's fixture CMB, a J3D fixture
+# model, a CMB with textures or a stored TXTR.
 FUZZ_APPLY_SRC = tests/fuzz/fuzz_apply.c tests/fixtures/cmb_writer.h tests/fixtures/cmb_writer.c \
 	tests/fixtures/j3d_writer.h tests/fixtures/j3d_writer.c \
-	tests/walk.h tests/walk.c tests/fuzz/sanitizer_options.c
+	tests/fixtures/txtr_writer.h tests/fixtures/txtr_writer.c tests/fixtures/rfrm_writer.h \
+	tests/fixtures/rfrm_writer.c tests/walk.h tests/walk.c tests/fuzz/sanitizer_options.c
 
 # ASCII CMOD: the reader, the round trip through model.ascii.cmod's spelling, the tree.
 FUZZ_CMOD_ASCII_SRC = tests/fuzz/fuzz_cmod_ascii.c $(FUZZ_RUN_SRC)

@@ -117,8 +117,8 @@ nm_status rfrm_txtr_surface(rfrm_txtr *x, nm_out *o, nm_error *err);
 
 /* The new bytes of the surface as the GPU chunk's (an nm_reencode_fn, ctx the texture):
  * each buffer compressed again with its own tag from the part it made. A chunk of
- * another size than the one it replaces is refused (NM_E_UNSUPPORTED): apply does not
- * rewrite RFRM sizes yet. */
+ * another length is refused (NM_E_UNSUPPORTED) unless the texture's reader can be laid
+ * out again (nm_reader_repack_of: its RFRM sizes written again). */
 nm_status rfrm_txtr_reencode(void *ctx, const uint8_t *plain, size_t len, struct nm_out *out,
 			     nm_error *err);
 

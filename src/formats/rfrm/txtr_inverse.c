@@ -173,7 +173,7 @@ nm_status rfrm_txtr_editable(rfrm_txtr *x, nm_produce_fn produce_png,
 	static const nm_source_ops ops = { .read = surface_read };
 	nm_error err;
 	nm_reader *r;
-	if (nm_reader_new_source("surface.bin", x->surf.size, &ops, x, &r, &err) != NM_OK)
+	if (nm_reader_new_source("gpu/surface.bin", x->surf.size, &ops, x, &r, &err) != NM_OK)
 		return err.code;
 	if (nm_tree_on_free(x->t, close_reader, r) != NM_OK) {
 		nm_reader_close(r);

@@ -103,7 +103,8 @@ nm_status rfrm_txtr_surface(rfrm_txtr *x, nm_out *o, nm_error *err)
 }
 
 /* The surface's new bytes into the GPU chunk's: each buffer of the chunk compressed again
- * with its own tag, from the part of the surface it made. */
+ * with its own tag, from the part of the surface it made. The chunk may come out of
+ * another length only where the reader it lies in can be laid out again. */
 struct reencode {
 	const rfrm_txtr *x;
 	const uint8_t *plain;
@@ -155,7 +156,11 @@ nm_status rfrm_txtr_reencode(void *ctx, const uint8_t *plain, size_t len, nm_out
 				    "longer zero", i);
 	if (s == NM_OK)
 		s = nm_out_status(out);
-	if (s == NM_OK && out->len != x->gpu->size) {
+	/* Another length needs the RFRM chunk and form sizes written again: only a reader
+	 * that can be laid out again (a repack hook) takes it. */
+	nm_repack_fn repack;
+	void *rctx;
+	if (s == NM_OK && out->len != x->gpu->size && !nm_reader_repack_of(x->r, &repack, &rctx)) {
 		const nm_gpu_codec *c = nm_gpu_codec_of(x->codec);
 		s = nm_fail(err, NM_E_UNSUPPORTED, x->name, "GPU", x->gpu->data_off,
 			    "the surface compressed again (%s) takes %zu bytes where the GPU chunk "
