@@ -170,6 +170,7 @@ typedef struct rfrm_texref {
 /* What mesh.mtl needs of a material; its text is material text. */
 typedef struct rfrm_material {
 	char *name;              /* escaped to one line */
+	size_t off;              /* of its record in MTRL's data */
 	char *text;              /* mtrl/N.txt */
 	size_t text_len;
 	rfrm_texref *tex;        /* its texture parameters, in order (a slot for each
@@ -327,6 +328,23 @@ struct nm_png_source;
 bool rfrm_texture_png_source(rfrm_model *m, const rfrm_texref *tex,
 			     struct nm_png_source *src);
 nm_status rfrm_parse_mesh(rfrm_model *m, nm_view *v, nm_error *err);
+
+/* A record file's inverse argument (doc/apply.md): record index of m. */
+typedef struct rfrm_record_ref {
+	struct rfrm_model *m;
+	size_t index;
+} rfrm_record_ref;
+struct nm_edit;
+/* mtrl/N.txt edited (an nm_inverse_fn; arg: an rfrm_record_ref). */
+nm_status rfrm_mtrl_inverse(void *ctx, void *arg, const uint8_t *bytes, size_t len,
+			    struct nm_edit *ed, nm_error *err);
+/* mesh/N.txt described (export/record.h) over MESH's data, and its inverse. */
+struct nm_rec;
+void rfrm_mesh_record(struct nm_rec *r, const struct rfrm_model *m, size_t i);
+/* The triangles a mesh draws (0 for a primitive that is not triangles or a strip). */
+uint64_t rfrm_mesh_triangles(const rfrm_mesh *me);
+nm_status rfrm_mesh_inverse(void *ctx, void *arg, const uint8_t *bytes, size_t len,
+			    struct nm_edit *ed, nm_error *err);
 nm_status rfrm_parse_vbuf(rfrm_model *m, nm_view *v, nm_error *err);
 nm_status rfrm_parse_ibuf(rfrm_model *m, nm_view *v, nm_error *err);
 /* After MESH and IBUF: the indices each index buffer's meshes use; bad meshes marked. */
