@@ -126,7 +126,7 @@ static bool encode_again(nm_apply *a, nm_reader *r, const nm_reader_origin *o, c
 	 * lays out (settle). */
 	bool all = o->off == 0 && o->len == nm_reader_size(o->parent);
 	size_t stream = enc.len;
-	if (!all && enc.len < o->len)
+	if (!all && !o->unpadded && enc.len < o->len)
 		while (enc.len < o->len && !enc.failed)
 			nm_out_char(&enc, 0);
 	nm_lines_add(&a->notes, &a->nomem, "%s: compressed again: %zu bytes, was %llu "

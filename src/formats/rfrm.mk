@@ -9,7 +9,8 @@ libnmodel_a_SOURCES += \
 	src/formats/rfrm/obj.c src/formats/rfrm/parse_pak.c src/formats/rfrm/tree_pak.c src/formats/rfrm/pak_asset.c \
 	src/formats/rfrm/txtr.h src/formats/rfrm/txtr_formats.c src/formats/rfrm/parse_txtr.c \
 	src/formats/rfrm/txtr_surface.c src/formats/rfrm/txtr_decode.c src/formats/rfrm/tree_txtr.c \
-	src/formats/rfrm/txtr_inverse.c src/formats/rfrm/mesh_record.c
+	src/formats/rfrm/txtr_inverse.c src/formats/rfrm/mesh_record.c \
+	src/formats/rfrm/vertex_edit.c src/formats/rfrm/model_repack.c
 libnmodel_a_SOURCES += src/formats/rfrm/gltf.c
 
 # The PAK scripts/bench mounts, with its textures (tests/fixtures/bench_pak.h).

@@ -282,6 +282,8 @@ typedef struct rfrm_model {
 	uint32_t codec;          /* codec tag of the first buffer */
 	rfrm_gpubuf *vb, *ib;
 	nm_node **vb_node, **ib_node;  /* gpu/vertex/N.bin, gpu/index/N.bin */
+	nm_reader **vb_reader;   /* editable: vertex buffer N's bytes, made on first edit
+				  * (vertex_edit.c), under lock */
 
 	/* The walk (RFRM_GPU_WALK): done once, on first access. */
 	pthread_mutex_t lock;
@@ -376,6 +378,18 @@ nm_status rfrm_gpu_load(rfrm_model *m, bool index, size_t i, uint8_t **data, siz
 nm_status rfrm_load_indices(rfrm_model *m, size_t ib, uint64_t first, uint64_t count,
 			    uint32_t **out, nm_error *err);
 const char *rfrm_gpu_source_name(rfrm_gpu_source s);
+
+/* vbuf/N/NAME.csv edited (vertex_edit.c): now is the CSV as produced now; the changed
+ * values, stored in the component's format, patch vertex buffer vb's reader. */
+nm_status rfrm_vertex_invert(rfrm_model *m, size_t vb, const rfrm_comp *c,
+			     const rfrm_format_info *f, const char *name, const uint8_t *now,
+			     size_t now_len, const uint8_t *bytes, size_t len,
+			     struct nm_edit *ed, nm_error *err);
+
+/* In a tree opened for editing, a walk-placed model may change the length of its GPU
+ * buffers: the file is laid out again with the new chunk and form sizes
+ * (model_repack.c). */
+void rfrm_model_editable(rfrm_model *m);
 
 /* --- trees (tree_*.c, obj.c) ------------------------------------------------------ */
 
