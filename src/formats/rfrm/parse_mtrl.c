@@ -210,11 +210,15 @@ static nm_status param(rfrm_model *m, nm_view *v, size_t *off, const uint8_t *id
 			       key);
 }
 
-/* Material names may hold any byte: what is not text (NULs included) escaped. */
+/* Material names may hold any byte: what is not text (NULs included) escaped. Written
+ * straight to the text (a derived line's value is cut at 511 bytes: nm_kvv); read back,
+ * compared as a derived line (an edited material whose name is longer is refused). */
 static void name_line(nm_rec *r, const uint8_t *name, uint32_t len)
 {
 	nm_out o;
 	nm_out_init(&o);
+	if (!r->ed)
+		nm_out_str(r->o, "name: ");
 	for (uint32_t i = 0; i < len; i++) {
 		unsigned char c = name[i];
 		if (c == '\\')
@@ -224,7 +228,13 @@ static void name_line(nm_rec *r, const uint8_t *name, uint32_t len)
 		else
 			nm_out_char(&o, (char)c);
 	}
-	nm_rec_derived(r, "name", "%.*s", (int)o.len, o.data ? (const char *)o.data : "");
+	if (!r->ed) {
+		if (o.len)
+			nm_out_write(r->o, o.data, o.len);
+		nm_out_char(r->o, '\n');
+	} else {
+		nm_rec_derived(r, "name", "%.*s", (int)o.len, o.data ? (const char *)o.data : "");
+	}
 	nm_out_free(&o);
 }
 
