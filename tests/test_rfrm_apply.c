@@ -38,8 +38,8 @@ START_TEST(fixture_records_read_back_as_no_change)
 	rfx_buf b = sample(forms[_i % 3], _i < 3 ? RFX_ZLIB : RFX_LZSS16, &meta);
 	ck_assert_int_eq(rfx_append_meta(&b, &meta), 0);
 	nm_tree *t = apply_editable_tree(b.data, b.len, "f.cmdl");
-	/* mtrl/0.txt, the two meshes and the six attribute CSVs */
-	check_own_bytes(t, "fixture", 9);
+	/* head/header.txt, mtrl/0.txt, the two meshes and the six attribute CSVs */
+	check_own_bytes(t, "fixture", 10);
 	nm_tree_free(t);
 	rfx_buf_free(&b);
 	rfx_buf_free(&meta);
@@ -54,7 +54,7 @@ START_TEST(fixture_pak_records_read_back_as_no_change)
 	rfx_guid(a[0].guid, 1);
 	ck_assert_int_eq(rfx_pak_write_as(a, 1, true, &pak), 0);
 	nm_tree *t = apply_editable_tree(pak.data, pak.len, "f.pak");
-	check_own_bytes(t, "fixture pak", 9);
+	check_own_bytes(t, "fixture pak", 10);
 	nm_tree_free(t);
 	rfx_buf_free(&pak);
 	rfx_buf_free(&b);
@@ -64,9 +64,9 @@ END_TEST
 
 START_TEST(corpus_records_read_back_as_no_change)
 {
-	/* every model has at least a material, a mesh and positions.csv */
+	/* every model has a header, at least a material, a mesh and positions.csv */
 	static const char *const exts[] = { ".cmdl", ".smdl", ".wmdl", NULL };
-	check_corpus_own_bytes("cmdl", exts, 3);
+	check_corpus_own_bytes("cmdl", exts, 4);
 }
 END_TEST
 
@@ -111,6 +111,7 @@ START_TEST(material_and_mesh_fields_encode)
 	edit_one("/mtrl/0.txt", "flags", "0x12345", 3);
 	edit_one("/mesh/0.txt", "field_10", "513", 2);
 	edit_one("/mesh/1.txt", "primitive", "TRIANGLES (0x3)", 1);
+	edit_one("/head/header.txt", "bounding_box", "-1 -2 -3 4 5 6.5", 24);
 }
 END_TEST
 
@@ -133,6 +134,8 @@ START_TEST(derived_and_out_of_range_are_refused)
 	refused("/mesh/0.txt", "field_12", "256");
 	refused("/mtrl/0.txt", "parameters", "1");
 	refused("/mtrl/0.txt", "name", "other");
+	refused("/head/header.txt", "opaque_meshes", "7");
+	refused("/head/header.txt", "size", "7");
 }
 END_TEST
 

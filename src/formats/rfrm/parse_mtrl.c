@@ -104,18 +104,8 @@ static void texture_lines(rfrm_model *m, rfrm_material *mat, const char *key,
 	nm_out o;
 	nm_out_init(&o);
 	rfrm_texture_ref(m, &scratch, key, id, guid, &o);
-	for (size_t at = 0; at < o.len && nm_out_status(&o) == NM_OK;) {
-		const char *line = (const char *)o.data + at;
-		const char *nl = memchr(line, '\n', o.len - at);
-		size_t len = nl ? (size_t)(nl - line) : o.len - at;
-		const char *colon = memchr(line, ':', len);
-		at += len + 1;
-		if (!colon || colon + 1 == line + len)
-			continue;
-		char k[48];
-		snprintf(k, sizeof k, "%.*s", (int)(colon - line), line);
-		nm_rec_derived(r, k, "%.*s", (int)(line + len - colon - 2), colon + 2);
-	}
+	if (nm_out_status(&o) == NM_OK)
+		rfrm_rec_replay(r, (const char *)o.data, o.len);
 	nm_out_free(&o);
 }
 

@@ -78,6 +78,9 @@ bool rfrm_guid_zero(const uint8_t *guid);
 void rfrm_item_text(nm_out *o, const rfrm_item *it);
 struct nm_rec;
 void rfrm_item_record(struct nm_rec *r, const rfrm_item *it);
+/* Lines of text ("key: value") described as derived lines: text a parser formatted
+ * that has no stored field of its own to edit, read back as it was written. */
+void rfrm_rec_replay(struct nm_rec *r, const char *text, size_t len);
 /* A directory for the item named by its id, lower-case, trimmed, made safe and unique,
  * with header.txt (the descriptor, then extra if not NULL) and raw.bin (its data). */
 nm_node *rfrm_item_dir(nm_tree *t, nm_node *parent, nm_reader *r, const rfrm_item *it,
@@ -254,6 +257,7 @@ typedef struct rfrm_model {
 	float aabb[6];
 	bool has_aabb;
 	uint32_t mesh_counts[5];
+	size_t head_fixed_len;   /* HEAD's text up to the data sources */
 
 	rfrm_material *mats;
 	size_t nmats;
@@ -313,6 +317,11 @@ void rfrm_model_free(void *m);
 /* Chunk parsers: read the chunk's data (v, loaded by rfrm_model_parse) into the model,
  * or return an error for the chunk's error.txt. */
 nm_status rfrm_parse_head(rfrm_model *m, nm_view *v, nm_error *err);
+struct nm_edit;
+/* head/header.txt edited (arg: the model): the bounding box is stored; the mesh
+ * counts and data sources are derived lines. */
+nm_status rfrm_head_inverse(void *ctx, void *arg, const uint8_t *bytes, size_t len,
+			    struct nm_edit *ed, nm_error *err);
 nm_status rfrm_parse_skhd(rfrm_model *m, nm_view *v, nm_error *err);
 nm_status rfrm_parse_wdhd(rfrm_model *m, nm_view *v, nm_error *err);
 nm_status rfrm_parse_mtrl(rfrm_model *m, nm_view *v, nm_error *err);

@@ -151,6 +151,11 @@ static nm_status add_chunk(rfrm_model *m, nm_node *root, int c)
 		return NM_E_NOMEM;
 	if (ch->c.failed)
 		nm_error_file(t, d, &ch->c.err);
+	else if (c == RC_HEAD && ch->text && nm_tree_options(t)->editable) {
+		nm_node *h = nm_child(t, d, "header.txt");
+		if (h)
+			nm_text_inverse(h, rfrm_head_inverse, m);
+	}
 	for (size_t f = 0; f < ch->nfiles; f++) {
 		nm_out_write(&o, ch->files[f].text, ch->files[f].len);
 		nm_text(t, d, ch->files[f].name, &o);
