@@ -1,5 +1,6 @@
 /* What the apply tests share (apply_util.h). */
 #include <check.h>
+#include <dirent.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -77,6 +78,34 @@ size_t check_file_own_bytes(const char *path, const char *name, size_t want_at_l
 	size_t n = check_own_bytes(t, name, want_at_least);
 	nm_tree_free(t);
 	return n;
+}
+
+size_t check_corpus_own_bytes(const char *corpus, const char *const *exts, size_t want_at_least)
+{
+	char *dir = walk_corpus_dir(corpus);
+	if (!dir)
+		return 0;
+	DIR *dd = opendir(dir);
+	ck_assert_ptr_nonnull(dd);
+	struct dirent *e;
+	size_t files = 0;
+	while ((e = readdir(dd)) != NULL) {
+		size_t n = strlen(e->d_name);
+		for (const char *const *x = exts; *x; x++) {
+			size_t k = strlen(*x);
+			if (n <= k || strcmp(e->d_name + n - k, *x) != 0)
+				continue;
+			char path[4200];
+			snprintf(path, sizeof path, "%s/%s", dir, e->d_name);
+			check_file_own_bytes(path, e->d_name, want_at_least);
+			files++;
+			break;
+		}
+	}
+	closedir(dd);
+	free(dir);
+	ck_assert_uint_gt(files, 0);
+	return files;
 }
 
 char *with_line(nm_tree *t, const char *path, const char *key, const char *value,

@@ -16,6 +16,10 @@ nm_tree *apply_editable_tree(const uint8_t *d, size_t len, const char *name);
 size_t check_own_bytes(nm_tree *t, const char *file, size_t want_at_least);
 /* The same for the model file at path (opened for editing). */
 size_t check_file_own_bytes(const char *path, const char *name, size_t want_at_least);
+/* check_file_own_bytes for every file of the corpus folder dir whose name ends in one
+ * of exts (NULL-terminated); returns how many (none: the folder is missing, it said
+ * so, and the caller's case is skipped). */
+size_t check_corpus_own_bytes(const char *dir, const char *const *exts, size_t want_at_least);
 /* path's text with the line of key replaced by "key: value" (the key must be there). */
 char *with_line(nm_tree *t, const char *path, const char *key, const char *value,
 		size_t *len);

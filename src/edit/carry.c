@@ -130,7 +130,7 @@ static bool encode_again(nm_apply *a, nm_reader *r, const nm_reader_origin *o, c
 	void *rctx;
 	bool relaid = nm_reader_repack_of(o->parent, &repack, &rctx);
 	size_t stream = enc.len;
-	if (!all && !relaid && enc.len < o->len)
+	if (!all && !relaid && !o->unpadded && enc.len < o->len)
 		while (enc.len < o->len && !enc.failed)
 			nm_out_char(&enc, 0);
 	nm_lines_add(&a->notes, &a->nomem, "%s: encoded again: %zu bytes, was %llu "

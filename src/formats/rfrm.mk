@@ -11,7 +11,8 @@ libnmodel_a_SOURCES += \
 	src/formats/rfrm/model_stream.c \
 	src/formats/rfrm/txtr.h src/formats/rfrm/txtr_formats.c src/formats/rfrm/parse_txtr.c \
 	src/formats/rfrm/txtr_surface.c src/formats/rfrm/txtr_decode.c src/formats/rfrm/tree_txtr.c \
-	src/formats/rfrm/txtr_inverse.c
+	src/formats/rfrm/txtr_inverse.c src/formats/rfrm/mesh_record.c \
+	src/formats/rfrm/vertex_edit.c src/formats/rfrm/model_repack.c
 libnmodel_a_SOURCES += src/formats/rfrm/gltf.c
 
 # The PAK scripts/bench mounts, with its textures (tests/fixtures/bench_pak.h).
@@ -33,3 +34,11 @@ tests_test_txtr_SOURCES = tests/test_txtr.c tests/walk.h tests/walk.c \
 	tests/fixtures/txtr_writer.h tests/fixtures/txtr_writer.c
 tests_test_txtr_CFLAGS = $(AM_CFLAGS) $(CHECK_CFLAGS)
 tests_test_txtr_LDADD = $(LDADD_COMMON) $(CHECK_LIBS)
+# Model record edits written back (doc/apply.md): fixture, fixture PAK and corpus.
+check_PROGRAMS += tests/test_rfrm_apply
+TESTS += tests/test_rfrm_apply
+tests_test_rfrm_apply_SOURCES = tests/test_rfrm_apply.c tests/walk.h tests/walk.c \
+	tests/apply_util.h tests/apply_util.c \
+	tests/fixtures/rfrm_writer.h tests/fixtures/rfrm_writer.c
+tests_test_rfrm_apply_CFLAGS = $(AM_CFLAGS) $(CHECK_CFLAGS)
+tests_test_rfrm_apply_LDADD = $(LDADD_COMMON) $(CHECK_LIBS) -lm

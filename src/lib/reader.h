@@ -56,6 +56,10 @@ typedef struct nm_reader_origin {
 	uint64_t off, len;
 	nm_reencode_fn encode;  /* NULL: a window, the same bytes */
 	void *ctx;
+	/* A stream whose end its parent does not record (the next one follows it at once):
+	 * one encoded shorter is not padded with zeros to len but changes the parent's
+	 * length (its repack lays it out). */
+	bool unpadded;
 } nm_reader_origin;
 typedef enum nm_origin_kind {
 	NM_ORIGIN_ROOT,         /* r is the file given (or memory): edits land in its bytes */

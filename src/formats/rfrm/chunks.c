@@ -192,6 +192,23 @@ void rfrm_item_record(nm_rec *r, const rfrm_item *it)
 	}
 }
 
+void rfrm_rec_replay(nm_rec *r, const char *text, size_t len)
+{
+	for (size_t at = 0; at < len;) {
+		const char *line = text + at;
+		const char *nl = memchr(line, '\n', len - at);
+		size_t n = nl ? (size_t)(nl - line) : len - at;
+		const char *colon = memchr(line, ':', n);
+		at += n + 1;
+		if (!colon)
+			continue;
+		char key[64];
+		snprintf(key, sizeof key, "%.*s", (int)(colon - line), line);
+		const char *val = colon + 1 < line + n ? colon + 2 : colon + 1;
+		nm_rec_derived(r, key, "%.*s", (int)(line + n - val), val);
+	}
+}
+
 void rfrm_item_text(nm_out *o, const rfrm_item *it)
 {
 	nm_rec r;

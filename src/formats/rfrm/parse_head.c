@@ -12,6 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "export/csv.h"
+#include "export/record.h"
 #include "export/text.h"
 #include "formats/rfrm/rfrm.h"
 #include "lib/names.h"
@@ -110,24 +111,55 @@ static bool anim_uv(nm_view *v, size_t *p, nm_out *o, const char *key)
 	return true;
 }
 
-nm_status rfrm_parse_head(rfrm_model *m, nm_view *v, nm_error *err)
+/* HEAD's first 0x2c bytes described once (export/record.h): the mesh counts (derived:
+ * they count MESH's meshes by pass) and the bounding box (stored; apply does not
+ * compute it again after a vertex edit). */
+static void head_fixed(nm_rec *r)
 {
 	static const char *const keys[5] = {
 		"opaque_meshes", "one_pass_translucent_meshes", "two_pass_translucent_meshes",
 		"one_bit_meshes", "additive_meshes"
 	};
+	for (int i = 0; i < 5; i++)
+		nm_rec_derived(r, keys[i], "%u", nm_u32(r->v, 4 * (size_t)i));
+	nm_rec_floats(r, "bounding_box", 0x14, 6);
+}
+
+nm_status rfrm_head_inverse(void *ctx, void *arg, const uint8_t *bytes, size_t len,
+			    nm_edit *ed, nm_error *err)
+{
+	rfrm_model *m = arg;
+	const rfrm_chunk *c = &m->chunk[RC_HEAD];
+	nm_view v;
+	(void)ctx;
+	nm_status s = rfrm_table_load(m->r, &c->item, "HEAD", &v, err);
+	if (s != NM_OK)
+		return s;
+	nm_rec r;
+	nm_rec_read(&r, &v, m->r, "HEAD", (const char *)bytes, len, ed);
+	rfrm_item_record(&r, &c->item);
+	head_fixed(&r);
+	rfrm_rec_replay(&r, c->text + m->head_fixed_len, c->text_len - m->head_fixed_len);
+	nm_rec_end(&r);
+	nm_view_free(&v);
+	return NM_OK;
+}
+
+nm_status rfrm_parse_head(rfrm_model *m, nm_view *v, nm_error *err)
+{
 	rfrm_chunk *c = &m->chunk[RC_HEAD];
 	if (!nm_view_has(v, 0, 0x2c))
 		return nm_view_fail(v, err, "model header (0x2c bytes)");
 	nm_out o;
+	nm_rec r;
 	nm_out_init(&o);
-	for (int i = 0; i < 5; i++) {
+	nm_rec_write(&r, &o, v);
+	head_fixed(&r);
+	m->head_fixed_len = o.len;
+	for (int i = 0; i < 5; i++)
 		m->mesh_counts[i] = nm_u32(v, 4 * (size_t)i);
-		nm_kv(&o, keys[i], "%u", m->mesh_counts[i]);
-	}
 	aabb_floats(v, 0x14, m->aabb);
 	m->has_aabb = true;
-	nm_kv_floats(&o, "bounding_box", m->aabb, 6);
 
 	/* Data sources: informative; a layout we cannot follow ends the listing only. */
 	size_t p = 0x2c;

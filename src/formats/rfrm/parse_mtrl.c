@@ -15,6 +15,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include "export/record.h"
 #include "export/text.h"
 #include "formats/rfrm/rfrm.h"
 #include "lib/view.h"
@@ -69,36 +70,48 @@ static void param_key(char out[8], const uint8_t *id)
 	out[n] = '\0';
 }
 
-static void kv_guid(nm_out *o, const char *key, const uint8_t *g)
+static void guid_line(nm_rec *r, const char *key, const uint8_t *g)
 {
 	char s[RFRM_GUID_STR];
 	rfrm_guid_str(s, g);
-	nm_kv(o, key, "%s", s);
+	nm_rec_derived(r, key, "%s", s);
 }
 
 /* Texture usage info: flags, filter, wrap x/y/z (s32: -1 is "none"). */
-static void usage_text(nm_out *o, const char *key, nm_view *v, size_t off)
+static void usage_record(nm_rec *r, const char *key, size_t off)
 {
 	char k[48];
 	snprintf(k, sizeof k, "%s_flags", key);
-	nm_kv(o, k, "0x%x", nm_u32(v, off));
+	nm_rec_hex(r, k, off, NM_FIELD_U32, 0);
 	snprintf(k, sizeof k, "%s_filter", key);
-	nm_kv(o, k, "%d", nm_s32(v, off + 4));
+	nm_rec_int(r, k, off + 4, NM_FIELD_S32);
 	snprintf(k, sizeof k, "%s_wrap", key);
-	nm_kv(o, k, "%d %d %d", nm_s32(v, off + 8), nm_s32(v, off + 12), nm_s32(v, off + 16));
+	nm_rec_ints(r, k, off + 8, NM_FIELD_S32, 3);
 }
 
-static void floats_kv(nm_out *o, const char *key, nm_view *v, size_t off, size_t n)
+/* A texture parameter's slot, asset and PNG lines (model_textures.c). Writing, they go
+ * to the text and mat remembers the texture; reading back, they are derived lines (what
+ * they say follows from the GUID and the PAK), made again into scratch. */
+static void texture_lines(rfrm_model *m, rfrm_material *mat, const char *key,
+			  const uint8_t *id, const uint8_t *guid, nm_rec *r)
 {
-	float f[12];
-	for (size_t i = 0; i < n; i++)
-		f[i] = nm_f32(v, off + 4 * i);
-	nm_kv_floats(o, key, f, n);
+	if (!r->ed) {
+		rfrm_texture_ref(m, mat, key, id, guid, r->o);
+		return;
+	}
+	rfrm_texref one;
+	rfrm_material scratch = { .tex = &one };
+	nm_out o;
+	nm_out_init(&o);
+	rfrm_texture_ref(m, &scratch, key, id, guid, &o);
+	if (nm_out_status(&o) == NM_OK)
+		rfrm_rec_replay(r, (const char *)o.data, o.len);
+	nm_out_free(&o);
 }
 
 /* One parameter payload at *off; text to o, OBJ facts to mat. */
 static nm_status param(rfrm_model *m, nm_view *v, size_t *off, const uint8_t *id,
-		       enum param_kind kind, nm_out *o, rfrm_material *mat, nm_error *err)
+		       enum param_kind kind, nm_rec *r, rfrm_material *mat, nm_error *err)
 {
 	char key[8], k[48];
 	param_key(key, id);
@@ -109,17 +122,17 @@ static nm_status param(rfrm_model *m, nm_view *v, size_t *off, const uint8_t *id
 		if (!g || !nm_view_has(v, p, 36))
 			return nm_view_fail(v, err, "texture parameter %s", key);
 		snprintf(k, sizeof k, "%s_texture", key);
-		kv_guid(o, k, g);
-		usage_text(o, key, v, p + 16);
+		guid_line(r, k, g);
+		usage_record(r, key, p + 16);
 		*off = p + 36;
-		rfrm_texture_ref(m, mat, key, id, g, o);
+		texture_lines(m, mat, key, id, g, r);
 		return NM_OK;
 	}
 	case P_COLOR:
 		if (!nm_view_has(v, p, 16))
 			return nm_view_fail(v, err, "color parameter %s", key);
 		snprintf(k, sizeof k, "%s_color", key);
-		floats_kv(o, k, v, p, 4);
+		nm_rec_floats(r, k, p, 4);
 		if (memcmp(id, "DIFC", 4) == 0 && !mat->has_color) {
 			mat->has_color = true;
 			for (int i = 0; i < 4; i++)
@@ -131,33 +144,32 @@ static nm_status param(rfrm_model *m, nm_view *v, size_t *off, const uint8_t *id
 		if (!nm_view_has(v, p, 4))
 			return nm_view_fail(v, err, "scalar parameter %s", key);
 		snprintf(k, sizeof k, "%s_scalar", key);
-		nm_kv_float(o, k, nm_f32(v, p));
+		nm_rec_floats(r, k, p, 1);
 		*off = p + 4;
 		return NM_OK;
 	case P_INT:
 		if (!nm_view_has(v, p, 4))
 			return nm_view_fail(v, err, "int parameter %s", key);
 		snprintf(k, sizeof k, "%s_int", key);
-		nm_kv(o, k, "%d", nm_s32(v, p));
+		nm_rec_int(r, k, p, NM_FIELD_S32);
 		*off = p + 4;
 		return NM_OK;
 	case P_INT4:
 		if (!nm_view_has(v, p, 16))
 			return nm_view_fail(v, err, "int4 parameter %s", key);
 		snprintf(k, sizeof k, "%s_int4", key);
-		nm_kv(o, k, "%d %d %d %d", nm_s32(v, p), nm_s32(v, p + 4), nm_s32(v, p + 8),
-		      nm_s32(v, p + 12));
+		nm_rec_ints(r, k, p, NM_FIELD_S32, 4);
 		*off = p + 16;
 		return NM_OK;
 	case P_LAYERED: {
 		if (!nm_view_has(v, p, 53))
 			return nm_view_fail(v, err, "layered texture parameter %s", key);
 		snprintf(k, sizeof k, "%s_layered_unknown", key);
-		nm_kv(o, k, "%u", nm_u32(v, p));
+		nm_rec_int(r, k, p, NM_FIELD_U32);
 		snprintf(k, sizeof k, "%s_layered_colors", key);
-		floats_kv(o, k, v, p + 4, 12);
+		nm_rec_floats(r, k, p + 4, 12);
 		snprintf(k, sizeof k, "%s_layered_flags", key);
-		nm_kv(o, k, "0x%x", nm_u8(v, p + 52));
+		nm_rec_hex(r, k, p + 52, NM_FIELD_U8, 0);
 		p += 53;
 		for (int layer = 0; layer < 3; layer++) {
 			const uint8_t *g = nm_bytes(v, p, 16);
@@ -167,14 +179,14 @@ static nm_status param(rfrm_model *m, nm_view *v, size_t *off, const uint8_t *id
 			snprintf(lk, sizeof lk, "%s_layer%d", key, layer);
 			snprintf(k, sizeof k, "%s_texture", lk);
 			if (rfrm_guid_zero(g)) {
-				nm_kv(o, k, "none");
+				nm_rec_derived(r, k, "none");
 				p += 16;
 				continue;
 			}
-			kv_guid(o, k, g);
+			guid_line(r, k, g);
 			if (!nm_view_has(v, p + 16, 20))
 				return nm_view_fail(v, err, "layer %d of parameter %s", layer, key);
-			usage_text(o, lk, v, p + 16);
+			usage_record(r, lk, p + 16);
 			p += 36;
 		}
 		*off = p;
@@ -188,35 +200,15 @@ static nm_status param(rfrm_model *m, nm_view *v, size_t *off, const uint8_t *id
 			       key);
 }
 
-/* One material at *off. */
-static nm_status material(rfrm_model *m, nm_view *v, size_t *off, size_t index,
-			  rfrm_material *mat, nm_error *err)
+/* Material names may hold any byte: what is not text (NULs included) escaped. Written
+ * straight to the text (a derived line's value is cut at 511 bytes: nm_kvv); read back,
+ * compared as a derived line (an edited material whose name is longer is refused). */
+static void name_line(nm_rec *r, const uint8_t *name, uint32_t len)
 {
-	size_t p = *off;
-	uint32_t len = nm_u32(v, p);
-	const uint8_t *name = nm_bytes(v, p + 4, len);
-	if (!name)
-		return nm_view_fail(v, err, "name of material %zu (%u bytes)", index, len);
-	p += 4 + (size_t)len;
-	const uint8_t *guid = nm_bytes(v, p, 16);
-	const uint8_t *type = nm_bytes(v, p + 16, 4);
-	uint32_t flags = nm_u32(v, p + 20), count = nm_u32(v, p + 24);
-	if (!guid || !type || v->bad)
-		return nm_view_fail(v, err, "header of material %zu", index);
-	p += 28;
-
-	mat->name = nm_tree_strndup(m->t, name, len);
-	if (!mat->name)
-		return nm_fail(err, NM_E_NOMEM, v->file, v->chunk, NM_NO_OFFSET, "out of memory");
-
 	nm_out o;
 	nm_out_init(&o);
-	char tname[5];
-	rfrm_fourcc_print(tname, type);
-	nm_kv(&o, "index", "%zu", index);
-	nm_kv(&o, "offset", "0x%llx", (unsigned long long)(v->base + *off));
-	/* Names may hold any byte: escape what is not text (NULs included). */
-	nm_out_str(&o, "name: ");
+	if (!r->ed)
+		nm_out_str(r->o, "name: ");
 	for (uint32_t i = 0; i < len; i++) {
 		unsigned char c = name[i];
 		if (c == '\\')
@@ -226,38 +218,75 @@ static nm_status material(rfrm_model *m, nm_view *v, size_t *off, size_t index,
 		else
 			nm_out_char(&o, (char)c);
 	}
-	nm_out_char(&o, '\n');
-	kv_guid(&o, "material_guid", guid);
-	nm_kv_str(&o, "type", tname);
-	nm_kv(&o, "flags", "0x%x", flags);
-	nm_kv(&o, "parameters", "%u", count);
+	if (!r->ed) {
+		if (o.len)
+			nm_out_write(r->o, o.data, o.len);
+		nm_out_char(r->o, '\n');
+	} else {
+		nm_rec_derived(r, "name", "%.*s", (int)o.len, o.data ? (const char *)o.data : "");
+	}
+	nm_out_free(&o);
+}
 
-	nm_status s = NM_OK;
+/* One material at *off, described to r (export/record.h): writing, mat keeps what
+ * mesh.mtl needs; reading back (r->ed), mat is scratch. Its name, GUIDs, type, counts
+ * and layout are derived lines (another length or type would move what follows). */
+static nm_status material(rfrm_model *m, nm_view *v, size_t *off, size_t index,
+			  rfrm_material *mat, nm_rec *r, nm_error *err)
+{
+	bool writing = !r->ed;
+	size_t p = *off;
+	uint32_t len = nm_u32(v, p);
+	const uint8_t *name = nm_bytes(v, p + 4, len);
+	if (!name)
+		return nm_view_fail(v, err, "name of material %zu (%u bytes)", index, len);
+	p += 4 + (size_t)len;
+	const uint8_t *guid = nm_bytes(v, p, 16);
+	const uint8_t *type = nm_bytes(v, p + 16, 4);
+	uint32_t count = nm_u32(v, p + 24);
+	if (!guid || !type || v->bad)
+		return nm_view_fail(v, err, "header of material %zu", index);
+	size_t head = p;
+	p += 28;
+
+	if (writing) {
+		mat->off = *off;
+		mat->name = nm_tree_strndup(m->t, name, len);
+		if (!mat->name)
+			return nm_fail(err, NM_E_NOMEM, v->file, v->chunk, NM_NO_OFFSET,
+				       "out of memory");
+	}
+
+	char tname[5];
+	rfrm_fourcc_print(tname, type);
+	nm_rec_derived(r, "index", "%zu", index);
+	nm_rec_derived(r, "offset", "0x%llx", (unsigned long long)(v->base + *off));
+	name_line(r, name, len);
+	guid_line(r, "material_guid", guid);
+	nm_rec_derived_str(r, "type", tname);
+	nm_rec_hex(r, "flags", head + 20, NM_FIELD_U32, 0);
+	nm_rec_derived(r, "parameters", "%u", count);
+
 	bool switch_layout = false;
 	/* Every parameter takes at least 8 bytes: count is checked against real bytes. */
-	if (count && !nm_view_array(v, p, count, 8)) {
-		s = nm_view_fail(v, err, "parameter list of material %zu (%u entries)", index, count);
-		goto out;
-	}
+	if (count && !nm_view_array(v, p, count, 8))
+		return nm_view_fail(v, err, "parameter list of material %zu (%u entries)", index,
+				    count);
 	/* Each texture parameter names one texture (model_textures.c): at most count. */
-	mat->tex = nm_tree_alloc_array(m->t, count ? count : 1, sizeof *mat->tex);
-	if (!mat->tex) {
-		s = nm_fail(err, NM_E_NOMEM, v->file, v->chunk, NM_NO_OFFSET, "out of memory");
-		goto out;
-	}
+	if (writing && !(mat->tex = nm_tree_alloc_array(m->t, count ? count : 1, sizeof *mat->tex)))
+		return nm_fail(err, NM_E_NOMEM, v->file, v->chunk, NM_NO_OFFSET, "out of memory");
 	if (count) {
 		const uint8_t *w = nm_bytes(v, p + 4, 4);
 		switch_layout = mat->switch_layout = w && printable4(w);
-		nm_kv(&o, "layout", "%s", switch_layout ? "switch (type table, FourCC types)"
-							: "wii_u (u32 kinds)");
+		nm_rec_derived(r, "layout", "%s", switch_layout ? "switch (type table, FourCC types)"
+								: "wii_u (u32 kinds)");
 	}
 	if (switch_layout) {
-		if (!nm_view_array(v, p, count, 8)) {
-			s = nm_view_fail(v, err, "type table of material %zu", index);
-			goto out;
-		}
+		if (!nm_view_array(v, p, count, 8))
+			return nm_view_fail(v, err, "type table of material %zu", index);
 		p += (size_t)count * 8; /* the table repeats what each parameter says */
 	}
+	nm_status s = NM_OK;
 	for (uint32_t i = 0; i < count && s == NM_OK; i++) {
 		const uint8_t *id = nm_bytes(v, p, 4);
 		const uint8_t *kt = nm_bytes(v, p + 4, 4);
@@ -267,15 +296,47 @@ static nm_status material(rfrm_model *m, nm_view *v, size_t *off, size_t index,
 		}
 		enum param_kind kind = switch_layout ? kind_of_type(kt) : kind_of_number(nm_u32(v, p + 4));
 		p += 8;
-		s = param(m, v, &p, id, kind, &o, mat, err);
+		s = param(m, v, &p, id, kind, r, mat, err);
 	}
-out:
-	mat->text = nm_out_status(&o) == NM_OK ? nm_tree_strndup(m->t, o.data, o.len) : NULL;
+	*off = p;
+	return s;
+}
+
+/* Writing material i: its text kept in the arena, even the broken one's. */
+static nm_status write_material(rfrm_model *m, nm_view *v, size_t *off, size_t i,
+				rfrm_material *mat, nm_error *err)
+{
+	nm_out o;
+	nm_rec r;
+	nm_out_init(&o);
+	nm_rec_write(&r, &o, v);
+	nm_status s = material(m, v, off, i, mat, &r, err);
+	bool ok = nm_out_status(&o) == NM_OK;
+	mat->text = ok && o.len ? nm_tree_strndup(m->t, o.data, o.len) : NULL;
 	mat->text_len = mat->text ? o.len : 0;
-	if (!mat->text && s == NM_OK)
+	if ((!ok || (o.len && !mat->text)) && s == NM_OK)
 		s = nm_fail(err, NM_E_NOMEM, v->file, v->chunk, NM_NO_OFFSET, "out of memory");
 	nm_out_free(&o);
-	*off = p;
+	return s;
+}
+
+nm_status rfrm_mtrl_inverse(void *ctx, void *arg, const uint8_t *bytes, size_t len,
+			    nm_edit *ed, nm_error *err)
+{
+	const rfrm_record_ref *ref = arg;
+	rfrm_model *m = ref->m;
+	rfrm_material scratch = { 0 };
+	size_t off = m->mats[ref->index].off;
+	nm_view v;
+	(void)ctx;
+	nm_status s = rfrm_table_load(m->r, &m->chunk[RC_MTRL].item, "MTRL", &v, err);
+	if (s != NM_OK)
+		return s;
+	nm_rec r;
+	nm_rec_read(&r, &v, m->r, "MTRL", (const char *)bytes, len, ed);
+	s = material(m, &v, &off, ref->index, &scratch, &r, err);
+	nm_rec_end(&r);
+	nm_view_free(&v);
 	return s;
 }
 
@@ -291,7 +352,7 @@ nm_status rfrm_parse_mtrl(rfrm_model *m, nm_view *v, nm_error *err)
 	size_t off = 4;
 	nm_status s = NM_OK;
 	for (uint32_t i = 0; i < count; i++) {
-		s = material(m, v, &off, i, &m->mats[i], err);
+		s = write_material(m, v, &off, i, &m->mats[i], err);
 		m->nmats = i + 1; /* keep what was read, even the broken one's text */
 		m->switch_mtrl |= m->mats[i].switch_layout;
 		if (s != NM_OK)

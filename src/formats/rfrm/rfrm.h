@@ -78,6 +78,9 @@ bool rfrm_guid_zero(const uint8_t *guid);
 void rfrm_item_text(nm_out *o, const rfrm_item *it);
 struct nm_rec;
 void rfrm_item_record(struct nm_rec *r, const rfrm_item *it);
+/* Lines of text ("key: value") described as derived lines: text a parser formatted
+ * that has no stored field of its own to edit, read back as it was written. */
+void rfrm_rec_replay(struct nm_rec *r, const char *text, size_t len);
 /* A directory for the item named by its id, lower-case, trimmed, made safe and unique,
  * with header.txt (the descriptor, then extra if not NULL) and raw.bin (its data). */
 nm_node *rfrm_item_dir(nm_tree *t, nm_node *parent, nm_reader *r, const rfrm_item *it,
@@ -170,6 +173,7 @@ typedef struct rfrm_texref {
 /* What mesh.mtl needs of a material; its text is material text. */
 typedef struct rfrm_material {
 	char *name;              /* escaped to one line */
+	size_t off;              /* of its record in MTRL's data */
 	char *text;              /* mtrl/N.txt */
 	size_t text_len;
 	rfrm_texref *tex;        /* its texture parameters, in order (a slot for each
@@ -253,6 +257,7 @@ typedef struct rfrm_model {
 	float aabb[6];
 	bool has_aabb;
 	uint32_t mesh_counts[5];
+	size_t head_fixed_len;   /* HEAD's text up to the data sources */
 
 	rfrm_material *mats;
 	size_t nmats;
@@ -281,6 +286,8 @@ typedef struct rfrm_model {
 	uint32_t codec;          /* codec tag of the first buffer */
 	rfrm_gpubuf *vb, *ib;
 	nm_node **vb_node, **ib_node;  /* gpu/vertex/N.bin, gpu/index/N.bin */
+	nm_reader **vb_reader;   /* editable: vertex buffer N's bytes, made on first edit
+				  * (vertex_edit.c), under lock */
 
 	/* The walk (RFRM_GPU_WALK): done once, on first access. */
 	pthread_mutex_t lock;
@@ -311,6 +318,11 @@ void rfrm_model_free(void *m);
 /* Chunk parsers: read the chunk's data (v, loaded by rfrm_model_parse) into the model,
  * or return an error for the chunk's error.txt. */
 nm_status rfrm_parse_head(rfrm_model *m, nm_view *v, nm_error *err);
+struct nm_edit;
+/* head/header.txt edited (arg: the model): the bounding box is stored; the mesh
+ * counts and data sources are derived lines. */
+nm_status rfrm_head_inverse(void *ctx, void *arg, const uint8_t *bytes, size_t len,
+			    struct nm_edit *ed, nm_error *err);
 nm_status rfrm_parse_skhd(rfrm_model *m, nm_view *v, nm_error *err);
 nm_status rfrm_parse_wdhd(rfrm_model *m, nm_view *v, nm_error *err);
 nm_status rfrm_parse_mtrl(rfrm_model *m, nm_view *v, nm_error *err);
@@ -328,6 +340,23 @@ struct nm_png_source;
 bool rfrm_texture_png_source(rfrm_model *m, const rfrm_texref *tex,
 			     struct nm_png_source *src);
 nm_status rfrm_parse_mesh(rfrm_model *m, nm_view *v, nm_error *err);
+
+/* A record file's inverse argument (doc/apply.md): record index of m. */
+typedef struct rfrm_record_ref {
+	struct rfrm_model *m;
+	size_t index;
+} rfrm_record_ref;
+struct nm_edit;
+/* mtrl/N.txt edited (an nm_inverse_fn; arg: an rfrm_record_ref). */
+nm_status rfrm_mtrl_inverse(void *ctx, void *arg, const uint8_t *bytes, size_t len,
+			    struct nm_edit *ed, nm_error *err);
+/* mesh/N.txt described (export/record.h) over MESH's data, and its inverse. */
+struct nm_rec;
+void rfrm_mesh_record(struct nm_rec *r, const struct rfrm_model *m, size_t i);
+/* The triangles a mesh draws (0 for a primitive that is not triangles or a strip). */
+uint64_t rfrm_mesh_triangles(const rfrm_mesh *me);
+nm_status rfrm_mesh_inverse(void *ctx, void *arg, const uint8_t *bytes, size_t len,
+			    struct nm_edit *ed, nm_error *err);
 nm_status rfrm_parse_vbuf(rfrm_model *m, nm_view *v, nm_error *err);
 nm_status rfrm_parse_ibuf(rfrm_model *m, nm_view *v, nm_error *err);
 /* After MESH and IBUF: the indices each index buffer's meshes use; bad meshes marked. */
@@ -362,6 +391,18 @@ nm_status rfrm_gpu_load(rfrm_model *m, bool index, size_t i, uint8_t **data, siz
 nm_status rfrm_load_indices(rfrm_model *m, size_t ib, uint64_t first, uint64_t count,
 			    uint32_t **out, nm_error *err);
 const char *rfrm_gpu_source_name(rfrm_gpu_source s);
+
+/* vbuf/N/NAME.csv edited (vertex_edit.c): now is the CSV as produced now; the changed
+ * values, stored in the component's format, patch vertex buffer vb's reader. */
+nm_status rfrm_vertex_invert(rfrm_model *m, size_t vb, const rfrm_comp *c,
+			     const rfrm_format_info *f, const char *name, const uint8_t *now,
+			     size_t now_len, const uint8_t *bytes, size_t len,
+			     struct nm_edit *ed, nm_error *err);
+
+/* In a tree opened for editing, a walk-placed model may change the length of its GPU
+ * buffers: the file is laid out again with the new chunk and form sizes
+ * (model_repack.c). */
+void rfrm_model_editable(rfrm_model *m);
 
 /* --- trees (tree_*.c, obj.c) ------------------------------------------------------ */
 

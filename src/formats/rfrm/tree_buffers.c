@@ -14,6 +14,7 @@
 #include "codec/gpu_buffer.h"
 #include "export/csv.h"
 #include "export/text.h"
+#include "lib/edit.h"
 #include "formats/rfrm/rfrm.h"
 
 /* --- vertex components ---------------------------------------------------------- */
@@ -114,6 +115,26 @@ static nm_status produce_attr(void *ctx, void *arg, nm_out *o, nm_error *err)
 	return attr_range(ctx, arg, 0, (size_t)size, o, err);
 }
 
+/* An edited attribute CSV (doc/apply.md): its rows read back against the CSV as it is
+ * now, the changed values stored in the component's format (vertex_edit.c). */
+static nm_status invert_attr(void *ctx, void *arg, const uint8_t *bytes, size_t len,
+			     nm_edit *ed, nm_error *err)
+{
+	const struct attr_ref *ref = arg;
+	char stem[32], name[40];
+	nm_out now;
+	nm_out_init(&now);
+	now.opt = nm_tree_options(ref->m->t);
+	nm_status s = produce_attr(ctx, arg, &now, err);
+	rfrm_semantic_stem(ref->c->semantic, stem, sizeof stem);
+	snprintf(name, sizeof name, "%s.csv", stem);
+	if (s == NM_OK)
+		s = rfrm_vertex_invert(ref->m, ref->vb, ref->c, ref->f, name, now.data, now.len,
+				       bytes, len, ed, err);
+	nm_out_free(&now);
+	return s;
+}
+
 static void layout_text(nm_out *o, const rfrm_model *m, const rfrm_vbuf *vb)
 {
 	nm_kv(o, "vertex_count", "%u", vb->count);
@@ -137,6 +158,13 @@ nm_status rfrm_add_vbufs(rfrm_model *m, nm_node *dir)
 {
 	nm_tree *t = m->t;
 	bool decodable = m->source != RFRM_GPU_NONE;
+	if (decodable && nm_tree_options(t)->editable &&
+	    (!(m->vb_reader = nm_tree_alloc_array(t, m->nvbufs ? m->nvbufs : 1,
+						  sizeof *m->vb_reader)) ||
+	     nm_tree_invert_producer(t, produce_attr, invert_attr) != NM_OK))
+		return NM_E_NOMEM;
+	if (m->vb_reader)
+		rfrm_model_editable(m);
 	for (size_t i = 0; i < m->nvbufs; i++) {
 		rfrm_vbuf *vb = &m->vbufs[i];
 		char name[32];

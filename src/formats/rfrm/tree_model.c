@@ -7,16 +7,10 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include "export/record.h"
 #include "export/text.h"
-#include "export/triangulate.h"
 #include "formats/rfrm/rfrm.h"
 #include "formats/rfrm/txtr.h"
-
-static uint64_t mesh_triangles(const rfrm_mesh *me)
-{
-	return me->prim == 3 ? nm_triangle_count(NM_PRIM_TRIANGLES, me->count)
-	     : me->prim == 4 ? nm_triangle_count(NM_PRIM_STRIP, me->count) : 0;
-}
 
 void rfrm_form_info(nm_out *o, const rfrm_item *form, nm_reader *r)
 {
@@ -38,7 +32,7 @@ static void model_info(nm_out *o, rfrm_model *m)
 		verts += m->vbufs[i].count;
 	for (size_t i = 0; i < m->nmeshes; i++) {
 		indices += m->meshes[i].count;
-		tris += mesh_triangles(&m->meshes[i]);
+		tris += rfrm_mesh_triangles(&m->meshes[i]);
 	}
 	rfrm_form_info(o, &m->form, m->r);
 	nm_kv(o, "chunks", "%zu", m->nitems);
@@ -59,26 +53,66 @@ static void model_info(nm_out *o, rfrm_model *m)
 		nm_kv_str(o, "error", m->items_err.msg);
 }
 
-static void mesh_text(nm_out *o, const rfrm_model *m, size_t i)
+/* mesh/N.txt, every mesh's, over MESH's data read again (the parse's view is gone). */
+static nm_status add_meshes(rfrm_model *m, nm_node *d)
 {
-	const rfrm_mesh *me = &m->meshes[i];
-	nm_kv(o, "index", "%zu", i);
-	nm_kv_enum(o, "primitive", rfrm_prim_name(me->prim), me->prim);
-	nm_kv(o, "material", "%u", me->material);
-	nm_kv(o, "vertex_buffer", "%u", me->vbuf);
-	nm_kv(o, "index_buffer", "%u", me->ibuf);
-	nm_kv(o, "first_index", "%u", me->first);
-	nm_kv(o, "index_count", "%u", me->count);
-	nm_kv(o, "triangles", "%llu", (unsigned long long)mesh_triangles(me));
-	nm_kv(o, "field_10", "%u", me->field_10);
-	nm_kv(o, "field_12", "%u", me->field_12);
-	nm_kv(o, "field_13", "%u", me->field_13);
-	nm_kv(o, "flags", "0x%x", me->flags);
-	if (me->vbuf >= m->nvbufs || me->ibuf >= m->nibufs)
-		nm_kv(o, "error", "vertex buffer %u or index buffer %u does not exist", me->vbuf,
-		      me->ibuf);
-	else if (me->bad)
-		nm_kv(o, "error", "its vertex or index buffer is broken (see vbuf/ and ibuf/)");
+	nm_tree *t = m->t;
+	bool editable = nm_tree_options(t)->editable;
+	nm_error err;
+	nm_view v;
+	if (!m->nmeshes)
+		return NM_OK;
+	if (rfrm_table_load(m->r, &m->chunk[RC_MESH].item, "MESH", &v, &err) != NM_OK)
+		return err.code;
+	rfrm_record_ref *refs = editable ? nm_tree_alloc_array(t, m->nmeshes, sizeof *refs) : NULL;
+	nm_status s = editable && !refs ? NM_E_NOMEM : NM_OK;
+	for (size_t i = 0; i < m->nmeshes && s == NM_OK; i++) {
+		char name[32];
+		nm_out o;
+		nm_rec r;
+		nm_out_init(&o);
+		nm_rec_write(&r, &o, &v);
+		rfrm_mesh_record(&r, m, i);
+		snprintf(name, sizeof name, "%zu.txt", i);
+		nm_node *n = nm_text(t, d, name, &o);
+		nm_out_free(&o);
+		if (!n)
+			s = NM_E_NOMEM;
+		else if (refs) {
+			refs[i] = (rfrm_record_ref){ m, i };
+			nm_text_inverse(n, rfrm_mesh_inverse, &refs[i]);
+		}
+	}
+	nm_view_free(&v);
+	return s;
+}
+
+/* mtrl/N.txt, as the parse wrote them. */
+static nm_status add_materials(rfrm_model *m, nm_node *d)
+{
+	nm_tree *t = m->t;
+	bool editable = nm_tree_options(t)->editable;
+	rfrm_record_ref *refs = editable && m->nmats ?
+		nm_tree_alloc_array(t, m->nmats, sizeof *refs) : NULL;
+	if (editable && m->nmats && !refs)
+		return NM_E_NOMEM;
+	for (size_t i = 0; i < m->nmats; i++) {
+		char name[32];
+		nm_out o;
+		nm_out_init(&o);
+		snprintf(name, sizeof name, "%zu.txt", i);
+		nm_out_write(&o, m->mats[i].text, m->mats[i].text_len);
+		nm_node *n = nm_text(t, d, name, &o);
+		nm_out_free(&o);
+		if (!n)
+			return NM_E_NOMEM;
+		/* A material the parse could not read whole has no inverse. */
+		if (refs && !m->chunk[RC_MTRL].c.failed) {
+			refs[i] = (rfrm_record_ref){ m, i };
+			nm_text_inverse(n, rfrm_mtrl_inverse, &refs[i]);
+		}
+	}
+	return NM_OK;
 }
 
 static int chunk_of(const rfrm_model *m, const rfrm_item *it)
@@ -117,29 +151,21 @@ static nm_status add_chunk(rfrm_model *m, nm_node *root, int c)
 		return NM_E_NOMEM;
 	if (ch->c.failed)
 		nm_error_file(t, d, &ch->c.err);
+	else if (c == RC_HEAD && ch->text && nm_tree_options(t)->editable) {
+		nm_node *h = nm_child(t, d, "header.txt");
+		if (h)
+			nm_text_inverse(h, rfrm_head_inverse, m);
+	}
 	for (size_t f = 0; f < ch->nfiles; f++) {
 		nm_out_write(&o, ch->files[f].text, ch->files[f].len);
 		nm_text(t, d, ch->files[f].name, &o);
 		nm_out_free(&o);
 	}
-	char name[32];
 	switch (c) {
 	case RC_MTRL:
-		for (size_t i = 0; i < m->nmats; i++) {
-			snprintf(name, sizeof name, "%zu.txt", i);
-			nm_out_write(&o, m->mats[i].text, m->mats[i].text_len);
-			nm_text(t, d, name, &o);
-			nm_out_free(&o);
-		}
-		break;
+		return add_materials(m, d);
 	case RC_MESH:
-		for (size_t i = 0; i < m->nmeshes; i++) {
-			snprintf(name, sizeof name, "%zu.txt", i);
-			mesh_text(&o, m, i);
-			nm_text(t, d, name, &o);
-			nm_out_free(&o);
-		}
-		break;
+		return add_meshes(m, d);
 	case RC_VBUF:
 		return rfrm_add_vbufs(m, d);
 	case RC_IBUF:
