@@ -1277,7 +1277,7 @@ START_TEST(corpus_gpu_written_back)
 	uint8_t eight[8] = { 1, 2, 3, 4, 5, 6, 7, 8 };
 	uint8_t *o = gpu_edit(f, flen, glen / 2, eight, 8, &olen, notes);
 	ck_assert_ptr_nonnull(o);
-	ck_assert_msg(strstr(notes, "compressed again"), "%s", notes);
+	ck_assert_msg(strstr(notes, "encoded again"), "%s", notes);
 	memcpy(plain + glen / 2, eight, 8);
 	for (int round = 0; round < 2; round++) {
 		t = tree_and_reader(o, olen, "b", &r);
