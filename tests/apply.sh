@@ -91,9 +91,9 @@ edit quant sepd/0/texcoords0.csv '4s/.*/0.001,0/'
 check "a value the stored type cannot hold is refused with the nearest it can" \
 	refused quant "texcoords0.csv:4: u: 0.001 is not a value this attribute holds \(SHORT x 0.00390625\): the nearest is 0$"
 edit rows sepd/0/positions.csv '$a 1,2,3'
-check "a vertex row added is refused as a layout change" refused rows "positions.csv:5: a row past the shape's 3 vertices"
+check "a vertex row added is refused as a layout change" refused rows "positions.csv:5: a row past the 3 rows the shape has"
 edit cols sepd/0/positions.csv '2s/.*/1,2/'
-check "a row of too few values is refused" refused cols "positions.csv:2: 2 values where the attribute has 3 components"
+check "a row of too few values is refused" refused cols "positions.csv:2: 2 values where a row has 3"
 mkdir -p "$WORK/e-len/skl" && { cat "$WORK/t/skl/raw.bin"; echo x; } > "$WORK/e-len/skl/raw.bin"
 check "raw.bin of another length is refused as a layout change" refused len "skl/raw.bin: .* changes the model's layout"
 mkdir -p "$WORK/e-extra" && echo hi > "$WORK/e-extra/notes.txt"

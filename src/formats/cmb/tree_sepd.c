@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "export/csv.h"
+#include "export/csv_edit.h"
 #include "export/text.h"
 #include "lib/edit.h"
 #include "formats/cmb/cmb.h"
@@ -87,118 +88,47 @@ static nm_status produce_attr(void *ctx, void *arg, nm_out *o, nm_error *err)
 	return NM_OK;
 }
 
-/* The inverse of an attribute's CSV (nmodel apply): the same rows, each changed value
- * stored in the attribute's own type and scale (cmb_quantize), or refused when the type
- * cannot hold it exactly. The CSV as produced now is the reference: a cell whose text is
- * unchanged is no edit, whatever its spelling would parse to. */
-struct csv_lines {
-	const char *p, *end;
-	unsigned line;
+/* The inverse of an attribute's CSV (nmodel apply): the same rows (export/csv_edit.h),
+ * each changed value stored in the attribute's own type and scale (cmb_quantize), or
+ * refused when the type cannot hold it exactly. */
+struct attr_edit {
+	const struct attr_ref *ref;
+	uint8_t *raw;             /* the attribute's bytes, changed in place */
+	char names[MAX_COLS][16];
 };
 
-static bool next_line(struct csv_lines *l, const char **s, size_t *len)
+static void edit_cell(void *ctx, uint64_t row, unsigned c, const char *text, unsigned line,
+		      nm_edit *ed)
 {
-	if (l->p >= l->end)
-		return false;
-	const char *nl = memchr(l->p, '\n', (size_t)(l->end - l->p));
-	*s = l->p;
-	*len = nl ? (size_t)(nl - l->p) : (size_t)(l->end - l->p);
-	l->p += *len + (nl != NULL);
-	l->line++;
-	return true;
-}
-
-/* Cell k of a row (spaces trimmed) into buf; false when the row has no such cell. */
-static bool cell(const char *row, size_t len, unsigned k, char *buf, size_t size)
-{
-	const char *p = row, *end = row + len;
-	for (unsigned i = 0; i < k; i++) {
-		p = memchr(p, ',', (size_t)(end - p));
-		if (!p)
-			return false;
-		p++;
+	struct attr_edit *x = ctx;
+	const cmb_attrib *a = &x->ref->s->attr[x->ref->kind];
+	char *end;
+	float f = x->ref->width ? (float)strtoll(text, &end, 10) : strtof(text, &end);
+	if (!text[0] || *end) {
+		nm_edit_refuse(ed, line, x->names[c], "%s is not a number", text);
+		return;
 	}
-	const char *comma = memchr(p, ',', (size_t)(end - p));
-	const char *e = comma ? comma : end;
-	while (p < e && *p == ' ')
-		p++;
-	while (e > p && e[-1] == ' ')
-		e--;
-	size_t n = (size_t)(e - p) < size - 1 ? (size_t)(e - p) : size - 1;
-	memcpy(buf, p, n);
-	buf[n] = '\0';
-	return true;
-}
-
-static unsigned cells(const char *row, size_t len)
-{
-	unsigned n = 1;
-	for (size_t i = 0; i < len; i++)
-		n += row[i] == ',';
-	return n;
+	float near;
+	uint8_t *at = x->raw + ((size_t)row * a->comps + c) * a->type_size;
+	if (!cmb_quantize(a, f, at, &near)) {
+		char nb[NM_FLOAT_BUF];
+		nm_edit_refuse(ed, line, x->names[c], "%s is not a value this attribute holds "
+			       "(%s x %s): the nearest is %s", text,
+			       cmb_enum_name(CMB_E_DATA_TYPE, a->type),
+			       nm_fmt_float((char[NM_FLOAT_BUF]){ 0 }, a->scale),
+			       nm_fmt_float(nb, near));
+	}
 }
 
 static void invert_rows(const struct attr_ref *ref, const uint8_t *now, size_t now_len,
 			const uint8_t *bytes, size_t len, uint8_t *raw, nm_edit *ed)
 {
 	const cmb_attrib *a = &ref->s->attr[ref->kind];
-	char names[MAX_COLS][16];
-	column_names(ref->kind, a->comps, names);
-	struct csv_lines was = { (const char *)now, (const char *)now + now_len, 0 };
-	struct csv_lines is = { (const char *)bytes, (const char *)bytes + len, 0 };
-	const char *ws, *s;
-	size_t wl, l;
-	if (!next_line(&was, &ws, &wl) || !next_line(&is, &s, &l) || wl != l ||
-	    memcmp(ws, s, l) != 0) {
-		nm_edit_refuse(ed, 1, NULL, "the header row changed: columns are the attribute's "
-			       "components and cannot change");
-		return;
-	}
-	for (uint32_t v = 0; v < ref->s->nverts; v++) {
-		next_line(&was, &ws, &wl);
-		if (!next_line(&is, &s, &l)) {
-			nm_edit_refuse(ed, is.line + 1, NULL, "the file ends after %u rows where the "
-				       "shape has %u vertices: rows cannot be added or removed (a "
-				       "layout change)", v, ref->s->nverts);
-			return;
-		}
-		if (wl == l && memcmp(ws, s, l) == 0)
-			continue;
-		if (cells(s, l) != a->comps) {
-			nm_edit_refuse(ed, is.line, NULL, "%u values where the attribute has %u "
-				       "components", cells(s, l), a->comps);
-			continue;
-		}
-		for (unsigned c = 0; c < a->comps; c++) {
-			char old[64], text[64];
-			cell(ws, wl, c, old, sizeof old);
-			cell(s, l, c, text, sizeof text);
-			if (strcmp(old, text) == 0)
-				continue;
-			char *end;
-			float f = ref->width ? (float)strtoll(text, &end, 10) : strtof(text, &end);
-			if (!text[0] || *end) {
-				nm_edit_refuse(ed, is.line, names[c], "%s is not a number", text);
-				continue;
-			}
-			float near;
-			uint8_t *at = raw + ((size_t)v * a->comps + c) * a->type_size;
-			if (!cmb_quantize(a, f, at, &near)) {
-				char nb[NM_FLOAT_BUF];
-				nm_edit_refuse(ed, is.line, names[c], "%s is not a value this attribute "
-					       "holds (%s x %s): the nearest is %s", text,
-					       cmb_enum_name(CMB_E_DATA_TYPE, a->type),
-					       nm_fmt_float((char[NM_FLOAT_BUF]){ 0 }, a->scale),
-					       nm_fmt_float(nb, near));
-			}
-		}
-	}
-	while (next_line(&is, &s, &l))
-		if (l) {
-			nm_edit_refuse(ed, is.line, NULL, "a row past the shape's %u vertices: rows "
-				       "cannot be added (a layout change)", ref->s->nverts);
-			return;
-		}
+	struct attr_edit x = { .ref = ref, .raw = raw };
+	column_names(ref->kind, a->comps, x.names);
+	nm_csv_edit e = { .cell = edit_cell, .ctx = &x, .rows = ref->s->nverts,
+			  .ncols = a->comps, .what = "the shape has" };
+	nm_csv_read_back(&e, (const char *)now, now_len, (const char *)bytes, len, ed);
 }
 
 static nm_status invert_attr(void *ctx, void *arg, const uint8_t *bytes, size_t len,
