@@ -229,6 +229,15 @@ else
 			test "$("$PY" "$PE" maxdiff "$WORK/e-gar/Model/title_logo.cmb/tex/title_sub_00.png" "$WORK/x-gar/Model/title_logo.cmb/tex/title_sub_00.png")" -le 8
 		check "the LzS GAR compressed again is within 5 % of the original's size" \
 			test $(( $(stat -c %s "$WORK/o-gar") * 100 )) -le $(( $(stat -c %s "$G") * 105 ))
+		W=$CORPUS/rarc/smg2mod_WaddleDoo.arc
+		w=WaddleDoo/WaddleDoo.bdl
+		tex_edit rarc "$W" $w/tex1/ChDooBody.png RGBA
+		check "a J3D texture (RGB565) inside the Yaz0 RARC: OUT opens and shows it, nothing else changes" \
+			test "$(tex_applied rarc "$W")" = "$w/model.glb $w/raw.bin $w/tex1/ChDooBody.bin $w/tex1/ChDooBody.png $w/tex1/raw.bin decompressed.bin info.txt "
+		check "RGB565 reads back to within its rounding (5 bits: at most 4)" \
+			test "$("$PY" "$PE" maxdiff "$WORK/e-rarc/$w/tex1/ChDooBody.png" "$WORK/x-rarc/$w/tex1/ChDooBody.png")" -le 4
+		check "the Yaz0 RARC compressed again is within 5 % of the original's size" \
+			test $(( $(stat -c %s "$WORK/o-rarc") * 100 )) -le $(( $(stat -c %s "$W") * 105 ))
 		Z=$CORPUS/zar/oot3dr_zelda_gi_melody.zar
 		tex_edit zar "$Z" misc/zelda_gi_ocarina.cmab/txpt/BOLERO.png RGBA
 		check "a CMAB's ETC1 texture inside the ZAR: only it and its animation's bytes differ" \
