@@ -54,7 +54,8 @@ size_t nm_apply_verify(nm_apply *a, nm_tree *out, nm_error *err);
 
 /* The new bytes b[0..len) as the file out, whole or not at all: written to a temporary
  * file in out's directory, fsynced, opened again as a model under opt and checked
- * (nm_apply_verify), renamed over out and the directory fsynced. out NULL: the same
+ * (nm_apply_verify; with no edit, and no tree wanted, read back and compared with b:
+ * they are the model's own bytes), renamed over out and the directory fsynced. out NULL: the same
  * check of a temporary file in $TMPDIR, which is then unlinked (a front end that shows
  * the new model without saving it). *tree, when tree is not NULL, gets the checked tree
  * of the new bytes (the caller frees it). NM_E_INVAL: the check found problems
