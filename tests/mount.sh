@@ -101,8 +101,14 @@ done
 
 # -o max_threads=N bounds the loop's worker threads. The daemon's peak thread count
 # (the main thread, the prefill thread and the workers) while 8 readers read every file.
+# The load needs files whose production is long work (workers are handed the waiting
+# only then): the largest corpus CMOD, or else one 2048 x 2048 texture to decode (the
+# sample's files are all made by ranges, in an instant).
 big=$(ls -S "$CORPUS"/cmod/*.cmod 2>/dev/null | head -1)
-big=${big:-$S}
+if [ -z "$big" ]; then
+	big=$WORK/bigtex.cmb
+	"$top_builddir/tests/mkfixture" bigtex 2048 "$big" || exit 1
+fi
 # The daemon $pid's threads now.
 # The daemon's threads but those that are not the loop's: producing ahead (fuse/ahead.c,
 # always there) and the pieces of a large file made on several threads (lib/tree_range.c),
