@@ -13,6 +13,7 @@
 #include "fixtures/anim_glb.h"
 #include "formats/j3d/j3d.h"
 #include "export/gltf.h"
+#include "export/gltf_rig.h"
 #include "lib/out.h"
 #include "lib/tree_internal.h"
 
@@ -303,6 +304,27 @@ START_TEST(test_uv_transform)
 }
 END_TEST
 
+/* A Maya scale-compensating joint under a parent of zero scale (a damaged file's, found
+ * by fuzz_j3d): nothing to undo on that axis, and every world stays finite (dividing by
+ * the zero was undefined behaviour, and infinite). */
+START_TEST(test_maya_zero_parent_scale)
+{
+	nm_gltf_bone bones[2] = { { .parent = -1 }, { .parent = 0, .compensate = true } };
+	int32_t parent[2] = { -1, 0 };
+	uint32_t order[2] = { 0, 1 };
+	nm_gltf_rig rig = { .rule = NM_GLTF_RULE_MAYA, .n = 2, .bones = bones,
+			    .parent = parent, .order = order };
+	const float srt[2][9] = { { 0, 2, 1, 0, 0, 0, 1, 2, 3 }, { 1, 1, 1, 0, 0, 0, 4, 5, 6 } };
+	double world[2][12];
+	nm_gltf_rig_worlds(&rig, srt, world);
+	for (int j = 0; j < 2; j++)
+		for (int k = 0; k < 12; k++)
+			ck_assert_msg(isfinite(world[j][k]), "joint %d, element %d", j, k);
+	/* The y axis, scale 2, is still undone: the child's y column is the parent's. */
+	ck_assert_double_eq_tol(world[1][5], world[0][5] / 2, 1e-12);
+}
+END_TEST
+
 static Suite *suite(void)
 {
 	Suite *s = suite_create("gltf_anim");
@@ -315,6 +337,7 @@ static Suite *suite(void)
 	tcase_add_loop_test(tc, test_rest_worlds, 0, 3);
 	tcase_add_test(tc, test_uv_transform);
 	tcase_add_test(tc, test_left_out);
+	tcase_add_test(tc, test_maya_zero_parent_scale);
 	suite_add_tcase(s, tc);
 	return s;
 }

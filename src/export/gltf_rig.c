@@ -127,9 +127,11 @@ void nm_gltf_rig_worlds(const nm_gltf_rig *rig, const float (*srt)[9], double (*
 			local(NULL, r, t, l);
 		} else {
 			local(s, r, t, l);
+			/* A zero parent scale (a damaged file's) has no inverse: nothing is
+			 * undone on that axis. */
 			if (rig->rule == NM_GLTF_RULE_MAYA && rig->bones[j].compensate && p >= 0)
 				for (int i = 0; i < 3; i++)
-					for (int c = 0; c < 3; c++)
+					for (int c = 0; c < 3 && srt[p][i] != 0; c++)
 						l[i * 4 + c] /= srt[p][i];
 		}
 		if (p >= 0)
