@@ -230,6 +230,17 @@ typedef struct nm_layout_slot {
 	uint64_t off, len;
 } nm_layout_slot;
 
+/* A repack's tables: n slots and, for nm_layout_members, each one's new offset and
+ * length (len = off + n), from nm_alloc under r's options (chunk names the table in a
+ * refusal). NM_OK, or err's code with nothing left to free. */
+typedef struct nm_layout {
+	nm_layout_slot *slots;
+	uint64_t *off, *len;
+} nm_layout;
+nm_status nm_layout_alloc(nm_layout *l, nm_reader *r, size_t n, const char *chunk,
+			  nm_error *err);
+void nm_layout_free(nm_layout *l);
+
 /* The archive r with the changes c[0..nc) of an nm_repack_fn (lib/reader.h) into out,
  * for the driver to rewrite its tables in: the bytes before the first member as they
  * are, then each member in the file's order, its new bytes if a change replaces it

@@ -51,6 +51,31 @@ static uint64_t map(const group *g, size_t n, uint64_t size, uint64_t end, uint6
 	return end;
 }
 
+nm_status nm_layout_alloc(nm_layout *l, nm_reader *r, size_t n, const char *chunk,
+			  nm_error *err)
+{
+	const nm_options *opt = nm_reader_options(r);
+	size_t room = n ? n : 1;
+	*l = (nm_layout){ .slots = nm_alloc(opt, room, sizeof *l->slots, err,
+					    nm_reader_name(r), chunk, NM_NO_OFFSET) };
+	l->off = l->slots ? nm_alloc(opt, room, 2 * sizeof *l->off, err, nm_reader_name(r),
+				     chunk, NM_NO_OFFSET)
+			  : NULL;
+	if (!l->off) {
+		free(l->slots);
+		l->slots = NULL;
+		return err->code;
+	}
+	l->len = l->off + room;
+	return NM_OK;
+}
+
+void nm_layout_free(nm_layout *l)
+{
+	free(l->slots);
+	free(l->off);
+}
+
 nm_status nm_layout_members(nm_reader *r, const nm_layout_slot *slots, size_t n,
 			    uint64_t align, const nm_member_change *c, size_t nc, nm_out *out,
 			    uint64_t *new_off, uint64_t *new_len, nm_error *err)

@@ -28,16 +28,11 @@ nm_status gar_repack(void *ctx, nm_reader *r, const nm_member_change *c, size_t 
 {
 	gar *g = ctx;
 	const char *file = nm_reader_name(r);
-	const nm_options *opt = nm_reader_options(r);
-	size_t n = g->files ? g->files : 1;
-	nm_layout_slot *slots = nm_alloc(opt, n, sizeof *slots, err, file, "files", NM_NO_OFFSET);
-	uint64_t *off = slots ? nm_alloc(opt, n, 2 * sizeof *off, err, file, "files",
-					 NM_NO_OFFSET) : NULL;
-	if (!off) {
-		free(slots);
+	nm_layout lay;
+	if (nm_layout_alloc(&lay, r, g->files, "files", err) != NM_OK)
 		return err->code;
-	}
-	uint64_t *len = off + n;
+	nm_layout_slot *slots = lay.slots;
+	uint64_t *off = lay.off, *len = lay.len;
 	nm_status s = NM_OK;
 	for (uint32_t i = 0; i < g->files; i++) {
 		size_t size_at, off_at;
@@ -65,7 +60,6 @@ nm_status gar_repack(void *ctx, nm_reader *r, const nm_member_change *c, size_t 
 	if (s == NM_OK) /* moved by what the file grew: the ZAR's field is 4 bytes short */
 		nm_put_le32(out->data + 4, (uint32_t)((int64_t)g->size + (int64_t)out->len -
 						      (int64_t)nm_reader_size(r)));
-	free(slots);
-	free(off);
+	nm_layout_free(&lay);
 	return s;
 }

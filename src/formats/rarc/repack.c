@@ -27,16 +27,11 @@ nm_status rarc_repack(void *ctx, nm_reader *r, const nm_member_change *c, size_t
 	rarc *a = ctx;
 	const char *file = nm_reader_name(r);
 	uint64_t data = (uint64_t)RARC_HEADER_LEN + a->data_off, size = nm_reader_size(r);
-	const nm_options *opt = nm_reader_options(r);
-	nm_layout_slot *slots = nm_alloc(opt, a->entries ? a->entries : 1, sizeof *slots, err,
-					 file, "entries", NM_NO_OFFSET);
-	uint64_t *off = slots ? nm_alloc(opt, a->entries ? a->entries : 1, 2 * sizeof *off,
-					 err, file, "entries", NM_NO_OFFSET) : NULL;
-	if (!off) {
-		free(slots);
+	nm_layout lay;
+	if (nm_layout_alloc(&lay, r, a->entries, "entries", err) != NM_OK)
 		return err->code;
-	}
-	uint64_t *len = off + a->entries;
+	nm_layout_slot *slots = lay.slots;
+	uint64_t *off = lay.off, *len = lay.len;
 	/* Directories (and "." "..") hold a node index, not bytes: slots of none. */
 	for (uint32_t i = 0; i < a->entries; i++) {
 		bool is_file = !((entry_word(a, i, 0x04) >> 24) & RARC_ATTR_DIR);
@@ -75,7 +70,6 @@ nm_status rarc_repack(void *ctx, nm_reader *r, const nm_member_change *c, size_t
 		nm_put_be32(h + 0x14, (uint32_t)((int64_t)nm_be32(h + 0x14) + mram));
 		nm_put_be32(h + 0x18, (uint32_t)((int64_t)nm_be32(h + 0x18) + aram));
 	}
-	free(slots);
-	free(off);
+	nm_layout_free(&lay);
 	return s;
 }

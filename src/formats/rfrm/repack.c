@@ -80,17 +80,12 @@ nm_status rfrm_form_repack(void *ctx, nm_reader *r, const nm_member_change *c, s
 {
 	(void)ctx;
 	item_list l = { 0 };
-	nm_layout_slot *slots = NULL;
-	uint64_t *off = NULL;
+	nm_layout lay = { 0 };
 	nm_status s = walk(r, 0, nm_reader_size(r), &l, 0, err);
-	if (s == NM_OK) {
-		slots = nm_alloc(nm_reader_options(r), l.n ? l.n : 1, sizeof *slots, err,
-				 nm_reader_name(r), NULL, NM_NO_OFFSET);
-		off = slots ? nm_alloc(nm_reader_options(r), l.n ? l.n : 1, 2 * sizeof *off, err,
-				       nm_reader_name(r), NULL, NM_NO_OFFSET) : NULL;
-		s = off ? NM_OK : err->code;
-	}
-	uint64_t *len = off ? off + (l.n ? l.n : 1) : NULL;
+	if (s == NM_OK)
+		s = nm_layout_alloc(&lay, r, l.n, NULL, err);
+	nm_layout_slot *slots = lay.slots;
+	uint64_t *off = lay.off, *len = lay.len;
 	for (size_t i = 0; s == NM_OK && i < l.n; i++)
 		slots[i] = l.leaf[i] ? (nm_layout_slot){ l.it[i].data_off, l.it[i].size }
 				     : (nm_layout_slot){ l.it[i].data_off, 0 };
@@ -117,8 +112,7 @@ nm_status rfrm_form_repack(void *ctx, nm_reader *r, const nm_member_change *c, s
 	}
 	free(l.it);
 	free(l.leaf);
-	free(slots);
-	free(off);
+	nm_layout_free(&lay);
 	return s;
 }
 
@@ -126,17 +120,11 @@ nm_status rfrm_pak_repack(void *ctx, nm_reader *r, const nm_member_change *c, si
 			  nm_out *out, nm_error *err)
 {
 	const rfrm_pak *p = ctx;
-	size_t n = p->count ? p->count : 1;
-	const nm_options *opt = nm_reader_options(r);
-	nm_layout_slot *slots = nm_alloc(opt, n, sizeof *slots, err, nm_reader_name(r), "ADIR",
-					 NM_NO_OFFSET);
-	uint64_t *off = slots ? nm_alloc(opt, n, 2 * sizeof *off, err, nm_reader_name(r), "ADIR",
-					 NM_NO_OFFSET) : NULL;
-	if (!off) {
-		free(slots);
+	nm_layout lay;
+	if (nm_layout_alloc(&lay, r, p->count, "ADIR", err) != NM_OK)
 		return err->code;
-	}
-	uint64_t *len = off + n;
+	nm_layout_slot *slots = lay.slots;
+	uint64_t *off = lay.off, *len = lay.len;
 	nm_status s = NM_OK;
 	for (size_t i = 0; i < p->count; i++) {
 		slots[i] = (nm_layout_slot){ p->entries[i].off, p->entries[i].size };
@@ -184,7 +172,6 @@ nm_status rfrm_pak_repack(void *ctx, nm_reader *r, const nm_member_change *c, si
 		nm_put_be32(h + 4, (uint32_t)(size >> 32));
 		nm_put_be32(h + 8, (uint32_t)size);
 	}
-	free(slots);
-	free(off);
+	nm_layout_free(&lay);
 	return s;
 }
