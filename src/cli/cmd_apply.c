@@ -4,7 +4,10 @@
  * is no edit. Any edit that cannot be encoded: one line per problem, exit 1, no OUT.
  * OUT is written to a temporary file beside it, read back and checked, fsynced and
  * renamed; FILE is only ever opened for reading, and an OUT that is FILE is refused.
- * nmodel apply --dry-run FILE DIR lists the changes instead. */
+ * nmodel apply --dry-run FILE DIR lists the changes instead.
+ * nmodel apply FOLDER DIR OUTDIR: each file of FOLDER with edits is applied on its own
+ * and written to OUTDIR at its path below FOLDER (edit/folder.h); all are checked
+ * before any is written, and files without edits are not written. */
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
@@ -18,8 +21,10 @@
 #include "cli/common.h"
 #include "cli/stamp.h"
 #include "edit/apply.h"
+#include "edit/folder.h"
 #include "formats/driver.h"
 #include "lib/alloc.h"
+#include "lib/path.h"
 
 static void print_line(const char *line, void *ctx)
 {
@@ -67,8 +72,14 @@ static int slurp_at(int dirfd, const char *name, const char *shown, const nm_opt
 	return 0;
 }
 
+/* Where the edits go: one model's apply, or a folder's (one apply per member). */
+typedef struct sink {
+	nm_apply *a;
+	nm_folder_apply *f;
+} sink;
+
 /* One regular file of DIR (name under dirfd, rel in the tree) as an edit. */
-static int apply_one(nm_apply *a, int dirfd, const char *name, const char *rel,
+static int apply_one(const sink *a, int dirfd, const char *name, const char *rel,
 		     const char *shown, const nm_options *opt)
 {
 	uint8_t *b;
@@ -77,7 +88,9 @@ static int apply_one(nm_apply *a, int dirfd, const char *name, const char *rel,
 	if (slurp_at(dirfd, name, shown, opt, &b, &len) != 0)
 		return NM_EXIT_FAIL;
 	int rc = NM_EXIT_OK;
-	if (nm_apply_file(a, rel, b, len, shown, &err) != NM_OK) {
+	nm_status s = a->f ? nm_folder_apply_file(a->f, rel, b, len, shown, &err)
+			   : nm_apply_file(a->a, rel, b, len, shown, &err);
+	if (s != NM_OK) {
 		nm_cli_error("%s: %s", shown, err.msg);
 		rc = NM_EXIT_FAIL;
 	}
@@ -89,7 +102,7 @@ static int apply_one(nm_apply *a, int dirfd, const char *name, const char *rel,
  * edit of the tree's file; those the extract stamp vouches for are as extracted, no
  * edit, and are not read. Paths relative to each directory's descriptor: a tree has
  * thousands of files, and a walk by whole paths spends its time looking names up. */
-static int walk(nm_apply *a, int dirfd, const char *rel, const char *shown,
+static int walk(const sink *a, int dirfd, const char *rel, const char *shown,
 		const nm_options *opt, const nm_stamp *stamp)
 {
 	DIR *d = fdopendir(dirfd);
@@ -137,6 +150,21 @@ static int walk(nm_apply *a, int dirfd, const char *rel, const char *shown,
 	return rc;
 }
 
+/* DIR walked into to (FILE's extract stamp vouching for the files it names). */
+static int walk_dir(const sink *to, const char *file, const char *dir, const nm_options *opt)
+{
+	if (!to->a && !to->f)
+		return NM_EXIT_FAIL;
+	nm_stamp stamp;
+	nm_stamp_read(file, dir, &stamp);
+	int dfd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	if (dfd < 0) {
+		nm_cli_error("%s: %s", dir, strerror(errno));
+		return NM_EXIT_FAIL;
+	}
+	return walk(to, dfd, "", dir, opt, &stamp);
+}
+
 /* OUT written whole and checked (nm_apply_write); a failed check lists its problems. */
 static int write_out(nm_apply *a, const char *out, const uint8_t *b, size_t len,
 		     const nm_options *opt)
@@ -150,6 +178,58 @@ static int write_out(nm_apply *a, const char *out, const uint8_t *b, size_t len,
 	else
 		nm_cli_error("%s", err.msg);
 	return NM_EXIT_FAIL;
+}
+
+/* nmodel apply FOLDER DIR OUTDIR (out NULL: --dry-run). */
+static int apply_folder(const char *folder, const char *dir, const char *out,
+			const nm_options *given)
+{
+	if (out && nm_path_inside(out, folder)) {
+		nm_cli_error("%s: inside %s: apply never writes into the folder it reads", out,
+			     folder);
+		return NM_EXIT_FAIL;
+	}
+	struct stat os;
+	if (out && stat(out, &os) == 0 && !S_ISDIR(os.st_mode)) {
+		nm_cli_error("%s: not a folder: a folder's edits are written to a folder, each "
+			     "file at its path", out);
+		return NM_EXIT_FAIL;
+	}
+	nm_options opt = *given;
+	opt.editable = true;
+	nm_tree *t = nm_cli_open(folder, &opt);
+	if (!t)
+		return NM_EXIT_FAIL;
+	nm_folder_apply *f = nm_folder_apply_new(t, folder);
+	sink to = { NULL, f };
+	int rc = walk_dir(&to, folder, dir, &opt);
+	nm_error err;
+	bool changed = false;
+	nm_status s = NM_OK;
+	if (rc == NM_EXIT_OK)
+		s = nm_folder_apply_encode(f, NULL, &changed, &err);
+	if (rc == NM_EXIT_OK && s == NM_OK && changed && out)
+		s = nm_folder_apply_write(f, NULL, out, &opt, &err);
+	if (rc == NM_EXIT_OK && s != NM_OK) {
+		if (s != NM_E_INVAL || !nm_folder_apply_problems(f))
+			nm_cli_error("%s", err.msg);
+		rc = NM_EXIT_FAIL;
+	}
+	if (f && nm_folder_apply_problems(f)) {
+		nm_folder_apply_each_problem(f, print_line, NULL);
+		rc = NM_EXIT_FAIL;
+	}
+	if (rc == NM_EXIT_OK && !out) {
+		nm_folder_apply_each_change(f, print_change, NULL);
+		if (!changed)
+			printf("no edits: OUTDIR would get no file\n");
+	} else if (rc == NM_EXIT_OK && !changed && mkdir(out, 0777) != 0 && errno != EEXIST) {
+		nm_cli_error("%s: %s", out, strerror(errno));
+		rc = NM_EXIT_FAIL;
+	}
+	nm_folder_apply_free(f);
+	nm_tree_free(t);
+	return rc;
 }
 
 int nm_cmd_apply(int argc, char **argv, const nm_options *given)
@@ -167,15 +247,13 @@ int nm_cmd_apply(int argc, char **argv, const nm_options *given)
 		nm_cli_error("%s: %s", file, strerror(errno));
 		return NM_EXIT_FAIL;
 	}
-	if (S_ISDIR(fs.st_mode)) {
-		nm_cli_error("%s: a folder: apply writes back into one model or archive file",
-			     file);
-		return NM_EXIT_FAIL;
-	}
+	errno = 0;
 	if (stat(dir, &ds) != 0 || !S_ISDIR(ds.st_mode)) {
 		nm_cli_error("%s: %s", dir, errno ? strerror(errno) : "not a directory");
 		return NM_EXIT_FAIL;
 	}
+	if (S_ISDIR(fs.st_mode))
+		return apply_folder(file, dir, out, given);
 	if (out && stat(out, &os) == 0 && os.st_dev == fs.st_dev && os.st_ino == fs.st_ino) {
 		nm_cli_error("%s: is %s itself: apply never writes the model it reads", out, file);
 		return NM_EXIT_FAIL;
@@ -186,12 +264,8 @@ int nm_cmd_apply(int argc, char **argv, const nm_options *given)
 	if (!t)
 		return NM_EXIT_FAIL;
 	nm_apply *a = nm_apply_new(t);
-	nm_stamp stamp;
-	nm_stamp_read(file, dir, &stamp);
-	int dfd = a ? open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC) : -1;
-	if (a && dfd < 0)
-		nm_cli_error("%s: %s", dir, strerror(errno));
-	int rc = dfd >= 0 ? walk(a, dfd, "", dir, &opt, &stamp) : NM_EXIT_FAIL;
+	sink to = { a, NULL };
+	int rc = walk_dir(&to, file, dir, &opt);
 	nm_out bytes;
 	nm_out_init(&bytes);
 	bool changed = false;

@@ -59,10 +59,28 @@ void nm_apply_free(nm_apply *a)
 	nm_edit_free(&a->ed);
 	lines_free(&a->problems);
 	lines_free(&a->notes);
+	free(a->scope);
 	free(a);
 }
 
 size_t nm_apply_edits(const nm_apply *a) { return a->nfiles; }
+
+void nm_apply_set_scope(nm_apply *a, const char *dir)
+{
+	free(a->scope);
+	if (!(a->scope = strdup(dir)))
+		a->nomem = true;
+}
+
+/* The error.txt files under a's scope in t (the root when none or not there). */
+static size_t errors_in_scope(const nm_apply *a, nm_tree *t)
+{
+	nm_node *n;
+	nm_error e;
+	if (!a->scope || !*a->scope || nm_resolve(t, a->scope, &n, &e) != NM_OK)
+		n = nm_tree_root(t);
+	return nm_error_files(t, n);
+}
 
 size_t nm_apply_problems(const nm_apply *a)
 {
@@ -252,8 +270,8 @@ size_t nm_apply_verify(nm_apply *a, nm_tree *out, nm_error *err)
 				     ed.nrefusals ? ed.refusals[0].why : "");
 		nm_edit_free(&ed);
 	}
-	size_t was = nm_error_files(a->t, nm_tree_root(a->t));
-	size_t now = nm_error_files(out, nm_tree_root(out));
+	size_t was = errors_in_scope(a, a->t);
+	size_t now = errors_in_scope(a, out);
 	if (now > was)
 		nm_lines_add(&a->problems, &a->nomem, "the new model has %zu chunk%s that fail "
 			     "to parse where the model had %zu: an edit broke it", now,

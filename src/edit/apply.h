@@ -31,6 +31,10 @@ void nm_apply_free(nm_apply *a);
 nm_status nm_apply_file(nm_apply *a, const char *path, const uint8_t *bytes, size_t len,
 			const char *shown, nm_error *err);
 
+/* Every edit of a lies under dir of its tree (a member of a folder: edit/folder.h):
+ * the check of the new tree counts the chunks that fail there only. */
+void nm_apply_set_scope(nm_apply *a, const char *dir);
+
 /* How many edits so far (files whose bytes differ), and how many problems. */
 size_t nm_apply_edits(const nm_apply *a);
 size_t nm_apply_problems(const nm_apply *a);
@@ -62,5 +66,25 @@ size_t nm_apply_verify(nm_apply *a, nm_tree *out, nm_error *err);
  * (nm_apply_each_problem); out is then untouched. */
 nm_status nm_apply_write(nm_apply *a, const char *out, const uint8_t *b, size_t len,
 			 const nm_options *opt, nm_tree **tree, nm_error *err);
+
+/* nm_apply_write in two steps, for a front end that writes several files all or none
+ * (a folder's members: edit/folder.h): nm_apply_stage writes and checks the temporary
+ * file; nm_apply_commit renames it over out (out NULL: unlinks it), nm_apply_discard
+ * removes it. open, when not NULL, opens the tree the check reads (the folder showing
+ * the new bytes as one of its files: tmp is where they are, b[0..len) the bytes);
+ * NULL: the temporary file as a model (nm_open_model). */
+typedef nm_status (*nm_apply_open_fn)(void *ctx, const char *tmp, const uint8_t *b,
+				      size_t len, const nm_options *opt, nm_tree **t,
+				      nm_error *err);
+typedef struct nm_apply_staged {
+	int fd;               /* the temporary file, or -1 */
+	char tmp[4200], dir[4096];
+	const char *out;
+} nm_apply_staged;
+nm_status nm_apply_stage(nm_apply *a, const char *out, const uint8_t *b, size_t len,
+			 const nm_options *opt, nm_apply_open_fn open, void *ctx,
+			 nm_tree **tree, nm_apply_staged *st, nm_error *err);
+nm_status nm_apply_commit(nm_apply_staged *st, nm_error *err);
+void nm_apply_discard(nm_apply_staged *st);
 
 #endif

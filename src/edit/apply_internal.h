@@ -25,6 +25,7 @@ struct nm_apply {
 	nm_edit ed;            /* every inverse's patches and refusals */
 	line_list problems;    /* conflicts, changes that cannot be carried up, checks */
 	line_list notes;       /* what carrying up did (streams encoded again) */
+	char *scope;           /* the edits lie under this directory of t ("": all) */
 	bool nomem;
 };
 

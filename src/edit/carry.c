@@ -346,6 +346,14 @@ nm_status nm_apply_encode(nm_apply *a, nm_out *out, bool *changed, nm_error *err
 		ok = carry_reader(a, &l, deepest, err);
 	}
 	nm_reader *root = l.n ? l.c[0].r : NULL;
+	/* One file out: edits of two files (two members of a folder) are two applies. */
+	for (size_t i = 1; ok && i < l.n; i++)
+		if (l.c[i].r != root) {
+			nm_lines_add(&a->problems, &a->nomem, "%s and %s: edits of two files at "
+				     "once: each file is applied on its own", nm_reader_name(root),
+				     nm_reader_name(l.c[i].r));
+			ok = false;
+		}
 	change **cs = NULL;
 	size_t n = 0;
 	if (ok && l.n)

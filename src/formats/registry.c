@@ -95,27 +95,11 @@ nm_status nm_info_errors(nm_tree *t, nm_node *dir)
 	return s;
 }
 
-/* A folder: its tree (formats/container/folder.c). */
-static nm_status open_folder(const char *path, const nm_options *opt, nm_tree **out,
-			     nm_error *err)
-{
-	nm_tree *t = nm_tree_new(opt);
-	if (!t)
-		return nm_fail(err, NM_E_NOMEM, path, NULL, NM_NO_OFFSET, "out of memory");
-	nm_status s = nm_folder_build(path, t, err);
-	if (s != NM_OK) {
-		nm_tree_free(t);
-		return s;
-	}
-	*out = t;
-	return NM_OK;
-}
-
 nm_status nm_open_model(const char *path, const nm_options *opt, nm_tree **out, nm_error *err)
 {
 	struct stat st;
 	if (stat(path, &st) == 0 && S_ISDIR(st.st_mode))
-		return open_folder(path, opt, out, err);
+		return nm_folder_open_with(path, opt, NULL, 0, out, err);
 	nm_reader *r;
 	nm_status s = nm_reader_open_file(path, &r, err);
 	if (s != NM_OK)

@@ -17,29 +17,10 @@
 #include "fuse/prefill.h"
 #include "fuse/swap.h"
 #include "fuse/wops.h"
+#include "lib/path.h"
 #include <stdbool.h>
 #include <string.h>
 #include <sys/stat.h>
-
-/* Whether path (a file or folder, existing or not) lies under dir. */
-static bool inside(const char *path, const char *dir)
-{
-	if (!path)
-		return false;
-	char *d = realpath(dir, NULL), *p = realpath(path, NULL);
-	if (!p) { /* not there yet: its folder */
-		char *copy = strdup(path), *slash = copy ? strrchr(copy, '/') : NULL;
-		if (slash)
-			*slash = '\0';
-		p = realpath(slash ? (*copy ? copy : "/") : ".", NULL);
-		free(copy);
-	}
-	size_t n = d ? strlen(d) : 0;
-	bool in = d && p && strncmp(p, d, n) == 0 && (p[n] == '/' || p[n] == '\0' || n == 1);
-	free(d);
-	free(p);
-	return in;
-}
 
 /* -o rw: OUT must not be the model file itself (the same inode, a hard link
  * included), and a folder's writable mount is not done yet. 0 or -1 after saying why. */
@@ -59,10 +40,10 @@ static int check_writable(const nm_fuse_options *opts)
 			    opts->save, opts->source);
 		return -1;
 	}
-	if (inside(opts->save, opts->mountpoint) || inside(opts->overlay, opts->mountpoint)) {
+	if (nm_path_inside(opts->save, opts->mountpoint) || nm_path_inside(opts->overlay, opts->mountpoint)) {
 		nm_fuse_say("-o %s=%s: inside the mount point %s: the daemon would write into "
-			    "its own mount", inside(opts->save, opts->mountpoint) ? "save" : "overlay",
-			    inside(opts->save, opts->mountpoint) ? opts->save : opts->overlay,
+			    "its own mount", nm_path_inside(opts->save, opts->mountpoint) ? "save" : "overlay",
+			    nm_path_inside(opts->save, opts->mountpoint) ? opts->save : opts->overlay,
 			    opts->mountpoint);
 		return -1;
 	}

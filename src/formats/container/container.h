@@ -264,5 +264,19 @@ nm_status nm_layout_members(nm_reader *r, const nm_layout_slot *slots, size_t n,
  * other regular file passes through with its exact bytes; symlinks leading outside path
  * are not followed, nor those making a cycle; other kinds of files are left out. */
 nm_status nm_folder_build(const char *path, nm_tree *t, nm_error *err);
+/* A file of the folder shown with other bytes than it has on disk (an edited member's
+ * new bytes: src/edit/folder.h); rel is its path below the folder. */
+typedef struct nm_folder_file {
+	const char *rel;
+	const uint8_t *bytes;
+	size_t len;
+} nm_folder_file;
+/* The same, with files[0..n) shown with their given bytes (copied into the tree). */
+nm_status nm_folder_build_with(const char *path, const nm_folder_file *files, size_t n,
+			       nm_tree *t, nm_error *err);
+/* A new tree (a copy of opt) of that folder, as nm_open_model opens a folder. */
+nm_status nm_folder_open_with(const char *path, const nm_options *opt,
+			      const nm_folder_file *files, size_t n, nm_tree **out,
+			      nm_error *err);
 
 #endif
