@@ -11,9 +11,12 @@
 typedef struct member {
 	char *rel;
 	nm_apply *a;          /* this round's edits, or NULL */
-	uint8_t *bytes;       /* the new bytes, or NULL: the file as it is */
+	uint8_t *bytes;       /* the new bytes written, or NULL: the file as it is */
 	size_t len;
-	bool fresh;           /* encoded since last written */
+	bool fresh;           /* encoded since last written: next is to be written */
+	uint8_t *next;        /* what the encode made (NULL: the file as it is) */
+	size_t next_len;
+	bool written;         /* written to an outdir before */
 } member;
 
 struct nm_folder_apply {
@@ -28,7 +31,8 @@ struct nm_folder_apply {
 nm_folder_apply *nm_folder_apply_new(nm_tree *t, const char *folder)
 {
 	nm_folder_apply *f = calloc(1, sizeof *f);
-	if (f && (!(f->folder = strdup(folder)) || !(f->none = nm_apply_new(t)))) {
+	/* Absolute: a daemon works from / once it is in the background. */
+	if (f && (!(f->folder = realpath(folder, NULL)) || !(f->none = nm_apply_new(t)))) {
 		nm_folder_apply_free(f);
 		return NULL;
 	}
@@ -45,6 +49,7 @@ void nm_folder_apply_free(nm_folder_apply *f)
 		free(f->m[i].rel);
 		nm_apply_free(f->m[i].a);
 		free(f->m[i].bytes);
+		free(f->m[i].next);
 	}
 	free(f->m);
 	nm_apply_free(f->none);
@@ -52,11 +57,11 @@ void nm_folder_apply_free(nm_folder_apply *f)
 	free(f);
 }
 
-void nm_folder_member(const char *folder, const char *path, char *rel, size_t size)
+void nm_folder_member(const nm_folder_apply *f, const char *path, char *rel, size_t size)
 {
 	char disk[8400];
 	struct stat st;
-	size_t flen = (size_t)snprintf(disk, sizeof disk, "%s/", folder);
+	size_t flen = (size_t)snprintf(disk, sizeof disk, "%s/", f->folder);
 	for (const char *p = path; *p;) {
 		const char *slash = strchr(p, '/');
 		size_t upto = slash ? (size_t)(slash - path) : strlen(path);
@@ -112,7 +117,7 @@ nm_status nm_folder_apply_file(nm_folder_apply *f, const char *path, const uint8
 			       size_t len, const char *shown, nm_error *err)
 {
 	char rel[4200];
-	nm_folder_member(f->folder, path, rel, sizeof rel);
+	nm_folder_member(f, path, rel, sizeof rel);
 	if (!*rel)
 		return nm_apply_file(f->none, path, bytes, len, shown, err);
 	member *m = find_or_add(f, rel);
@@ -125,11 +130,28 @@ nm_status nm_folder_apply_file(nm_folder_apply *f, const char *path, const uint8
 
 void nm_folder_apply_forget(nm_folder_apply *f, const char *rel)
 {
-	member *m = find(f, rel);
-	if (m) {
-		nm_apply_free(m->a);
-		m->a = NULL;
+	for (size_t i = 0; i < f->n; i++)
+		if (!rel || strcmp(f->m[i].rel, rel) == 0) {
+			nm_apply_free(f->m[i].a);
+			f->m[i].a = NULL;
+		}
+	if (!rel) {
+		nm_apply *none = nm_apply_new(f->t);
+		if (none) {
+			nm_apply_free(f->none);
+			f->none = none;
+		} else {
+			f->nomem = true;
+		}
 	}
+}
+
+const char *nm_folder_apply_shown(const nm_folder_apply *f, size_t i)
+{
+	for (size_t k = 0; k < f->n; k++)
+		if (f->m[k].bytes && i-- == 0)
+			return f->m[k].rel;
+	return NULL;
 }
 
 size_t nm_folder_apply_edits(const nm_folder_apply *f)
@@ -193,7 +215,7 @@ void nm_folder_apply_each_change(const nm_folder_apply *f,
 	}
 }
 
-static nm_status encode_one(nm_folder_apply *f, member *m, bool *changed, nm_error *err)
+static nm_status encode_one(member *m, bool *changed, nm_error *err)
 {
 	nm_out out;
 	nm_out_init(&out);
@@ -202,18 +224,17 @@ static nm_status encode_one(nm_folder_apply *f, member *m, bool *changed, nm_err
 	if (s == NM_OK && m->a && nm_apply_problems(m->a))
 		s = NM_E_INVAL;
 	if (s == NM_OK) {
-		free(m->bytes);
+		free(m->next);
 		size_t len = 0;
-		m->bytes = ch ? nm_out_take(&out, &len) : NULL;
-		m->len = len;
-		m->fresh = ch;
-		if (ch && !m->bytes)
+		m->next = ch ? nm_out_take(&out, &len) : NULL;
+		m->next_len = len;
+		m->fresh = true;
+		if (ch && !m->next)
 			s = nm_fail(err, NM_E_NOMEM, m->rel, NULL, NM_NO_OFFSET, "out of memory");
 	}
 	nm_out_free(&out);
 	if (changed && ch)
 		*changed = true;
-	(void)f;
 	return s;
 }
 
@@ -222,31 +243,39 @@ nm_status nm_folder_apply_encode(nm_folder_apply *f, const char *rel, bool *chan
 {
 	if (changed)
 		*changed = false;
-	if (nm_folder_apply_problems(f))
-		return NM_E_INVAL;
 	nm_status s = NM_OK;
 	if (rel) {
 		member *m = find(f, rel);
-		return m ? encode_one(f, m, changed, err) : NM_OK;
+		if (nm_apply_problems(f->none) || nm_apply_edits(f->none) || f->nomem ||
+		    (m && m->a && nm_apply_problems(m->a)))
+			return NM_E_INVAL;
+		return m ? encode_one(m, changed, err) : NM_OK;
 	}
+	if (nm_folder_apply_problems(f))
+		return NM_E_INVAL;
 	for (size_t i = 0; i < f->n && (s == NM_OK || s == NM_E_INVAL); i++)
 		if (f->m[i].a && nm_apply_edits(f->m[i].a)) {
-			nm_status one = encode_one(f, &f->m[i], changed, err);
+			nm_status one = encode_one(&f->m[i], changed, err);
 			if (one != NM_OK)
 				s = one;
 		}
 	return s;
 }
 
-/* The members with new bytes, plus rel's given ones in place of its own. */
+/* The members with new bytes (those just encoded: what they will be), plus rel's given
+ * ones in place of its own. */
 static nm_folder_file *shown_files(const nm_folder_apply *f, const char *rel,
 				   const uint8_t *b, size_t len, size_t *n)
 {
 	nm_folder_file *files = calloc(f->n + 1, sizeof *files);
 	*n = 0;
-	for (size_t i = 0; files && i < f->n; i++)
-		if (f->m[i].bytes && (!rel || strcmp(f->m[i].rel, rel) != 0))
-			files[(*n)++] = (nm_folder_file){ f->m[i].rel, f->m[i].bytes, f->m[i].len };
+	for (size_t i = 0; files && i < f->n; i++) {
+		const member *m = &f->m[i];
+		const uint8_t *now = m->fresh ? m->next : m->bytes;
+		if (now && (!rel || strcmp(m->rel, rel) != 0))
+			files[(*n)++] = (nm_folder_file){ m->rel, now,
+							  m->fresh ? m->next_len : m->len };
+	}
 	if (files && rel)
 		files[(*n)++] = (nm_folder_file){ rel, b, len };
 	return files;
@@ -301,6 +330,20 @@ static int make_parents(const char *outdir, const char *rel)
 	return 0;
 }
 
+/* Member m's encode settled: what it made is now its bytes (ok), or dropped. */
+static void settle(member *m, bool ok)
+{
+	if (ok) {
+		free(m->bytes);
+		m->bytes = m->next;
+		m->len = m->next_len;
+	} else {
+		free(m->next);
+	}
+	m->next = NULL;
+	m->fresh = false;
+}
+
 nm_status nm_folder_apply_write(nm_folder_apply *f, const char *rel, const char *outdir,
 				const nm_options *opt, nm_error *err)
 {
@@ -309,10 +352,11 @@ nm_status nm_folder_apply_write(nm_folder_apply *f, const char *rel, const char 
 	nm_status s = st && outs ? NM_OK
 				 : nm_fail(err, NM_E_NOMEM, f->folder, NULL, NM_NO_OFFSET,
 					   "out of memory");
-	size_t staged = 0;
+	for (size_t i = 0; i < f->n && st; i++)
+		st[i].fd = -1;
 	for (size_t i = 0; s == NM_OK && i < f->n; i++) {
 		member *m = &f->m[i];
-		if (!m->fresh || (rel && strcmp(m->rel, rel) != 0))
+		if (!m->fresh || !m->next || (rel && strcmp(m->rel, rel) != 0))
 			continue;
 		if (outdir) {
 			snprintf(outs[i], sizeof outs[i], "%s/%s", outdir, m->rel);
@@ -324,22 +368,30 @@ nm_status nm_folder_apply_write(nm_folder_apply *f, const char *rel, const char 
 			}
 		}
 		check_ctx c = { f, m->rel };
-		s = nm_apply_stage(m->a, outdir ? outs[i] : NULL, m->bytes, m->len, opt,
+		s = nm_apply_stage(m->a, outdir ? outs[i] : NULL, m->next, m->next_len, opt,
 				   open_checked, &c, NULL, &st[i], err);
-		if (s == NM_OK)
-			staged++;
 	}
 	/* Every member checked: now renamed in turn (a rename that fails leaves the members
-	 * after it unwritten, each file still whole). */
-	for (size_t i = 0; st && i < f->n; i++) {
-		if (!f->m[i].fresh || (rel && strcmp(f->m[i].rel, rel) != 0) || !staged)
+	 * after it unwritten, each file still whole). A member whose edits came to nothing
+	 * is its own file again: its earlier OUTDIR file goes. */
+	for (size_t i = 0; st && outs && i < f->n; i++) {
+		member *m = &f->m[i];
+		if (!m->fresh || (rel && strcmp(m->rel, rel) != 0))
 			continue;
-		if (s == NM_OK) {
+		if (s == NM_OK && m->next) {
 			s = nm_apply_commit(&st[i], err);
-			if (s == NM_OK)
-				f->m[i].fresh = false;
-		} else if (st[i].fd > 0) {
+			m->written |= s == NM_OK && outdir;
+			settle(m, s == NM_OK);
+		} else if (s == NM_OK) {
+			char gone[8400];
+			snprintf(gone, sizeof gone, "%s/%s", outdir ? outdir : "", m->rel);
+			if (outdir && m->written && unlink(gone) != 0 && errno != ENOENT)
+				s = nm_fail(err, NM_E_IO, gone, NULL, NM_NO_OFFSET, "%s",
+					    strerror(errno));
+			settle(m, s == NM_OK);
+		} else {
 			nm_apply_discard(&st[i]);
+			settle(m, false);
 		}
 	}
 	free(st);

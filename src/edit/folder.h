@@ -17,15 +17,18 @@ void nm_folder_apply_free(nm_folder_apply *f);
 
 /* The member file that path (of the folder's tree) lies in, into rel: path up to its
  * first part that is a regular file of the folder on disk; "" when none. */
-void nm_folder_member(const char *folder, const char *path, char *rel, size_t size);
+void nm_folder_member(const nm_folder_apply *f, const char *path, char *rel, size_t size);
 
 /* path now holds bytes[0..len): nm_apply_file on its member's apply (made on first
  * use). A path in no member is a problem. */
 nm_status nm_folder_apply_file(nm_folder_apply *f, const char *path, const uint8_t *bytes,
 			       size_t len, const char *shown, nm_error *err);
-/* Member rel's edits are dropped (its new bytes stay shown until it is encoded again):
- * a writable mount applies a member's edits afresh at each save. */
+/* Member rel's edits are dropped (NULL: every member's, and the problems of paths in
+ * none); new bytes stay shown until the member is encoded again. A writable mount
+ * applies a member's edits afresh at each save. */
 void nm_folder_apply_forget(nm_folder_apply *f, const char *rel);
+/* The i-th member shown with new bytes (its REL), or NULL past the last. */
+const char *nm_folder_apply_shown(const nm_folder_apply *f, size_t i);
 
 size_t nm_folder_apply_edits(const nm_folder_apply *f);
 size_t nm_folder_apply_problems(const nm_folder_apply *f);
@@ -46,8 +49,10 @@ nm_status nm_folder_apply_encode(nm_folder_apply *f, const char *rel, bool *chan
 /* The new bytes of member rel encoded since its last write (NULL: every such member)
  * written whole to outdir/REL, folders made as needed: all are written to temporary
  * files and checked first (nm_apply_stage, against the folder showing every member's
- * new bytes), then renamed in turn, so a refusal writes none. outdir NULL: checked
- * only. NM_E_INVAL: the check found problems. */
+ * new bytes), then renamed in turn, so a refusal writes none. A member written before
+ * whose edits now come to nothing is its own file again: its outdir/REL goes. outdir
+ * NULL: checked only. Only then does nm_folder_apply_open show them. NM_E_INVAL: the
+ * check found problems (the members keep the bytes they had). */
 nm_status nm_folder_apply_write(nm_folder_apply *f, const char *rel, const char *outdir,
 				const nm_options *opt, nm_error *err);
 /* A tree of the folder showing each member's new bytes (a copy of opt). */

@@ -22,18 +22,36 @@
 #include <string.h>
 #include <sys/stat.h>
 
+/* -o rw on a folder: save= names a folder (each changed file is written under it at
+ * its path), and neither it nor the overlay lies in the folder read. */
+static int check_folder(const nm_fuse_options *opts)
+{
+	struct stat out;
+	const char *in = nm_path_inside(opts->save, opts->source) ? "save"
+			 : nm_path_inside(opts->overlay, opts->source) ? "overlay" : NULL;
+	if (in) {
+		nm_fuse_say("-o %s=%s: inside the folder %s: a save never writes into the "
+			    "folder it reads", in, *in == 's' ? opts->save : opts->overlay,
+			    opts->source);
+		return -1;
+	}
+	if (opts->save && stat(opts->save, &out) == 0 && !S_ISDIR(out.st_mode)) {
+		nm_fuse_say("-o save=%s: not a folder: a folder's mount writes each changed "
+			    "file under save=DIR at its path", opts->save);
+		return -1;
+	}
+	return 0;
+}
+
 /* -o rw: OUT must not be the model file itself (the same inode, a hard link
- * included), and a folder's writable mount is not done yet. 0 or -1 after saying why. */
+ * included), nor inside the mount point. 0 or -1 after saying why. */
 static int check_writable(const nm_fuse_options *opts)
 {
 	struct stat src, out;
 	if (stat(opts->source, &src) != 0)
 		return 0; /* opening it says why */
-	if (S_ISDIR(src.st_mode)) {
-		nm_fuse_say("%s: a folder: -o rw writes back into one model or archive file "
-			    "(a folder's writable mount is not done yet)", opts->source);
+	if (S_ISDIR(src.st_mode) && check_folder(opts) != 0)
 		return -1;
-	}
 	if (opts->save && stat(opts->save, &out) == 0 && out.st_dev == src.st_dev &&
 	    out.st_ino == src.st_ino) {
 		nm_fuse_say("-o save=%s: is %s itself: a save never writes the model it reads",

@@ -6,6 +6,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 #include "edit/apply.h"
+#include "edit/folder.h"
 #include "fuse/log.h"
 #include "fuse/loop.h"
 #include "fuse/save.h"
@@ -100,7 +101,8 @@ static uint8_t *slurp(const char *disk, const nm_options *opt, size_t *len, nm_e
 	return b;
 }
 
-/* The problems of a, one a line, as /edits.txt keeps them (malloc'd). */
+/* The problems of a (or of the folder's members), one a line, as /edits.txt keeps them
+ * (malloc'd). */
 static void add_line(const char *line, void *ctx)
 {
 	nm_out *o = ctx;
@@ -108,12 +110,14 @@ static void add_line(const char *line, void *ctx)
 	nm_out_char(o, '\n');
 }
 
-static char *problems_of(nm_apply *a, const char *extra)
+static char *problems_of(nm_apply *a, nm_folder_apply *f, const char *extra)
 {
 	nm_out o;
 	nm_out_init(&o);
 	if (a)
 		nm_apply_each_problem(a, add_line, &o);
+	if (f)
+		nm_folder_apply_each_problem(f, add_line, &o);
 	if (extra)
 		add_line(extra, &o);
 	nm_out_char(&o, '\0');
@@ -136,21 +140,28 @@ static char **edits_to_encode(nm_wfs *w, const char *path, size_t *count)
 	return list;
 }
 
+/* The bytes the user wrote to path (its overlay file), or NULL with err set. */
+static uint8_t *edited_bytes(nm_wfs *w, const char *path, size_t *len, nm_error *err)
+{
+	char disk[4200];
+	if (!path) {
+		nm_fail(err, NM_E_NOMEM, w->source, NULL, NM_NO_OFFSET, "out of memory");
+		return NULL;
+	}
+	pthread_mutex_lock(&w->lock);
+	nm_overlay_where(w->overlay, path, true, disk, sizeof disk);
+	pthread_mutex_unlock(&w->lock);
+	return slurp(disk, &w->opt, len, err);
+}
+
 /* The bytes of the new model with every edit in list, into a; the model file's own
  * bytes when nothing changes. NM_E_INVAL: a problem (in a). */
 static nm_status encode(nm_wfs *w, nm_apply *a, char **list, size_t n, nm_out *bytes,
 			bool *changed, nm_error *err)
 {
 	for (size_t i = 0; i < n; i++) {
-		char disk[4200];
 		size_t len;
-		if (!list[i])
-			return nm_fail(err, NM_E_NOMEM, w->source, NULL, NM_NO_OFFSET,
-				       "out of memory");
-		pthread_mutex_lock(&w->lock);
-		nm_overlay_where(w->overlay, list[i], true, disk, sizeof disk);
-		pthread_mutex_unlock(&w->lock);
-		uint8_t *b = slurp(disk, &w->opt, &len, err);
+		uint8_t *b = edited_bytes(w, list[i], &len, err);
 		if (!b)
 			return err->code;
 		nm_status s = nm_apply_file(a, list[i], b, len, list[i], err);
@@ -176,6 +187,78 @@ static nm_status encode(nm_wfs *w, nm_apply *a, char **list, size_t n, nm_out *b
 	return NM_OK;
 }
 
+/* A model file's save: every edit in list encoded, OUT written, *t the new tree (NULL:
+ * nothing changes, the base tree). */
+static nm_status save_file(nm_wfs *w, nm_apply *a, char **list, size_t n, nm_tree **t,
+			   nm_error *err)
+{
+	nm_out bytes;
+	nm_out_init(&bytes);
+	bool changed = false;
+	nm_status s = encode(w, a, list, n, &bytes, &changed, err);
+	if (s == NM_OK && (changed || w->save))
+		s = nm_apply_write(a, w->save, bytes.data, bytes.len, &w->opt,
+				   changed ? t : NULL, err);
+	nm_out_free(&bytes);
+	return s;
+}
+
+/* One member of a folder saved: the edits of list that lie in it, applied afresh,
+ * encoded and written to save=/REL (edit/folder.h). */
+static nm_status save_member(nm_wfs *w, const char *rel, char **list, size_t n,
+			     nm_error *err)
+{
+	nm_folder_apply *f = w->folder;
+	char in[4200];
+	nm_folder_apply_forget(f, NULL);
+	for (size_t i = 0; i < n; i++) {
+		if (!list[i])
+			return nm_fail(err, NM_E_NOMEM, w->source, NULL, NM_NO_OFFSET,
+				       "out of memory");
+		nm_folder_member(f, list[i], in, sizeof in);
+		if (strcmp(in, rel) != 0)
+			continue;
+		size_t len;
+		uint8_t *b = edited_bytes(w, list[i], &len, err);
+		if (!b)
+			return err->code;
+		nm_status s = nm_folder_apply_file(f, list[i], b, len, list[i], err);
+		free(b);
+		if (s != NM_OK)
+			return s;
+	}
+	nm_status s = nm_folder_apply_encode(f, rel, NULL, err);
+	return s == NM_OK ? nm_folder_apply_write(f, rel, w->save, &w->opt, err) : s;
+}
+
+/* A folder's save: the member path lies in, or (path NULL: an edit undone) every member
+ * of an edit or shown with new bytes, saved on its own; *t the folder showing every
+ * member's new bytes (NULL: none, the base tree). */
+static nm_status save_folder(nm_wfs *w, char **list, size_t n, const char *path,
+			     nm_tree **t, nm_error *err)
+{
+	nm_folder_apply *f = w->folder;
+	char rel[4200];
+	nm_status s = NM_OK;
+	if (path) {
+		nm_folder_member(f, path, rel, sizeof rel);
+		s = save_member(w, rel, list, n, err);
+	}
+	/* Members in the order edits and new bytes name them; one saved again changes
+	 * nothing, so the repeats are only time, and undoing is rare. */
+	for (size_t i = 0; !path && s == NM_OK && i < n; i++) {
+		nm_folder_member(f, list[i] ? list[i] : "", rel, sizeof rel);
+		s = save_member(w, rel, list, n, err);
+	}
+	for (size_t i = 0; !path && s == NM_OK && nm_folder_apply_shown(f, i); i++) {
+		snprintf(rel, sizeof rel, "%s", nm_folder_apply_shown(f, i));
+		s = save_member(w, rel, list, n, err);
+	}
+	if (s == NM_OK && nm_folder_apply_shown(f, 0))
+		s = nm_folder_apply_open(f, &w->opt, t, err);
+	return s;
+}
+
 int nm_save(nm_wfs *w, const char *path)
 {
 	/* An encode is long work: another thread takes the kernel's next requests. */
@@ -185,17 +268,15 @@ int nm_save(nm_wfs *w, const char *path)
 	size_t n;
 	char **list = edits_to_encode(w, path, &n);
 	pthread_mutex_unlock(&w->lock);
-	nm_apply *a = list ? nm_apply_new(w->base) : NULL;
-	nm_out bytes;
-	nm_out_init(&bytes);
+	nm_apply *a = list && !w->folder ? nm_apply_new(w->base) : NULL;
 	nm_error err = { 0 };
-	bool changed = false;
 	nm_tree *t = NULL;
-	nm_status s = a ? encode(w, a, list, n, &bytes, &changed, &err)
-			: nm_fail(&err, NM_E_NOMEM, w->source, NULL, NM_NO_OFFSET, "out of memory");
-	if (s == NM_OK && (changed || w->save))
-		s = nm_apply_write(a, w->save, bytes.data, bytes.len, &w->opt,
-				   changed ? &t : NULL, &err);
+	nm_status s = !list || (!a && !w->folder)
+			      ? nm_fail(&err, NM_E_NOMEM, w->source, NULL, NM_NO_OFFSET,
+					"out of memory")
+		      : w->folder ? save_folder(w, list, n, path, &t, &err)
+				  : save_file(w, a, list, n, &t, &err);
+	size_t problems = a ? nm_apply_problems(a) : w->folder ? nm_folder_apply_problems(w->folder) : 0;
 	if (s == NM_OK) {
 		nm_view_swap(w, t); /* no change: the base tree again */
 		pthread_mutex_lock(&w->lock);
@@ -204,8 +285,9 @@ int nm_save(nm_wfs *w, const char *path)
 			set_state(e, NM_EDIT_ENCODED, NULL);
 		pthread_mutex_unlock(&w->lock);
 	} else {
-		char *why = problems_of(s == NM_E_INVAL ? a : NULL,
-					s == NM_E_INVAL && nm_apply_problems(a) ? NULL : err.msg);
+		bool listed = s == NM_E_INVAL && problems;
+		char *why = s == NM_E_INVAL ? problems_of(a, w->folder, listed ? NULL : err.msg)
+					    : problems_of(NULL, NULL, err.msg);
 		const char *said = why ? why : err.msg;
 		size_t len = strlen(said);
 		nm_fuse_say("%s: not saved: %.*s", path ? path : w->source,
@@ -218,7 +300,8 @@ int nm_save(nm_wfs *w, const char *path)
 			free(why);
 		pthread_mutex_unlock(&w->lock);
 	}
-	nm_out_free(&bytes);
+	if (w->folder)
+		nm_folder_apply_forget(w->folder, NULL);
 	nm_apply_free(a);
 	for (size_t i = 0; list && i < n; i++)
 		free(list[i]);

@@ -1,6 +1,8 @@
 /* A writable mount made and ended (writable.h). */
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include "edit/folder.h"
 #include "fuse/save.h"
 #include "fuse/swap.h"
 #include "fuse/writable.h"
@@ -27,6 +29,14 @@ nm_wfs *nm_wfs_open(nm_tree *base, const nm_options *opt, const char *source,
 		return NULL;
 	}
 	*w->view = (nm_view){ .t = base, .refs = 1 };
+	struct stat st;
+	/* A folder: each member file is saved on its own, to save=DIR/REL. */
+	if (stat(source, &st) == 0 && S_ISDIR(st.st_mode) &&
+	    !(w->folder = nm_folder_apply_new(base, source))) {
+		nm_fail(err, NM_E_NOMEM, source, NULL, NM_NO_OFFSET, "out of memory");
+		nm_wfs_close(w);
+		return NULL;
+	}
 	if (!(w->overlay = nm_overlay_open(overlay, err))) {
 		nm_wfs_close(w);
 		return NULL;
@@ -43,6 +53,7 @@ void nm_wfs_close(nm_wfs *w)
 	if (w->view)
 		nm_view_drop(w, w->view);
 	nm_overlay_close(w->overlay);
+	nm_folder_apply_free(w->folder);
 	nm_inodes_free(w->inodes);
 	for (size_t i = 0; i < w->nedits; i++) {
 		free(w->edits[i].path);

@@ -42,6 +42,7 @@ typedef struct nm_wfs {
 	const char *save;          /* -o save=OUT, or NULL */
 	nm_options opt;            /* the base tree's, for every tree a save opens */
 	struct nm_swap *swap;      /* the thread that drops the kernel's caches (swap.c) */
+	struct nm_folder_apply *folder; /* a folder's mount: its members' edits, or NULL */
 } nm_wfs;
 
 
