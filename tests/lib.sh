@@ -135,3 +135,40 @@ applied() {
 	"$NMODEL" extract "$WORK/o-$1.${F##*.}" "$WORK/x-$1" >/dev/null || return 1
 	diff -rq "$WORK/t" "$WORK/x-$1" | sed "s|^Files $WORK/t/\([^ ]*\) and .*|\1|" | sort | tr '\n' ' '
 }
+
+# edit_bytes MODE OLD NEW < IN > OUT: "text" (the first OLD line's text becomes NEW),
+# "flip" (one bit of the byte in the middle) or "png" (the middle row of pixels
+# inverted, written back as a valid PNG; no Pillow needed). The writable mount's tests.
+edit_bytes() {
+	python3 -c '
+import sys
+mode, old, new = sys.argv[1:4]
+b = sys.stdin.buffer.read()
+if mode == "flip":
+    b = bytearray(b); b[len(b) // 2] ^= 1; b = bytes(b)
+elif mode == "png":
+    import struct, zlib
+    chunks, at = [], 8
+    while at < len(b):
+        n, kind = struct.unpack(">I4s", b[at:at + 8])
+        chunks.append((kind, b[at + 8:at + 8 + n]))
+        at += 12 + n
+    ihdr = chunks[0][1]
+    w, h, depth, colour = struct.unpack(">IIBB", ihdr[:10])
+    bpp = {0: 1, 2: 3, 3: 1, 4: 2, 6: 4}[colour] * max(depth // 8, 1)
+    raw = bytearray(zlib.decompress(b"".join(d for k, d in chunks if k == b"IDAT")))
+    stride = 1 + w * bpp
+    row = (h // 2) * stride
+    for i in range(row + 1, row + stride):
+        raw[i] ^= 0xFF
+    def chunk(kind, data):
+        return struct.pack(">I", len(data)) + kind + data + struct.pack(">I", zlib.crc32(kind + data))
+    out = b[:8] + chunk(b"IHDR", ihdr)
+    out += b"".join(chunk(k, d) for k, d in chunks[1:] if k not in (b"IDAT", b"IEND"))
+    b = out + chunk(b"IDAT", zlib.compress(bytes(raw))) + chunk(b"IEND", b"")
+else:
+    o, n = old.encode(), new.encode()
+    if o not in b: sys.exit("no line " + old)
+    b = b.replace(o, n, 1)
+sys.stdout.buffer.write(b)' "$@"
+}

@@ -29,41 +29,6 @@ CMOD material|cmod/galileo.cmod|materials/1.txt|model.glb|text|diffuse: 0.447 0.
 CMOD vertex in an ASCII file|cmod_ascii/phobos_2004.cmod|meshes/0/vertices.csv|model.glb|text|+7.38300025e-01|+2.50000000e-01
 '
 
-# edit MODE OLD NEW < IN > OUT
-edit() {
-	python3 -c '
-import sys
-mode, old, new = sys.argv[1:4]
-b = sys.stdin.buffer.read()
-if mode == "flip":
-    b = bytearray(b); b[len(b) // 2] ^= 1; b = bytes(b)
-elif mode == "png":
-    import struct, zlib
-    chunks, at = [], 8
-    while at < len(b):
-        n, kind = struct.unpack(">I4s", b[at:at + 8])
-        chunks.append((kind, b[at + 8:at + 8 + n]))
-        at += 12 + n
-    ihdr = chunks[0][1]
-    w, h, depth, colour = struct.unpack(">IIBB", ihdr[:10])
-    bpp = {0: 1, 2: 3, 3: 1, 4: 2, 6: 4}[colour] * max(depth // 8, 1)
-    raw = bytearray(zlib.decompress(b"".join(d for k, d in chunks if k == b"IDAT")))
-    stride = 1 + w * bpp
-    row = (h // 2) * stride
-    for i in range(row + 1, row + stride):
-        raw[i] ^= 0xFF
-    def chunk(kind, data):
-        return struct.pack(">I", len(data)) + kind + data + struct.pack(">I", zlib.crc32(kind + data))
-    out = b[:8] + chunk(b"IHDR", ihdr)
-    out += b"".join(chunk(k, d) for k, d in chunks[1:] if k not in (b"IDAT", b"IEND"))
-    b = out + chunk(b"IDAT", zlib.compress(bytes(raw))) + chunk(b"IEND", b"")
-else:
-    o, n = old.encode(), new.encode()
-    if o not in b: sys.exit("no line " + old)
-    b = b.replace(o, n, 1)
-sys.stdout.buffer.write(b)' "$@"
-}
-
 # The save patterns: save_NAME MOUNT PATH EDITED; the status is the writer's.
 save_cp() { cp "$3" "$1/$2"; }
 save_sed() { sed -i -n "\$r $3" "$1/$2"; } # sed's temporary renamed over; its output: EDITED
@@ -90,7 +55,7 @@ while IFS='|' read -r -u 3 name file path glb mode old new; do
 	w=$WORK/row$rows
 	mkdir -p "$w/edit/$(dirname "$path")"
 	"$NMODEL" cat "$model" "$path" > "$w/orig" || { not_ok "$name: nmodel cat $path"; continue; }
-	edit "$mode" "$old" "$new" < "$w/orig" > "$w/edit/$path" || { not_ok "$name: edit"; continue; }
+	edit_bytes "$mode" "$old" "$new" < "$w/orig" > "$w/edit/$path" || { not_ok "$name: edit"; continue; }
 	if ! "$NMODEL" apply "$model" "$w/edit" "$w/ref" 2> "$w/apply.err"; then
 		echo "skip $name: this branch cannot encode it yet: $(head -1 "$w/apply.err")"
 		continue
@@ -242,8 +207,8 @@ raw=designer/cursor/cursor.bmd/vtx1/raw.bin
 kept=designer/cursor/marker.bmd/vtx1/raw.bin
 if [ -f "$rarc" ]; then
 	"$NMODEL" cat "$rarc" "$raw" > "$WORK/raw.orig"
-	edit flip "" "" < "$WORK/raw.orig" > "$WORK/raw.edit"
-	"$NMODEL" cat "$rarc" "$kept" | edit flip "" "" > "$WORK/kept.edit"
+	edit_bytes flip "" "" < "$WORK/raw.orig" > "$WORK/raw.edit"
+	"$NMODEL" cat "$rarc" "$kept" | edit_bytes flip "" "" > "$WORK/kept.edit"
 	mkdir -p "$WORK/kk/$(dirname "$kept")" && cp "$WORK/kept.edit" "$WORK/kk/$kept"
 	"$NMODEL" apply "$rarc" "$WORK/kk" "$WORK/kk.arc"
 	mkdir -p "$WORK/kk/$(dirname "$raw")" && cp "$WORK/raw.edit" "$WORK/kk/$raw"
