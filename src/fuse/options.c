@@ -164,7 +164,7 @@ static int on_option(void *data, const char *arg, int key, struct fuse_args *out
 	case KEY_LOG:
 		return take_path(arg, &p->opts->log_file, "a file name (-o log=FILE)");
 	case KEY_SAVE:
-		return take_path(arg, &p->opts->save, "a file name (-o save=OUT)");
+		return take_path(arg, &p->opts->save, "a file or folder name (-o save=OUT)");
 	case KEY_OVERLAY:
 		return take_path(arg, &p->opts->overlay, "a folder (-o overlay=DIR)");
 	case KEY_RW:
@@ -284,7 +284,8 @@ void nm_fuse_usage(const char *prog)
 	       "    -o rw                    writable: a saved file that maps to the model is\n"
 	       "                             encoded into it (doc/writable.md); default ro\n"
 	       "    -o save=OUT              with rw: the new model written to OUT at each save\n"
-	       "                             (never SOURCE); without it edits stay in the overlay\n"
+	       "                             (never SOURCE; a folder's: each changed file under\n"
+	       "                             the folder OUT); without it edits stay in the overlay\n"
 	       "    -o overlay=DIR           with rw: the edited files kept in DIR, as nmodel\n"
 	       "                             apply reads them; default in memory\n"
 	       "    -o defaults, auto, noauto, user, nouser, users, _netdev, nofail,\n"
