@@ -160,5 +160,10 @@ check "... and nothing is mounted" bash -c "! mountpoint -q '$WORK/m'"
 check "apply: OUTDIR inside the folder: refused" fails 1 \
 	"nmodel: $fixture/sub/o: inside $fixture: apply never writes into the folder it reads" \
 	"$NMODEL" apply "$fixture" "$WORK/fixture.case/e" "$fixture/sub/o"
+cd "$WORK" && mount_model "$fixture" "$WORK/mrel" -o rw,save=relout && cd - >/dev/null
+cp "$WORK/fixture.case/e/a.cmb/mats/0.txt" "$WORK/mrel/a.cmb/mats/0.txt"
+check "a relative save= is where the mount was started (the daemon works from /)" \
+	cmp -s "$WORK/relout/a.cmb" "$WORK/fixture.case/ref.rec"
+unmount_model "$WORK/mrel"
 check "the fixture folder was never written" cmp -s <(hashes "$fixture") "$WORK/fixture.hashes"
 finish

@@ -68,6 +68,22 @@ static int check_writable(const nm_fuse_options *opts)
 	return 0;
 }
 
+/* A relative save= made absolute (in place): the daemon works from / once in the
+ * background, and the user meant where they started it. 0 or -1 (out of memory). */
+static int absolute_save(nm_fuse_options *opts)
+{
+	char cwd[PATH_MAX];
+	if (!opts->save || opts->save[0] == '/' || !getcwd(cwd, sizeof cwd))
+		return 0;
+	char *abs = malloc(strlen(cwd) + strlen(opts->save) + 2);
+	if (!abs)
+		return -1;
+	sprintf(abs, "%s/%s", cwd, opts->save);
+	free(opts->save);
+	opts->save = abs;
+	return 0;
+}
+
 /* A libfuse call failed: one line of ours, quoting what libfuse said about it (held by
  * fuse/log.c rather than printed as its own "fuse: ..." line). */
 static void failed(const char *what)
@@ -137,7 +153,7 @@ int main(int argc, char *argv[])
 	/* A request about to run a decoder or a parse lets another thread take the next
 	 * ones meanwhile (fuse/loop.c). */
 	opts.model.before_long_work = nm_fuse_loop_step_aside;
-	if (opts.rw && check_writable(&opts) != 0)
+	if (opts.rw && (absolute_save(&opts) != 0 || check_writable(&opts) != 0))
 		goto out;
 	opts.model.editable = opts.rw; /* record files get their inverses */
 	if (nm_open_model(opts.source, &opts.model, &fs.tree, &err) != NM_OK) {
