@@ -172,3 +172,32 @@ else:
     b = b.replace(o, n, 1)
 sys.stdout.buffer.write(b)' "$@"
 }
+
+# Two writers and four readers at once on a writable mount (tests/wmount*.sh):
+# two_writers MOUNT READ FILE0 EDIT0 ORIG0 FILE1 EDIT1 ORIG1. Each writer saves its file
+# six times, its edit and the original in turn, ending on its edit; four readers read
+# MOUNT/READ meanwhile. Sets WRITERS_OK (both finished, every save accepted: 0) and
+# leaves each distinct read's SHA-1 in $WORK/seen, the count of reads in READS.
+two_writers() {
+	local m=$1 read=$2 r w0 w1 r0 r1
+	rm -f "$WORK/stop" "$WORK"/reads.*
+	for r in 1 2 3 4; do
+		(while [ ! -e "$WORK/stop" ]; do sha1sum < "$m/$read" | cut -c1-40; done > "$WORK/reads.$r") &
+	done
+	timeout 300 bash -c "$(declare -f one_writer); one_writer '$m' '$3' '$4' '$5'" &
+	w0=$!
+	timeout 300 bash -c "$(declare -f one_writer); one_writer '$m' '$6' '$7' '$8'" &
+	w1=$!
+	wait $w0; r0=$?
+	wait $w1; r1=$?
+	touch "$WORK/stop"
+	wait
+	WRITERS_OK=$((r0 + r1))
+	READS=$(cat "$WORK"/reads.* | wc -l)
+	cat "$WORK"/reads.* | sort -u > "$WORK/seen"
+}
+one_writer() { # one_writer MOUNT FILE EDIT ORIGINAL
+	for i in 1 2 3 4 5 6; do
+		if [ $((i % 2)) = 0 ]; then cp "$3" "$1/$2"; else cp "$4" "$1/$2"; fi || return 1
+	done
+}

@@ -168,31 +168,14 @@ unmount_model "$m"
 # Each writer saves its file six times, its edit and the original in turn, ending on its
 # edit; four readers read model.glb meanwhile. Every glb read must be one of the four
 # models (neither edit, one, both): a torn read would be none of them.
-writer() { # writer MOUNT FILE EDIT ORIGINAL
-	for i in 1 2 3 4 5 6; do
-		if [ $((i % 2)) = 0 ]; then cp "$3" "$1/$2"; else cp "$4" "$1/$2"; fi || return 1
-	done
-}
 for mode in threaded single; do
 	m=$WORK/conc.$mode
 	opt=""; [ $mode = single ] && opt=-s
 	mount_model "$cmb" "$m" -o "rw,save=$WORK/conc.$mode.cmb" $opt
-	rm -f "$WORK/stop"
-	for r in 1 2 3 4; do
-		(while [ ! -e "$WORK/stop" ]; do sha1sum < "$m/model.glb" | cut -c1-40; done > "$WORK/reads.$r") &
-	done
-	timeout 300 bash -c "$(declare -f writer); writer '$m' mats/0.txt '$WORK/good.txt' '$orig0'" &
-	w0=$!
-	timeout 300 bash -c "$(declare -f writer); writer '$m' mats/1.txt '$WORK/fixed.txt' '$orig1'" &
-	w1=$!
-	wait $w0; r0=$?
-	wait $w1; r1=$?
-	touch "$WORK/stop"
-	wait
-	check "$mode: two writers finish, every save accepted (no deadlock)" test $r0 = 0 -a $r1 = 0
+	two_writers "$m" model.glb mats/0.txt "$WORK/good.txt" "$orig0" mats/1.txt "$WORK/fixed.txt" "$orig1"
+	check "$mode: two writers finish, every save accepted (no deadlock)" test $WRITERS_OK = 0
 	check "$mode: OUT is both edits" cmp -s "$WORK/conc.$mode.cmb" "$WORK/c.both.cmb"
-	cat "$WORK"/reads.* | sort -u > "$WORK/seen"
-	check "$mode: $(cat "$WORK"/reads.* | wc -l) reads of model.glb during the saves ($(wc -l < "$WORK/seen") models seen), each a whole model" \
+	check "$mode: $READS reads of model.glb during the saves ($(wc -l < "$WORK/seen") models seen), each a whole model" \
 		test -s "$WORK/seen" -a -z "$(grep -vxFf "$WORK/allowed" "$WORK/seen")"
 	unmount_model "$m"
 done

@@ -141,6 +141,28 @@ else
 	echo "no corpus folder $sky: only the fixture folder is tested"
 fi
 
+# --- two writers in two files, readers meanwhile --------------------------------------
+# Each writer saves its file six times, its edit and the original in turn, ending on its
+# edit; four readers read the J3D model's model.glb meanwhile: every read is the model
+# before or after the texture edit (the record edit is in another file), never a mix.
+c=$WORK/fixture.case
+"$NMODEL" cat "$fixture" a.cmb/mats/0.txt > "$WORK/rec.orig"
+"$NMODEL" cat "$fixture" sub/b.bmd/tex1/i4.png > "$WORK/tex.orig"
+{ sha1sum < "$c/ref.glb"; "$NMODEL" cat "$fixture" sub/b.bmd/model.glb | sha1sum; } | cut -c1-40 > "$WORK/allowed"
+for mode in threaded single; do
+	m=$WORK/conc.$mode
+	opt=""; [ $mode = single ] && opt=-s
+	mount_model "$fixture" "$m" -o "rw,save=$WORK/conc.$mode.out" $opt
+	two_writers "$m" sub/b.bmd/model.glb a.cmb/mats/0.txt "$c/e/a.cmb/mats/0.txt" "$WORK/rec.orig" \
+		sub/b.bmd/tex1/i4.png "$c/e/sub/b.bmd/tex1/i4.png" "$WORK/tex.orig"
+	check "$mode: two writers in two files finish, every save accepted (no deadlock)" test $WRITERS_OK = 0
+	check "$mode: OUTDIR is both edits, each file equal to apply's" \
+		bash -c "diff -r '$WORK/conc.$mode.out' '$c/outa' >/dev/null"
+	check "$mode: $READS reads of model.glb during the saves, each a whole model" \
+		test -s "$WORK/seen" -a -z "$(grep -vxFf "$WORK/allowed" "$WORK/seen")"
+	unmount_model "$m"
+done
+
 # --- options --------------------------------------------------------------------------
 mkdir -p "$WORK/m"
 check "save= inside the folder: refused" fails 1 \
