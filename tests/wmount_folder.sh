@@ -163,6 +163,33 @@ for mode in threaded single; do
 	unmount_model "$m"
 done
 
+# --- kill -9 during saves --------------------------------------------------------------
+# One edit saved, then the texture saved in a loop (its edit and the original in turn:
+# OUTDIR's file written, then gone) and the daemon killed at some point. OUTDIR's files
+# are whole: the saved edit's, and the texture's as apply writes it or none; the next
+# mount resumes the saved edit from the overlay.
+for trial in 1 2 3; do
+	m=$WORK/kill.$trial ov=$WORK/kill.$trial.ov out=$WORK/kill.$trial.out
+	mount_model "$fixture" "$m" -o "rw,save=$out,overlay=$ov"
+	pid=$(daemon_pid "$fixture" "$m")
+	cp "$c/e/a.cmb/mats/0.txt" "$m/a.cmb/mats/0.txt"
+	(for i in $(seq 1 40); do cp "$c/e/sub/b.bmd/tex1/i4.png" "$m/sub/b.bmd/tex1/i4.png"
+		cp "$WORK/tex.orig" "$m/sub/b.bmd/tex1/i4.png"; done) 2>/dev/null &
+	sleep "0.$((trial * 2))"
+	kill -9 "$pid"
+	wait
+	sleep 0.2
+	check "kill -9 $trial: the daemon is gone (or a zombie nobody reaps yet)" \
+		bash -c "test -n '$pid' && { ! kill -0 '$pid' 2>/dev/null || ps -o stat= -p '$pid' | grep -q Z; }"
+	fusermount3 -u "$m" 2>/dev/null
+	check "kill -9 $trial: OUTDIR's files are whole: the saved edit's, the texture's or none" \
+		bash -c "cmp -s '$out/a.cmb' '$c/ref.rec' && { test ! -e '$out/sub/b.bmd' || cmp -s '$out/sub/b.bmd' '$c/ref.tex'; }"
+	mount_model "$fixture" "$m" -o "rw,overlay=$ov"
+	check "kill -9 $trial: the next mount resumes the saved edit" \
+		bash -c "grep -qx 'a.cmb/mats/0.txt: encoded' '$m/edits.txt' && cmp -s '$m/a.cmb/mats/0.txt' '$c/e/a.cmb/mats/0.txt'"
+	unmount_model "$m"
+done
+
 # --- options --------------------------------------------------------------------------
 mkdir -p "$WORK/m"
 check "save= inside the folder: refused" fails 1 \

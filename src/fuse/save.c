@@ -250,7 +250,11 @@ static nm_status save_folder(nm_wfs *w, char **list, size_t n, const char *path,
 		nm_folder_member(f, list[i] ? list[i] : "", rel, sizeof rel);
 		s = save_member(w, rel, list, n, err);
 	}
-	for (size_t i = 0; !path && s == NM_OK && nm_folder_apply_shown(f, i); i++) {
+	/* From the last: a member that becomes its own file again leaves the list. */
+	size_t shown = 0;
+	while (!path && nm_folder_apply_shown(f, shown))
+		shown++;
+	for (size_t i = shown; s == NM_OK && i-- > 0;) {
 		snprintf(rel, sizeof rel, "%s", nm_folder_apply_shown(f, i));
 		s = save_member(w, rel, list, n, err);
 	}
