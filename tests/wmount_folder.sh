@@ -163,6 +163,18 @@ for mode in threaded single; do
 	unmount_model "$m"
 done
 
+# --- an edited file moved into another file of the folder -----------------------------
+# Its first file is itself again (its OUTDIR file goes), the other gets the edit.
+twin=$WORK/twin
+mkdir -p "$twin" && cp "$fixture/a.cmb" "$twin/a.cmb" && cp "$fixture/a.cmb" "$twin/a2.cmb"
+m=$WORK/twin.m
+mount_model "$twin" "$m" -o "rw,save=$WORK/twin.out"
+cp "$c/e/a.cmb/mats/0.txt" "$m/a.cmb/mats/0.txt"
+mv "$m/a.cmb/mats/0.txt" "$m/a2.cmb/mats/0.txt"
+check "mv of an edit into another file: OUTDIR holds only that file, as apply writes it" \
+	bash -c "test '$(files "$WORK/twin.out" | tr '\n' ' ')' = 'a2.cmb ' && cmp -s '$WORK/twin.out/a2.cmb' '$c/ref.rec'"
+unmount_model "$m"
+
 # --- kill -9 during saves --------------------------------------------------------------
 # One edit saved, then the texture saved in a loop (its edit and the original in turn:
 # OUTDIR's file written, then gone) and the daemon killed at some point. OUTDIR's files

@@ -232,28 +232,23 @@ static nm_status save_member(nm_wfs *w, const char *rel, char **list, size_t n,
 }
 
 /* A folder's save: the member path lies in, or (path NULL: an edit undone) every member
- * of an edit or shown with new bytes, saved on its own; *t the folder showing every
- * member's new bytes (NULL: none, the base tree). */
+ * shown with new bytes, saved on its own (a member whose encoded edits change nothing
+ * has no new bytes, and undoing one changes nothing either); *t the folder showing
+ * every member's new bytes (NULL: none, the base tree). */
 static nm_status save_folder(nm_wfs *w, char **list, size_t n, const char *path,
 			     nm_tree **t, nm_error *err)
 {
 	nm_folder_apply *f = w->folder;
 	char rel[4200];
 	nm_status s = NM_OK;
+	size_t shown = 0;
 	if (path) {
 		nm_folder_member(f, path, rel, sizeof rel);
 		s = save_member(w, rel, list, n, err);
 	}
-	/* Members in the order edits and new bytes name them; one saved again changes
-	 * nothing, so the repeats are only time, and undoing is rare. */
-	for (size_t i = 0; !path && s == NM_OK && i < n; i++) {
-		nm_folder_member(f, list[i] ? list[i] : "", rel, sizeof rel);
-		s = save_member(w, rel, list, n, err);
-	}
-	/* From the last: a member that becomes its own file again leaves the list. */
-	size_t shown = 0;
 	while (!path && nm_folder_apply_shown(f, shown))
 		shown++;
+	/* From the last: a member that becomes its own file again leaves the list. */
 	for (size_t i = shown; s == NM_OK && i-- > 0;) {
 		snprintf(rel, sizeof rel, "%s", nm_folder_apply_shown(f, i));
 		s = save_member(w, rel, list, n, err);

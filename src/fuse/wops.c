@@ -791,10 +791,12 @@ static void w_rename(fuse_req_t req, fuse_ino_t parent, const char *name,
 		rc = ENOMEM;
 	pthread_mutex_unlock(&w->lock);
 	/* A file renamed over the model's (sed -i, GIO's replace, vim) is saved now: no
-	 * close follows. The rename itself stands; a refusal is in /edits.txt. */
+	 * close follows. The rename itself stands; a refusal is in /edits.txt. A model's
+	 * save has every edit, the undone one's absence too; a folder's has those of the
+	 * file to is in only: from's file is saved again on its own. */
 	if (save_to)
 		nm_save(w, to.path);
-	else if (undo)
+	if (undo && (!save_to || w->folder))
 		nm_save(w, NULL);
 	fuse_reply_err(req, rc);
 }
