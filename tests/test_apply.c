@@ -1,15 +1,18 @@
 /* Inverses and the apply layer (lib/edit.h, export/record.h, src/edit): every record
  * file reads its own bytes back as no change; a tree nobody edits keeps no inverses for
  * its records; edits in memory encode to the bytes the fields' types say; conflicts and
- * a compressed member that outgrows its room are refused. tests/apply.sh covers the
- * command. */
+ * a compressed member that outgrows its room are refused; a folder's files are each
+ * applied on their own (edit/folder.h). tests/apply.sh covers the command. */
 #include <check.h>
 #include <dirent.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 #include "edit/apply.h"
+#include "edit/folder.h"
 #include "formats/cmb/cmb.h"
 #include "formats/cmb/names.h"
 #include "formats/driver.h"
@@ -348,6 +351,136 @@ START_TEST(vertex_values_quantise_exactly_or_not_at_all)
 }
 END_TEST
 
+static void write_file(const char *path, const uint8_t *d, size_t len)
+{
+	FILE *f = fopen(path, "wb");
+	ck_assert_ptr_nonnull(f);
+	ck_assert_uint_eq(fwrite(d, 1, len, f), len);
+	ck_assert_int_eq(fclose(f), 0);
+}
+
+static uint8_t *read_file(const char *path, size_t *len)
+{
+	FILE *f = fopen(path, "rb");
+	ck_assert_msg(f != NULL, "%s", path);
+	uint8_t *b = malloc(1 << 20);
+	*len = fread(b, 1, 1 << 20, f);
+	fclose(f);
+	return b;
+}
+
+/* The new bytes of one CMB with its mats/0.txt set to text (the tree opened alone). */
+static uint8_t *applied_alone(const uint8_t *d, size_t len, const char *text, size_t tlen,
+			      size_t *out_len)
+{
+	nm_tree *t = editable_tree(d, len);
+	nm_apply *a = nm_apply_new(t);
+	nm_error err;
+	nm_out out;
+	bool changed;
+	ck_assert_int_eq(nm_apply_file(a, "/mats/0.txt", (const uint8_t *)text, tlen, "0.txt", &err), NM_OK);
+	ck_assert_int_eq(nm_apply_encode(a, &out, &changed, &err), NM_OK);
+	ck_assert(changed);
+	uint8_t *b = nm_out_take(&out, out_len);
+	nm_apply_free(a);
+	nm_tree_free(t);
+	return b;
+}
+
+/* A folder's two files edited: one apply over both is refused (one file out), the
+ * folder's apply writes each at its path, equal to its file applied alone, and shows
+ * them in a folder tree; the folder itself is not written. */
+START_TEST(folder_members_apply_on_their_own)
+{
+	char dir[] = "/tmp/nmodel-test-folder-XXXXXX", path[512], out[64];
+	ck_assert_ptr_nonnull(mkdtemp(dir));
+	size_t xlen, ylen;
+	uint8_t *x = records_cmb(10, &xlen), *y = records_cmb(15, &ylen);
+	snprintf(path, sizeof path, "%s/x.cmb", dir);
+	write_file(path, x, xlen);
+	snprintf(path, sizeof path, "%s/sub", dir);
+	ck_assert_int_eq(mkdir(path, 0777), 0);
+	snprintf(path, sizeof path, "%s/sub/y.cmb", dir);
+	write_file(path, y, ylen);
+	nm_options opt = *nm_options_defaults();
+	opt.editable = true;
+	nm_tree *t;
+	nm_error err;
+	ck_assert_int_eq(nm_open_model(dir, &opt, &t, &err), NM_OK);
+	size_t tx, ty;
+	char *ex = with_line(t, "/x.cmb/mats/0.txt", "fog", "1", &tx);
+	char *ey = with_line(t, "/sub/y.cmb/mats/0.txt", "fog", "1", &ty);
+
+	nm_apply *a = nm_apply_new(t);
+	ck_assert_int_eq(nm_apply_file(a, "x.cmb/mats/0.txt", (uint8_t *)ex, tx, "x", &err), NM_OK);
+	ck_assert_int_eq(nm_apply_file(a, "sub/y.cmb/mats/0.txt", (uint8_t *)ey, ty, "y", &err), NM_OK);
+	nm_out o;
+	bool changed;
+	ck_assert_int_eq(nm_apply_encode(a, &o, &changed, &err), NM_E_INVAL);
+	char line[1024] = "";
+	nm_apply_each_problem(a, first_problem, line);
+	ck_assert_msg(strstr(line, "edits of two files at once"), "%s", line);
+	nm_apply_free(a);
+
+	char rel[64];
+	nm_folder_apply *f = nm_folder_apply_new(t, dir);
+	nm_folder_member(f, "sub/y.cmb/mats/0.txt", rel, sizeof rel);
+	ck_assert_str_eq(rel, "sub/y.cmb");
+	nm_folder_member(f, "sub/none", rel, sizeof rel);
+	ck_assert_str_eq(rel, "");
+	ck_assert_int_eq(nm_folder_apply_file(f, "x.cmb/mats/0.txt", (uint8_t *)ex, tx, "x", &err), NM_OK);
+	ck_assert_int_eq(nm_folder_apply_file(f, "sub/y.cmb/mats/0.txt", (uint8_t *)ey, ty, "y", &err), NM_OK);
+	ck_assert_int_eq(nm_folder_apply_encode(f, NULL, &changed, &err), NM_OK);
+	ck_assert(changed);
+	snprintf(out, sizeof out, "%s.out", dir);
+	ck_assert_int_eq(nm_folder_apply_write(f, NULL, out, &opt, &err), NM_OK);
+	const char *rels[2] = { "x.cmb", "sub/y.cmb" };
+	const uint8_t *orig[2] = { x, y };
+	size_t olen[2] = { xlen, ylen }, tlen[2] = { tx, ty };
+	const char *texts[2] = { ex, ey };
+	for (int i = 0; i < 2; i++) {
+		size_t want_len, got_len;
+		uint8_t *want = applied_alone(orig[i], olen[i], texts[i], tlen[i], &want_len);
+		snprintf(path, sizeof path, "%s/%s", out, rels[i]);
+		uint8_t *got = read_file(path, &got_len);
+		ck_assert_msg(got_len == want_len && memcmp(got, want, want_len) == 0,
+			      "%s differs from its file applied alone", path);
+		snprintf(path, sizeof path, "%s/%s", dir, rels[i]);
+		uint8_t *src = read_file(path, &got_len);
+		ck_assert_msg(got_len == olen[i] && memcmp(src, orig[i], olen[i]) == 0,
+			      "%s was written", path);
+		free(want);
+		free(got);
+		free(src);
+	}
+	nm_tree *shown;
+	ck_assert_int_eq(nm_folder_apply_open(f, &opt, &shown, &err), NM_OK);
+	size_t slen;
+	char *now = walk_read(shown, "/sub/y.cmb/mats/0.txt", &slen);
+	ck_assert_msg(slen == ty && memcmp(now, ey, ty) == 0, "the folder shows the new file");
+	free(now);
+	nm_tree_free(shown);
+	nm_folder_apply_free(f);
+	free(ex);
+	free(ey);
+	nm_tree_free(t);
+	free(x);
+	free(y);
+	for (int i = 0; i < 2; i++) {
+		snprintf(path, sizeof path, "%s/%s", out, rels[i]);
+		unlink(path);
+		snprintf(path, sizeof path, "%s/%s", dir, rels[i]);
+		unlink(path);
+	}
+	snprintf(path, sizeof path, "%s/sub", out);
+	rmdir(path);
+	rmdir(out);
+	snprintf(path, sizeof path, "%s/sub", dir);
+	rmdir(path);
+	rmdir(dir);
+}
+END_TEST
+
 static Suite *suite(void)
 {
 	Suite *s = suite_create("apply");
@@ -361,6 +494,7 @@ static Suite *suite(void)
 	tcase_add_test(tc, conflicting_edits_are_refused);
 	tcase_add_test(tc, compressed_members_compressed_again);
 	tcase_add_test(tc, vertex_values_quantise_exactly_or_not_at_all);
+	tcase_add_test(tc, folder_members_apply_on_their_own);
 	suite_add_tcase(s, tc);
 	return s;
 }
