@@ -79,6 +79,12 @@ run_case() {
 	check "$name: apply with one bad edit: refused by file, line and field, exit 1" \
 		fails 1 "nmodel: $w/eb/$bad_says" "$NMODEL" apply "$src" "$w/eb" "$w/outb"
 	check "$name: ... and no file written, though the other edits are good" test ! -e "$w/outb"
+	cp -r "$w/e" "$w/e.same"
+	"$NMODEL" apply "$src" "$w/e.same" "$w/e.same" 2> "$w/err"
+	check "$name: apply into DIR itself (a folder where each file would go): refused, exit 1" \
+		bash -c "test $? = 1 && grep -q 'a folder is there, where the new' '$w/err'"
+	check "$name: ... before anything is written (no file, no temporary)" \
+		diff <(cd "$w/e" && find . | sort) <(cd "$w/e.same" && find . | sort)
 
 	# The mount: a record with sed -i, a texture with cp.
 	local m=$w/m out=$w/out ov=$w/ov

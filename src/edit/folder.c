@@ -359,7 +359,15 @@ nm_status nm_folder_apply_write(nm_folder_apply *f, const char *rel, const char 
 		if (!m->fresh || !m->next || (rel && strcmp(m->rel, rel) != 0))
 			continue;
 		if (outdir) {
+			struct stat there;
 			snprintf(outs[i], sizeof outs[i], "%s/%s", outdir, m->rel);
+			/* Found now, before any file is renamed: a rename over it would fail
+			 * half-way (OUTDIR the tree apply read, say). */
+			if (stat(outs[i], &there) == 0 && S_ISDIR(there.st_mode)) {
+				s = nm_fail(err, NM_E_IO, outs[i], NULL, NM_NO_OFFSET, "a folder is "
+					    "there, where the new %s would go", m->rel);
+				break;
+			}
 			int e = make_parents(outdir, m->rel);
 			if (e) {
 				s = nm_fail(err, NM_E_IO, outs[i], NULL, NM_NO_OFFSET, "%s",
