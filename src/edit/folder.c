@@ -227,6 +227,8 @@ static nm_status encode_one(member *m, bool *changed, nm_error *err)
 		free(m->next);
 		size_t len = 0;
 		m->next = ch ? nm_out_take(&out, &len) : NULL;
+		if (ch && !m->next && !len)
+			m->next = malloc(1); /* a file made empty: new bytes all the same */
 		m->next_len = len;
 		m->fresh = true;
 		if (ch && !m->next)
