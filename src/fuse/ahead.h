@@ -1,8 +1,9 @@
 /* Producing ahead of a reader, on the core a cold read leaves idle. A READ of a file
  * not produced is answered with a range (tree.h: mesh.obj's lines, model.glb's prefix,
- * made alone); once READs go past the file's head, the reader wants all of it: this
- * thread produces it whole into the cache meanwhile, so the next READs wait only for
- * what is left of it. And when a reader walks a directory (READs a second file there,
+ * made alone), unless it starts the file and goes past its head (cat, cp): then the
+ * file is made whole at once (ops.c). Once READs go past the file's head elsewhere (a
+ * seek), the reader wants all of it: this thread produces it whole into the cache
+ * meanwhile, so the next READs wait only for what is left of it. And when a reader walks a directory (READs a second file there,
  * or one past its head), the large files after that one (those the prefill leaves to
  * READ: decoded textures, meshes, model.glb) are produced in listing order, the order
  * find, cp -r and file managers read them in, while the reader is busy with the
