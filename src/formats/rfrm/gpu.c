@@ -361,9 +361,11 @@ static void mark_bad_from(rfrm_model *m, size_t k, const nm_error *e)
 	}
 }
 
-/* Where buffer k (vertex buffers first) of the chunk data at p ends, and its size. */
+/* Where buffer k (vertex buffers first) of the chunk data at p ends, and its size.
+ * keep: where its bytes go when the headers give its size (the decode that finds its
+ * end makes them anyway), or NULL. */
 static nm_status walk_one(rfrm_model *m, size_t k, const uint8_t *p, size_t len, bool last,
-			  uint64_t at, rfrm_gpubuf *b, nm_error *e)
+			  uint64_t at, rfrm_gpubuf *b, uint8_t *keep, nm_error *e)
 {
 	bool index = k >= m->nvbufs;
 	size_t i = index ? k - m->nvbufs : k;
@@ -386,7 +388,7 @@ static nm_status walk_one(rfrm_model *m, size_t k, const uint8_t *p, size_t len,
 	nm_status s;
 	if (known) {
 		out = (size_t)want;
-		s = nm_gpu_decode(p, len, NULL, out, &used);
+		s = nm_gpu_decode(p, len, keep, out, &used);
 	} else if (c->ends_itself || last) {
 		s = nm_gpu_measure(p, len, (size_t)rfrm_max_buffer(m), &out, &used);
 	} else {
@@ -418,8 +420,8 @@ static nm_status walk_one(rfrm_model *m, size_t k, const uint8_t *p, size_t len,
 }
 
 /* Every buffer, one after another; buffers before a broken one stay usable, from it
- * on they carry its error. */
-static nm_status walk(rfrm_model *m, nm_error *err)
+ * on they carry its error. Vertex buffer keep_vb's bytes go to keep (*kept then true). */
+static nm_status walk(rfrm_model *m, size_t keep_vb, uint8_t *keep, bool *kept, nm_error *err)
 {
 	const rfrm_item *g = &m->chunk[RC_GPU].item;
 	uint8_t *data;
@@ -430,10 +432,13 @@ static nm_status walk(rfrm_model *m, nm_error *err)
 	nm_error e;
 	for (size_t k = 0; k < n; k++) {
 		rfrm_gpubuf *b = k < m->nvbufs ? &m->vb[k] : &m->ib[k - m->nvbufs];
-		if (walk_one(m, k, data + p, len - p, k + 1 == n, g->data_off + p, b, &e) != NM_OK) {
+		bool keeping = keep && k == keep_vb && !m->vbufs[k].bad;
+		if (walk_one(m, k, data + p, len - p, k + 1 == n, g->data_off + p, b,
+			     keeping ? keep : NULL, &e) != NM_OK) {
 			mark_bad_from(m, k, &e);
 			break;
 		}
+		*kept |= keeping;
 		p += (size_t)b->comp;
 		if (k + 1 == n && p != len) {
 			/* The buffers must use up the chunk: else the layout is not what we think. */
@@ -447,13 +452,16 @@ static nm_status walk(rfrm_model *m, nm_error *err)
 	return NM_OK;
 }
 
-nm_status rfrm_gpu_walk(rfrm_model *m, nm_error *err)
+/* The walk, once; when this call runs it, vertex buffer keep_vb's bytes go to keep. */
+static nm_status walk_keeping(rfrm_model *m, size_t keep_vb, uint8_t *keep, bool *kept,
+			      nm_error *err)
 {
+	*kept = false;
 	pthread_mutex_lock(&m->lock);
 	if (!m->walked) {
 		nm_error e;
 		nm_error_clear(&e);
-		m->walk_status = walk(m, &e);
+		m->walk_status = walk(m, keep_vb, keep, kept, &e);
 		m->walk_err = e;
 		/* Out of memory or a read error may pass: try again next time. */
 		m->walked = m->walk_status == NM_OK;
@@ -463,6 +471,12 @@ nm_status rfrm_gpu_walk(rfrm_model *m, nm_error *err)
 		*err = m->walk_err;
 	pthread_mutex_unlock(&m->lock);
 	return s;
+}
+
+nm_status rfrm_gpu_walk(rfrm_model *m, nm_error *err)
+{
+	bool kept;
+	return walk_keeping(m, 0, NULL, &kept, err);
 }
 
 /* --- decompression -------------------------------------------------------------- */
@@ -488,13 +502,27 @@ nm_status rfrm_gpu_ready(rfrm_model *m, nm_error *err)
 nm_status rfrm_gpu_decompress(rfrm_model *m, bool index, size_t i, nm_out *o, nm_error *err)
 {
 	const char *kind = index ? "index" : "vertex";
-	nm_status ready = rfrm_gpu_ready(m, err);
+	/* A vertex buffer whose read runs the walk: its bytes come from the walk's decode,
+	 * which finds where the buffer ends (then the next starts) by making them. */
+	uint8_t *kept = NULL;
+	bool walked_here = false;
+	if (m->source == RFRM_GPU_WALK && !index && !m->vbufs[i].bad) {
+		kept = nm_out_reserve(o, (size_t)m->vbufs[i].size + 1);
+		if (!kept)
+			return nm_fail(err, NM_E_NOMEM, m->name, "GPU", NM_NO_OFFSET, "out of memory");
+	}
+	nm_status ready = kept ? walk_keeping(m, i, kept, &walked_here, err)
+			       : rfrm_gpu_ready(m, err);
 	if (ready != NM_OK)
 		return ready;
 	const rfrm_gpubuf *b = index ? &m->ib[i] : &m->vb[i];
 	if (b->bad) {
 		*err = b->err;
 		return b->err.code ? b->err.code : NM_E_FORMAT;
+	}
+	if (walked_here) {
+		o->len += (size_t)rfrm_gpu_file_size(m, index, i);
+		return NM_OK;
 	}
 	uint8_t *src;
 	nm_status s = nm_reader_load(m->r, b->off, (size_t)b->comp, "GPU", &src, err);
