@@ -55,14 +55,7 @@ tex=$(applied tex)
 check "a texture ($T, ${w}x$h): its PNG and .bin, those sharing its image, raw.bin (and model.glb when a material shows it)" \
 	bash -c "case '$tex' in *tex1/${T%.png}.bin*tex1/$T*tex1/raw.bin*) ;; *) exit 1;; esac; for f in $tex; do case \$f in info.txt|model.glb|tex1/*.png|tex1/*.bin) ;; *) echo \"  unexpected: \$f\"; exit 1;; esac; done"
 
-# Refusals: exit 1, no OUT, file:line: field.
-refused() { # refused NAME EXPECTED-PREFIX
-	"$NMODEL" apply "$F" "$WORK/e-$1" "$WORK/r-$1.bmd" 2>"$WORK/err-$1" >/dev/null
-	local rc=$?
-	[ $rc -eq 1 ] && [ ! -e "$WORK/r-$1.bmd" ] && grep -q "^nmodel: $2" "$WORK/err-$1" && return 0
-	echo "  exit $rc: $(cat "$WORK/err-$1")"
-	return 1
-}
+# Refusals: exit 1, no OUT, file:line: field (refused, tests/lib.sh).
 edit range mat3/0.txt 's/^material_color0: .*/material_color0: 300 0 0 0/'
 check "a colour out of range: refused, naming file, line and field" \
 	refused range "$WORK/e-range/mat3/0.txt:10: material_color0: 300 is out of range 0..255 (u8)"

@@ -9,18 +9,6 @@ F=$CORPUS/cmdl/dkctf_146f7fe8-457a-42c3-b112-f52ac8ec5ce0.cmdl
 [ -f "$F" ] || skip_all "no corpus at $CORPUS: RFRM edits on real files not checked"
 "$NMODEL" extract "$F" "$WORK/t" >/dev/null
 
-# edit NAME FILE-IN-TREE SED: DIR $WORK/e-NAME holds only that file, edited.
-edit() {
-	mkdir -p "$WORK/e-$1/$(dirname "$2")"
-	sed "$3" "$WORK/t/$2" > "$WORK/e-$1/$2"
-}
-# applied NAME: apply, extract OUT, and list the files that differ from FILE's tree.
-applied() {
-	"$NMODEL" apply "$F" "$WORK/e-$1" "$WORK/o-$1.cmdl" || return 1
-	"$NMODEL" extract "$WORK/o-$1.cmdl" "$WORK/x-$1" >/dev/null || return 1
-	diff -rq "$WORK/t" "$WORK/x-$1" | sed "s|^Files $WORK/t/\([^ ]*\) and .*|\1|" | sort | tr '\n' ' '
-}
-
 edit colour mtrl/0.txt 's/^difc_color: .*/difc_color: 0.5 0.25 1 1/'
 check "a material colour: the material, MTRL's raw.bin, mesh.mtl's Kd and model.glb" \
 	test "$(applied colour)" = "info.txt mesh.mtl model.glb mtrl/0.txt mtrl/raw.bin "
@@ -33,14 +21,7 @@ check "the position reads back" \
 check "the other vertices read as they were" \
 	bash -c "cmp -s <(sed 2d '$WORK/t/vbuf/0/positions.csv') <(sed 2d '$WORK/x-pos/vbuf/0/positions.csv')"
 
-# Refusals: exit 1, no OUT, file:line: field.
-refused() { # refused NAME EXPECTED-PREFIX
-	"$NMODEL" apply "$F" "$WORK/e-$1" "$WORK/r-$1.cmdl" 2>"$WORK/err-$1" >/dev/null
-	local rc=$?
-	[ $rc -eq 1 ] && [ ! -e "$WORK/r-$1.cmdl" ] && grep -q "^nmodel: $2" "$WORK/err-$1" && return 0
-	echo "  exit $rc: $(cat "$WORK/err-$1")"
-	return 1
-}
+# Refusals: exit 1, no OUT, file:line: field (refused, tests/lib.sh).
 edit range mesh/0.txt 's/^field_12: .*/field_12: 256/'
 check "a mesh field out of range: refused, naming file, line and field" \
 	refused range "$WORK/e-range/mesh/0.txt:10: field_12: 256 is out of range 0..255 (u8)"

@@ -152,9 +152,10 @@ x_cleanup() {
 	cleanup
 }
 trap x_cleanup EXIT
-# window NAME: a top-level window of that title appears within 5 s.
+# window NAME: a top-level window of that title appears within 20 s (pcmanfm's first
+# start on a loaded machine once took over 5 s; a window that comes sooner returns sooner).
 window() {
-	for _ in $(seq 50); do
+	for _ in $(seq 200); do
 		xdotool search --name "^$1\$" >/dev/null 2>&1 && return 0
 		sleep 0.1
 	done

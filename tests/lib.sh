@@ -135,3 +135,13 @@ applied() {
 	"$NMODEL" extract "$WORK/o-$1.${F##*.}" "$WORK/x-$1" >/dev/null || return 1
 	diff -rq "$WORK/t" "$WORK/x-$1" | sed "s|^Files $WORK/t/\([^ ]*\) and .*|\1|" | sort | tr '\n' ' '
 }
+# refused NAME EXPECTED-PREFIX: apply exits 1, writes no OUT, and its message begins
+# with "nmodel: EXPECTED-PREFIX" (a grep pattern).
+refused() {
+	local out="$WORK/r-$1.${F##*.}"
+	"$NMODEL" apply "$F" "$WORK/e-$1" "$out" 2>"$WORK/err-$1" >/dev/null
+	local rc=$?
+	[ $rc -eq 1 ] && [ ! -e "$out" ] && grep -q "^nmodel: $2" "$WORK/err-$1" && return 0
+	echo "  exit $rc: $(cat "$WORK/err-$1")"
+	return 1
+}
