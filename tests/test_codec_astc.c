@@ -116,6 +116,29 @@ START_TEST(matches_libastcenc)
 }
 END_TEST
 
+/* Decoded in bands of block rows on several threads, a texture is the same texels. */
+START_TEST(bands_same_texels)
+{
+	unsigned w = 512, h = 1024;   /* 128 x 256 blocks of 4x4: two bands or more */
+	uint8_t *img = test_image(w, h, 7);
+	size_t blocks = (size_t)(w / 4) * (h / 4) * 16, n = (size_t)w * h * 4;
+	uint8_t *enc = malloc(blocks), *one = malloc(n), *many = malloc(n);
+	ck_assert_int_eq(nm_astc_encode(4, 4, img, w, h, enc, blocks), NM_OK);
+	ck_assert_int_eq(nm_astc_decode(nm_options_defaults(), 4, 4, false, enc, blocks, w, h,
+					one), NM_OK);
+	for (unsigned threads = 2; threads <= 5; threads += 3) {
+		memset(many, 0xA5, n);
+		ck_assert_int_eq(nm_astc_decode_threads(nm_options_defaults(), threads, 4, 4, false,
+							enc, blocks, w, h, many), NM_OK);
+		ck_assert_msg(memcmp(one, many, n) == 0, "%u threads differ", threads);
+	}
+	free(img);
+	free(enc);
+	free(one);
+	free(many);
+}
+END_TEST
+
 START_TEST(rejects)
 {
 	uint8_t blk[32] = { 0 }, rgba[8 * 8 * 4];
@@ -174,6 +197,7 @@ static Suite *suite(void)
 	tcase_add_test(tc, error_block);
 	tcase_add_loop_test(tc, matches_libastcenc, 0, sizeof sizes / sizeof sizes[0]);
 	tcase_add_test(tc, rejects);
+	tcase_add_test(tc, bands_same_texels);
 	tcase_add_test(tc, context_memory);
 	suite_add_tcase(s, tc);
 	return s;

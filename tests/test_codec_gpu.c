@@ -331,6 +331,41 @@ START_TEST(every_tag_round_trips)
 }
 END_TEST
 
+/* nm_gpu_decode_prefix: every prefix of a stream of every tag is the start of its whole
+ * decode, the stream's end unchecked (a prefix of a stream cut after it decodes too);
+ * one byte more than the stream holds, or a stream cut inside the prefix, does not. */
+START_TEST(every_tag_decodes_a_prefix)
+{
+	uint32_t tag = (uint32_t)_i;
+	size_t n = 70001;
+	uint32_t seed = 7 + tag;
+	uint8_t *p = malloc(n), *dst = malloc(n + 1);
+	for (size_t i = 0; i < n; i++)
+		p[i] = (i / 64) % 2 ? (uint8_t)(i % 12) : (uint8_t)xorshift(&seed);
+	uint8_t *enc;
+	size_t elen;
+	ck_assert_int_eq(nm_gpu_encode(tag, p, n, &enc, &elen), NM_OK);
+	static const size_t prefixes[] = { 0, 1, 3, 4, 17, 4096, 65537, 70000, 70001 };
+	for (size_t k = 0; k < sizeof prefixes / sizeof prefixes[0]; k++) {
+		size_t want = prefixes[k];
+		memset(dst, 0xEE, n + 1);
+		ck_assert_int_eq(nm_gpu_decode_prefix(enc, elen, dst, want), NM_OK);
+		if (want)
+			ck_assert_mem_eq(dst, p, want);
+		ck_assert_uint_eq(dst[want], 0xEE);   /* nothing past it written */
+	}
+	ck_assert_int_eq(nm_gpu_decode_prefix(enc, elen / 2 + 4, dst, 1000), NM_OK);
+	ck_assert_mem_eq(dst, p, 1000);
+	const nm_gpu_codec *c = nm_gpu_codec_by_tag(tag);
+	size_t whole = c->unit ? (n + c->unit - 1) / c->unit * c->unit : n;
+	ck_assert_int_ne(nm_gpu_decode_prefix(enc, elen, dst, whole + 1), NM_OK);
+	ck_assert_int_ne(nm_gpu_decode_prefix(enc, 40, dst, n), NM_OK);
+	free(enc);
+	free(dst);
+	free(p);
+}
+END_TEST
+
 static Suite *suite(void)
 {
 	Suite *s = suite_create("codec_gpu");
@@ -348,6 +383,7 @@ static Suite *suite(void)
 	tcase_add_test(g, unknown_tags);
 	tcase_add_test(g, arith_longer_than_declared);
 	tcase_add_loop_test(g, every_tag_round_trips, 0, NM_GPU_TAG_COUNT);
+	tcase_add_loop_test(g, every_tag_decodes_a_prefix, 0, NM_GPU_TAG_COUNT);
 	tcase_set_timeout(g, 60);
 	suite_add_tcase(s, g);
 	return s;

@@ -374,6 +374,34 @@ END_TEST
 
 /* ---- table, sizes, errors ---- */
 
+/* Decoded in bands of tile rows on several threads, a level is the same texels: ETC1,
+ * ETC1A4 (every bit pattern is a block) and a per-texel format, on random bytes. */
+START_TEST(test_bands_same_texels)
+{
+	static const nm_pica_format fmts[] = { NM_PICA_ETC1, NM_PICA_ETC1A4, NM_PICA_RGB565 };
+	unsigned w = 2048, h = 1024;   /* 128 rows of tiles: two bands or more */
+	size_t n = (size_t)w * h * 4;
+	uint8_t *src = malloc(n), *one = malloc(n), *many = malloc(n);
+	ck_assert_ptr_nonnull(src);
+	for (size_t i = 0; i < n; i++)
+		src[i] = (uint8_t)(i * 2654435761u >> 11);
+	for (size_t k = 0; k < sizeof fmts / sizeof fmts[0]; k++) {
+		size_t len = nm_pica_level_size(fmts[k], w, h);
+		decode_ok(fmts[k], src, len, w, h, one);
+		for (unsigned threads = 2; threads <= 5; threads += 3) {
+			memset(many, 0xCD, n);
+			ck_assert_int_eq(nm_pica_decode_threads(fmts[k], src, len, w, h, many, threads),
+					 NM_OK);
+			ck_assert_msg(memcmp(one, many, n) == 0, "%s on %u threads differs",
+				      nm_pica_format_name(fmts[k]), threads);
+		}
+	}
+	free(src);
+	free(one);
+	free(many);
+}
+END_TEST
+
 START_TEST(test_bpp_and_names)
 {
 	static const unsigned bpp[NM_PICA_FORMAT_COUNT] = {
@@ -484,6 +512,7 @@ static Suite *pica_suite(void)
 	tcase_add_test(tc, test_tiles_non_square);
 	tcase_add_loop_test(tc, test_tile, 0, sizeof tiles / sizeof tiles[0]);
 	tcase_add_test(tc, test_l4);
+	tcase_add_test(tc, test_bands_same_texels);
 	tcase_add_test(tc, test_etc1_individual_flip0);
 	tcase_add_test(tc, test_etc1_individual_flip1);
 	tcase_add_test(tc, test_etc1_differential);

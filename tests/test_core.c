@@ -13,6 +13,7 @@
 #include "export/text.h"
 #include "export/triangulate.h"
 #include "lib/cache.h"
+#include "lib/bands.h"
 #include "lib/reader.h"
 #include "lib/tree.h"
 #include "lib/view.h"
@@ -769,6 +770,40 @@ START_TEST(gltf_size_matches)
 }
 END_TEST
 
+/* nm_bands_run: every item made once, by the band nm_bands_count says, whatever the
+ * threads; a band's failure is the run's. */
+struct bands_job {
+	unsigned char hits[1000];
+	unsigned fail_band;
+};
+
+static nm_status mark_items(void *arg, unsigned band, unsigned begin, unsigned end)
+{
+	struct bands_job *j = arg;
+	for (unsigned i = begin; i < end; i++)
+		j->hits[i]++;
+	return band == j->fail_band ? NM_E_FORMAT : NM_OK;
+}
+
+START_TEST(bands_cover_every_item_once)
+{
+	ck_assert_uint_eq(nm_bands_count(1, 1000, 10), 1);
+	ck_assert_uint_eq(nm_bands_count(4, 1000, 10), 4);
+	ck_assert_uint_eq(nm_bands_count(4, 1000, 300), 3);
+	ck_assert_uint_eq(nm_bands_count(4, 10, 300), 1);
+	ck_assert_uint_eq(nm_bands_count(64, 1000, 1), NM_BANDS_MAX);
+	ck_assert_uint_eq(nm_bands_count(0, 1000, 0), 1);
+	for (unsigned k = 1; k <= NM_BANDS_MAX; k++) {
+		struct bands_job j = { .fail_band = NM_BANDS_MAX };
+		ck_assert_int_eq(nm_bands_run(k, 1000, mark_items, &j), NM_OK);
+		for (unsigned i = 0; i < 1000; i++)
+			ck_assert_uint_eq(j.hits[i], 1);
+		j = (struct bands_job){ .fail_band = k - 1 };
+		ck_assert_int_eq(nm_bands_run(k, 1000, mark_items, &j), NM_E_FORMAT);
+	}
+}
+END_TEST
+
 static Suite *core_suite(void)
 {
 	Suite *s = suite_create("core");
@@ -792,6 +827,7 @@ static Suite *core_suite(void)
 	tcase_add_test(tc, triangulate_kinds);
 	tcase_add_test(tc, obj_size_matches);
 	tcase_add_test(tc, gltf_size_matches);
+	tcase_add_test(tc, bands_cover_every_item_once);
 	suite_add_tcase(s, tc);
 	return s;
 }

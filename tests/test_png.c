@@ -144,6 +144,41 @@ START_TEST(png_size_formula)
 }
 END_TEST
 
+/* Written in bands on several threads (o.threads), a PNG is the same bytes as written on
+ * one: each band's IDAT chunks at their fixed offsets, the adler32s combined. Shapes
+ * whose rows and blocks cut each other, in every channel count. */
+START_TEST(png_bands_same_bytes)
+{
+	static const unsigned dims[][2] = { { 2048, 1024 }, { 1501, 1499 }, { 4097, 555 } };
+	for (size_t d = 0; d < sizeof dims / sizeof dims[0]; d++)
+		for (unsigned c = 1; c <= 4; c++) {
+			unsigned w = dims[d][0], h = dims[d][1];
+			size_t n = (size_t)w * h * 4;
+			uint8_t *rgba = malloc(n);
+			ck_assert_ptr_nonnull(rgba);
+			for (size_t i = 0; i < n; i++)
+				rgba[i] = (uint8_t)(i * 2654435761u >> 13);
+			nm_out one;
+			nm_out_init(&one);
+			ck_assert_int_eq(nm_png_write(&one, rgba, w, h, c), NM_OK);
+			/* At least two bands of 16 blocks: the split happens. */
+			ck_assert_uint_ge(one.len, 2 * 16 * NM_PNG_BLOCK);
+			for (unsigned threads = 2; threads <= 9; threads += 7) {
+				nm_out o;
+				nm_out_init(&o);
+				o.threads = threads;
+				ck_assert_int_eq(nm_png_write(&o, rgba, w, h, c), NM_OK);
+				ck_assert_uint_eq(o.len, one.len);
+				ck_assert_msg(memcmp(o.data, one.data, one.len) == 0,
+					      "%ux%u/%u on %u threads differs", w, h, c, threads);
+				nm_out_free(&o);
+			}
+			nm_out_free(&one);
+			free(rgba);
+		}
+}
+END_TEST
+
 static Suite *png_suite(void)
 {
 	Suite *s = suite_create("png");
@@ -154,6 +189,7 @@ static Suite *png_suite(void)
 	tcase_add_test(tc, png_4096_square);
 	tcase_add_test(tc, png_bytes_are_fixed);
 	tcase_add_test(tc, png_size_formula);
+	tcase_add_test(tc, png_bands_same_bytes);
 	suite_add_tcase(s, tc);
 	return s;
 }

@@ -480,6 +480,48 @@ START_TEST(walk_is_lazy)
 }
 END_TEST
 
+/* mesh.obj's first lines, read by range, decode only the first vertices of their buffer,
+ * the first buffer without the walk (rfrm_gpu_load_head): with vertex buffer 0's zlib
+ * trailer damaged, the walk refuses the buffer and the whole file fails, while the head
+ * still reads, the same bytes as the intact model's. */
+START_TEST(obj_head_decodes_only_the_head)
+{
+	rfx_sample s;
+	rfx_buf asset = sample_model(&s, 460, "CMDL", RFX_ZLIB, false, NULL);
+	nm_tree *t = build_ok(&asset, "head.cmdl");
+	size_t whole_len;
+	char *whole = slurp(t, "/mesh.obj", &whole_len);
+	char *csv = slurp(t, "/gpu/buffers.csv", NULL);
+	unsigned long long off;
+	unsigned stored;
+	ck_assert_int_eq(sscanf(csv, "kind,number,offset,tag,stored_bytes,bytes,ok\n"
+				"v,00000,0x%llx,0x%*x,%u", &off, &stored), 2);
+	free(csv);
+	nm_tree_free(t);
+	asset.data[off + stored - 1] ^= 0x5A;   /* the adler32's last byte */
+
+	t = build_ok(&asset, "head.cmdl");
+	nm_tree_allow_ranges(t);
+	nm_node *n;
+	nm_error err;
+	ck_assert_int_eq(nm_resolve(t, "/mesh.obj", &n, &err), NM_OK);
+	char head[160];
+	size_t got = 0;
+	ck_assert_uint_gt(whole_len, sizeof head);
+	ck_assert_msg(nm_read(t, n, 0, head, sizeof head, &got, &err) == NM_OK, "%s", err.msg);
+	ck_assert_uint_eq(got, sizeof head);
+	ck_assert_mem_eq(head, whole, sizeof head);
+	ck_assert_uint_eq(nm_tree_range_reads(t), 1);
+	char *all = malloc(whole_len);
+	ck_assert_int_ne(nm_read(t, n, 0, all, whole_len, &got, &err), NM_OK);
+	ck_assert_ptr_nonnull(strstr(err.msg, "vertex buffer 0"));
+	free(all);
+	free(whole);
+	nm_tree_free(t);
+	rfx_buf_free(&asset);
+}
+END_TEST
+
 struct thread_arg {
 	nm_tree *t;
 	const char *path;
@@ -1557,6 +1599,7 @@ static Suite *rfrm_suite(void)
 	tcase_add_loop_test(mod, appended_meta_every_codec, 0, RFX_CODEC_COUNT);
 	tcase_add_loop_test(mod, meta_gpu_relative, 0, RFX_CODEC_COUNT);
 	tcase_add_loop_test(mod, walk_is_lazy, 0, RFX_CODEC_COUNT);
+	tcase_add_test(mod, obj_head_decodes_only_the_head);
 	tcase_add_test(mod, walk_threads);
 	tcase_add_loop_test(mod, walk_mixed_codecs, 0, RFX_CODEC_COUNT);
 	tcase_add_loop_test(mod, meta_limits, 0, RFX_CODEC_COUNT);

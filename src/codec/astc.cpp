@@ -12,6 +12,7 @@
 extern "C" {
 #include "codec/astc.h"
 #include "lib/alloc.h"
+#include "lib/bands.h"
 }
 
 namespace {
@@ -150,9 +151,61 @@ bool nm_astc_block_size_ok(unsigned bw, unsigned bh)
 	return false;
 }
 
+namespace {
+
+/* One decode's rows of blocks, for the bands. */
+struct decode_job {
+	astcenc_context *ctx;
+	const uint8_t *src;
+	uint8_t *rgba;
+	unsigned w, h, bw, bh, bx_count;
+	bool srgb;
+};
+
+nm_status decode_rows(void *arg, unsigned band, unsigned by0, unsigned by1)
+{
+	const decode_job &j = *(const decode_job *)arg;
+	(void)band;
+	for (unsigned by = by0; by < by1; by++)
+		for (unsigned bx = 0; bx < j.bx_count; bx++) {
+			const uint8_t *blk = j.src + ((size_t)by * j.bx_count + bx) * NM_ASTC_BLOCK_BYTES;
+			block_out b = { j.rgba, j.w, j.h, bx * j.bw, by * j.bh, j.bw, j.bh };
+			astcenc_block_info bi;
+			/* Reads the context only (its block size tables): bands share it. */
+			if (astcenc_get_block_info(j.ctx, blk, &bi) != ASTCENC_SUCCESS)
+				return NM_E_UNSUPPORTED;   /* a build of libastcenc without it */
+			if (bi.is_error_block) {
+				static const uint8_t magenta[4] = { 255, 0, 255, 255 };
+				fill(b, magenta);
+			} else if (bi.is_constant_block) {
+				constant_block(b, blk, j.srgb);
+			} else {
+				full_block(b, bi, j.srgb);
+			}
+		}
+	return NM_OK;
+}
+
+/* Rows of blocks per band at least: about 16,000 blocks of 4x4 (a 512x512 texture) or
+ * more, a few milliseconds of decoding, against a thread's start of tens of µs. */
+unsigned min_band_rows(unsigned bx_count)
+{
+	unsigned rows = 16384u / bx_count;
+	return rows ? rows : 1;
+}
+
+} // namespace
+
 nm_status nm_astc_decode(const nm_options *opt, unsigned bw, unsigned bh, bool srgb,
 			 const uint8_t *src, size_t src_len, unsigned w, unsigned h,
 			 uint8_t *rgba)
+{
+	return nm_astc_decode_threads(opt, 1, bw, bh, srgb, src, src_len, w, h, rgba);
+}
+
+nm_status nm_astc_decode_threads(const nm_options *opt, unsigned threads, unsigned bw,
+				 unsigned bh, bool srgb, const uint8_t *src, size_t src_len,
+				 unsigned w, unsigned h, uint8_t *rgba)
 {
 	if (!dims_ok(bw, bh, w, h) || !src || !rgba)
 		return NM_E_INVAL;
@@ -162,28 +215,14 @@ nm_status nm_astc_decode(const nm_options *opt, unsigned bw, unsigned bh, bool s
 	if (nm_alloc_check(opt, 1, NM_ASTC_CONTEXT_BYTES, &ctx_bytes) != NM_OK)
 		return NM_E_LIMIT;
 	pthread_mutex_lock(&cache.lock);
-	astcenc_context *ctx;
+	decode_job j = { nullptr, src, rgba, w, h, bw, bh, (w + bw - 1) / bw, srgb };
+	unsigned by_count = (h + bh - 1) / bh;
 	nm_status s = context_for(bw, bh, srgb ? ASTCENC_PRF_LDR_SRGB : ASTCENC_PRF_LDR,
-				  ASTCENC_FLG_DECOMPRESS_ONLY, &ctx);
-	unsigned bx_count = (w + bw - 1) / bw, by_count = (h + bh - 1) / bh;
-	for (unsigned by = 0; s == NM_OK && by < by_count; by++)
-		for (unsigned bx = 0; s == NM_OK && bx < bx_count; bx++) {
-			const uint8_t *blk = src + ((size_t)by * bx_count + bx) * NM_ASTC_BLOCK_BYTES;
-			block_out b = { rgba, w, h, bx * bw, by * bh, bw, bh };
-			astcenc_block_info bi;
-			if (astcenc_get_block_info(ctx, blk, &bi) != ASTCENC_SUCCESS) {
-				s = NM_E_UNSUPPORTED;   /* a build of libastcenc without it */
-				break;
-			}
-			if (bi.is_error_block) {
-				static const uint8_t magenta[4] = { 255, 0, 255, 255 };
-				fill(b, magenta);
-			} else if (bi.is_constant_block) {
-				constant_block(b, blk, srgb);
-			} else {
-				full_block(b, bi, srgb);
-			}
-		}
+				  ASTCENC_FLG_DECOMPRESS_ONLY, &j.ctx);
+	/* The lock stays held: no other decode rebuilds the context under the bands. */
+	if (s == NM_OK)
+		s = nm_bands_run(nm_bands_count(threads, by_count, min_band_rows(j.bx_count)),
+				 by_count, decode_rows, &j);
 	pthread_mutex_unlock(&cache.lock);
 	return s;
 }

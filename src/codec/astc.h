@@ -54,6 +54,12 @@ nm_status nm_astc_decode(const nm_options *opt, unsigned bw, unsigned bh, bool s
 			 const uint8_t *src, size_t src_len, unsigned w, unsigned h,
 			 uint8_t *rgba);
 
+/* The same, the rows of blocks split over at most threads threads (lib/bands.h) when
+ * the texture is large enough to gain from it; the same bytes whatever threads is. */
+nm_status nm_astc_decode_threads(const nm_options *opt, unsigned threads, unsigned bw,
+				 unsigned bh, bool srgb, const uint8_t *src, size_t src_len,
+				 unsigned w, unsigned h, uint8_t *rgba);
+
 /* Encode w x h RGBA8 texels with libastcenc's compressor (fast preset, LDR), for
  * fixtures, tests and the benchmark: dst gets the blocks, row by row. */
 nm_status nm_astc_encode(unsigned bw, unsigned bh, const uint8_t *rgba, unsigned w,

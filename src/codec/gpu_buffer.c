@@ -57,9 +57,10 @@ static nm_lzss_kind kind_of(const nm_gpu_codec *c)
 }
 
 /* LZSS items from the payload (memory or arithmetic-coded). until_end: see nm_lzss_run.
- * *used: payload bytes the stream occupies. */
+ * *used: payload bytes the stream occupies. prefix: stop at dst_len, the stream's end
+ * not checked (nor *used set). */
 static nm_status run_lzss(const nm_gpu_codec *c, const uint8_t *p, size_t len,
-			  uint8_t *dst, size_t dst_len, bool until_end, size_t *out,
+			  uint8_t *dst, size_t dst_len, bool until_end, bool prefix, size_t *out,
 			  size_t *used)
 {
 	nm_arith_decoder *ar = NULL;
@@ -71,24 +72,27 @@ static nm_status run_lzss(const nm_gpu_codec *c, const uint8_t *p, size_t len,
 	}
 	nm_lzss_src s = { p, len, 0, ar };
 	nm_status st = nm_lzss_run(kind_of(c), &s, dst, dst_len, until_end, out);
-	if (st == NM_OK && ar) {
+	if (st == NM_OK && !prefix && ar) {
 		/* Full: what follows must be the end symbol (nm_lzss_run took the rest of
 		 * a literal cut by dst_len). */
 		if (nm_arith_next(ar) != NM_ARITH_END)
 			st = NM_E_FORMAT;
 		else if ((*used = nm_arith_stream_len(ar)) > len)
 			st = NM_E_FORMAT; /* its padding is cut off */
-	} else if (st == NM_OK) {
+	} else if (st == NM_OK && !prefix) {
 		*used = s.pos;
 	}
 	free(ar);
 	return st;
 }
 
-/* Decode exactly size bytes (until_end false; dst may be NULL to only check), or
- * measure a stream by its own end, up to size bytes (until_end true, dst NULL). */
+/* DECODE: exactly size bytes (dst may be NULL to only check); MEASURE: a stream by its
+ * own end, up to size bytes (dst NULL); PREFIX: its first size bytes, nothing past them
+ * checked (*used then unknown). */
+enum run_mode { DECODE, MEASURE, PREFIX };
+
 static nm_status run(const uint8_t *src, size_t src_len, uint8_t *dst, size_t size,
-		     bool until_end, size_t *out_len, size_t *used)
+		     enum run_mode mode, size_t *out_len, size_t *used)
 {
 	if (src_len < NM_GPU_TAG_LEN)
 		return NM_E_FORMAT;
@@ -97,6 +101,7 @@ static nm_status run(const uint8_t *src, size_t src_len, uint8_t *dst, size_t si
 		return NM_E_UNSUPPORTED;
 	const uint8_t *p = src + NM_GPU_TAG_LEN;
 	size_t len = src_len - NM_GPU_TAG_LEN, n = 0, out = 0;
+	bool until_end = mode == MEASURE;
 	nm_status st = NM_OK;
 	if (c->tag == NM_GPU_TAG_STORED) {
 		/* Measured, stored data is what there is; decoded, at least size bytes. */
@@ -108,10 +113,12 @@ static nm_status run(const uint8_t *src, size_t src_len, uint8_t *dst, size_t si
 	} else if (c->tag == NM_GPU_TAG_ZLIB) {
 		st = dst ? nm_inflate_stream(p, len, dst, size, &out, &n)
 			 : nm_inflate_measure(p, len, size, &out, &n);
+		if (mode == PREFIX && st == NM_E_LIMIT)
+			st = NM_OK;   /* output past size stopped it: size bytes are there */
 		if (!until_end && (st == NM_E_LIMIT || (st == NM_OK && out != size)))
 			st = NM_E_FORMAT; /* the stream is not size bytes long */
 	} else {
-		st = run_lzss(c, p, len, dst, size, until_end, &out, &n);
+		st = run_lzss(c, p, len, dst, size, until_end, mode == PREFIX, &out, &n);
 	}
 	if (st == NM_OK) {
 		*out_len = out;
@@ -124,13 +131,20 @@ nm_status nm_gpu_decode(const uint8_t *src, size_t src_len, uint8_t *dst, size_t
 			size_t *used)
 {
 	size_t out;
-	return src && used ? run(src, src_len, dst, dst_len, false, &out, used) : NM_E_INVAL;
+	return src && used ? run(src, src_len, dst, dst_len, DECODE, &out, used) : NM_E_INVAL;
+}
+
+nm_status nm_gpu_decode_prefix(const uint8_t *src, size_t src_len, uint8_t *dst,
+			       size_t dst_len)
+{
+	size_t out, used;
+	return src && dst ? run(src, src_len, dst, dst_len, PREFIX, &out, &used) : NM_E_INVAL;
 }
 
 nm_status nm_gpu_measure(const uint8_t *src, size_t src_len, size_t max, size_t *out_len,
 			 size_t *used)
 {
-	return src && out_len && used ? run(src, src_len, NULL, max, true, out_len, used)
+	return src && out_len && used ? run(src, src_len, NULL, max, MEASURE, out_len, used)
 				       : NM_E_INVAL;
 }
 

@@ -46,6 +46,13 @@ const nm_gpu_codec *nm_gpu_codec_by_tag(uint32_t tag);
 nm_status nm_gpu_decode(const uint8_t *src, size_t src_len, uint8_t *dst, size_t dst_len,
 			size_t *used);
 
+/* The first dst_len bytes of the buffer at src (src_len bytes available), decoding no
+ * further: for a read of the start of a file made from it. Unlike nm_gpu_decode, the
+ * stream past them is not checked (a whole decode may still find it broken or of
+ * another length). NM_E_FORMAT if it breaks or ends before dst_len bytes. */
+nm_status nm_gpu_decode_prefix(const uint8_t *src, size_t src_len, uint8_t *dst,
+			       size_t dst_len);
+
 /* Size a buffer without keeping its bytes: a zlib or arithmetic-coded stream by its own
  * end; a stored or plain LZSS stream by using up src_len (the last buffer of a chunk).
  * NM_E_LIMIT past max bytes. */

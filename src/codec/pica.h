@@ -31,6 +31,11 @@ size_t nm_pica_level_size(nm_pica_format f, unsigned w, unsigned h);
 nm_status nm_pica_decode(nm_pica_format f, const uint8_t *src, size_t src_len,
 			 unsigned w, unsigned h, uint8_t *rgba);
 
+/* The same, the rows of tiles split over at most threads threads (lib/bands.h) when the
+ * level is large enough to gain from it; the same bytes whatever threads is. */
+nm_status nm_pica_decode_threads(nm_pica_format f, const uint8_t *src, size_t src_len,
+				 unsigned w, unsigned h, uint8_t *rgba, unsigned threads);
+
 /* Encode one w x h level of RGBA8 (as nm_pica_decode gives it) into dst, in the same
  * tiles and byte order: nm_pica_level_size() bytes. Direct formats pack each channel's
  * nearest code under the decoder's bit replication; L formats store the BT.601 luma

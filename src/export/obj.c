@@ -217,6 +217,34 @@ nm_status nm_obj_load(const nm_obj_model *m, size_t i, unsigned want, const nm_o
 	return s;
 }
 
+/* For a range that ends among group i's v lines, which start at v_at: its first vertices
+ * alone through load_head (obj.h). NM_E_UNSUPPORTED when the range goes further, or the
+ * driver has no load_head or declines. */
+static nm_status load_head(const nm_obj_model *m, size_t i, const nm_span *sp, uint64_t v_at,
+			   uint64_t vline, bool colors, const nm_options *opt, nm_obj_data *d,
+			   nm_error *err)
+{
+	const nm_obj_group *g = &m->groups[i];
+	memset(d, 0, sizeof *d);
+	if (!m->load_head || g->reuse_vertices || sp->end > v_at + g->nverts * vline)
+		return NM_E_UNSUPPORTED;
+	/* The v lines reaching into the range: those starting before its end. */
+	uint64_t count = sp->end > v_at ? (sp->end - v_at + vline - 1) / vline : 0;
+	if (count == 0)
+		return NM_OK;       /* the range ends in the group's header: nothing to load */
+	nm_obj_group head = *g;
+	head.nverts = count;
+	if (!(d->positions = alloc_floats(opt, &head, 3, "mesh.obj", err)) ||
+	    (colors && g->has_colors && !(d->colors = alloc_floats(opt, &head, 4, "mesh.obj", err)))) {
+		nm_obj_data_free(d);
+		return err->code;
+	}
+	nm_status s = m->load_head(m->ctx, i, count, d, err);
+	if (s != NM_OK)
+		nm_obj_data_free(d);
+	return s;
+}
+
 nm_status nm_obj_write_range(const nm_obj_model *m, uint64_t off, size_t len, nm_out *o,
 			     nm_error *err)
 {
@@ -252,8 +280,11 @@ nm_status nm_obj_write_range(const nm_obj_model *m, uint64_t off, size_t len, nm
 			sp.pos += head + body;
 		} else {
 			nm_obj_data d;
-			nm_status s = nm_obj_load(m, i, NM_WANT_NORMALS | NM_WANT_OBJ_UV |
-						  NM_WANT_COLORS, o->opt, "mesh.obj", &d, err);
+			nm_status s = load_head(m, i, &sp, sp.pos + head, vline, w.color, o->opt,
+						&d, err);
+			if (s == NM_E_UNSUPPORTED)
+				s = nm_obj_load(m, i, NM_WANT_NORMALS | NM_WANT_OBJ_UV |
+						NM_WANT_COLORS, o->opt, "mesh.obj", &d, err);
 			if (s != NM_OK)
 				return s;
 			if (nm_span_text(&sp, head)) {

@@ -64,6 +64,13 @@ typedef struct nm_obj_model {
 	nm_obj_group *groups;
 	size_t ngroups;
 	nm_status (*load)(void *ctx, size_t group, nm_obj_data *d, nm_error *err);
+	/* Optional: fill only the positions (and colours, when d->colors is not NULL) of
+	 * the group's first count vertices, d's arrays sized for count. For a range that
+	 * ends among a group's v lines (head, a file manager's sniffing): it then costs
+	 * what those vertices need, not the group's whole buffers. NM_E_UNSUPPORTED (or
+	 * NULL): load() of the whole group instead. */
+	nm_status (*load_head)(void *ctx, size_t group, uint64_t count, nm_obj_data *d,
+			       nm_error *err);
 	void *ctx;
 } nm_obj_model;
 

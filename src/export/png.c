@@ -1,6 +1,7 @@
 #include <string.h>
 #include <zlib.h>
 #include "export/png.h"
+#include "lib/bands.h"
 
 #define PNG_MAX_SIDE 0x7FFFFFFFu   /* the PNG specification's limit */
 
@@ -29,9 +30,6 @@ uint64_t nm_png_size(unsigned w, unsigned h, unsigned channels)
 struct png_writer {
 	uint8_t *p;
 	uint8_t *chunk_type;    /* where the open chunk's CRC starts */
-	uint64_t raw_left;      /* raw bytes not yet written */
-	size_t block_left;      /* raw bytes left in the open stored block */
-	uint32_t adler;
 };
 
 static void put32(struct png_writer *pw, uint32_t v)
@@ -56,74 +54,100 @@ static void chunk_end(struct png_writer *pw)
 	put32(pw, (uint32_t)crc32(0, pw->chunk_type, (uInt)(pw->p - pw->chunk_type)));
 }
 
-/* An IDAT holding one stored block; the first also holds the zlib header, the last the
- * adler32 that ends the zlib stream. */
-static void block_begin(struct png_writer *pw, int first)
+/* One image's stored blocks, each IDAT chunk at an offset of its own (the layout is
+ * fixed), so that bands of blocks are written apart (lib/bands.h) and the file's bytes
+ * do not depend on how many. Each band's adler32 starts at 1; nm_png_write combines
+ * them in order, writes the sum into the last block and only then its chunk's CRC. */
+struct png_job {
+	uint8_t *file;
+	const uint8_t *rgba;
+	unsigned w, channels;
+	uint64_t raw;          /* raw bytes: rows of a filter byte and their samples */
+	unsigned blocks;
+	uint32_t adler[NM_BANDS_MAX];
+	uint64_t adler_len[NM_BANDS_MAX];
+};
+
+#define PNG_HEAD (8 + 25)  /* signature, IHDR */
+
+/* Where block j's IDAT chunk starts: the first one also holds the zlib header. */
+static uint64_t block_offset(unsigned j)
 {
-	size_t n = pw->raw_left < NM_PNG_BLOCK ? (size_t)pw->raw_left : NM_PNG_BLOCK;
-	int last = n == pw->raw_left;
-	chunk_begin(pw, (uint32_t)(n + 5 + (first ? 2 : 0) + (last ? 4 : 0)), "IDAT");
-	if (first) {
-		/* CMF 0x78: deflate, 32 KiB window; FLG 0x01: no dictionary, check bits. */
-		*pw->p++ = 0x78;
-		*pw->p++ = 0x01;
-	}
-	*pw->p++ = (uint8_t)last;          /* BFINAL, BTYPE 00: stored */
-	*pw->p++ = (uint8_t)n;
-	*pw->p++ = (uint8_t)(n >> 8);
-	*pw->p++ = (uint8_t)~n;
-	*pw->p++ = (uint8_t)(~n >> 8);
-	pw->block_left = n;
+	return PNG_HEAD + (uint64_t)j * (NM_PNG_BLOCK + PNG_PER_BLOCK) + (j ? 2 : 0);
 }
 
-static void put_raw(struct png_writer *pw, const uint8_t *src, size_t n)
+/* Which RGBA8 byte each sample of a pixel of 1..3 channels takes. */
+static const uint8_t sample_of[4][3] = { { 0 }, { 0 }, { 0, 3 }, { 0, 1, 2 } };
+
+/* Raw bytes [at, at + n) (rows of filter 0, None, and the samples) at d. */
+static uint8_t *raw_bytes(const struct png_job *j, uint64_t at, size_t n, uint8_t *d)
 {
+	unsigned ch = j->channels;
+	size_t row_len = (size_t)j->w * ch + 1;
+	uint64_t y = at / row_len;
+	size_t col = (size_t)(at % row_len);
 	while (n > 0) {
-		size_t k = n < pw->block_left ? n : pw->block_left;
-		memcpy(pw->p, src, k);
-		pw->adler = (uint32_t)adler32(pw->adler, src, (uInt)k);
-		pw->p += k;
-		src += k;
-		n -= k;
-		pw->block_left -= k;
-		pw->raw_left -= k;
-		if (pw->block_left == 0) {
-			if (pw->raw_left == 0)
-				put32(pw, pw->adler);
-			chunk_end(pw);
-			if (pw->raw_left)
-				block_begin(pw, 0);
-		}
-	}
-}
-
-/* One row's samples in the PNG's channels, a stack buffer at a time (no allocation). */
-static void put_row(struct png_writer *pw, const uint8_t *rgba, unsigned w, unsigned channels)
-{
-	static const uint8_t filter_none = 0;
-	put_raw(pw, &filter_none, 1);
-	if (channels == 4) {
-		put_raw(pw, rgba, (size_t)w * 4);
-		return;
-	}
-	uint8_t buf[3 * 1024];
-	for (unsigned x = 0; x < w;) {
-		unsigned n = w - x < 1024 ? w - x : 1024;
-		const uint8_t *s = rgba + (size_t)x * 4;
-		uint8_t *d = buf;
-		for (unsigned i = 0; i < n; i++, s += 4) {
-			*d++ = s[0];
-			if (channels == 2)
-				*d++ = s[3];
-			else if (channels == 3) {
-				*d++ = s[1];
-				*d++ = s[2];
+		const uint8_t *row = j->rgba + (size_t)y * j->w * 4;
+		size_t end = row_len - col < n ? row_len : col + n;
+		n -= end - col;
+		if (col == 0)
+			*d++ = 0;           /* the row's filter: None */
+		size_t s = col ? col - 1 : 0, s_end = end - 1;   /* samples */
+		if (ch == 4) {
+			memcpy(d, row + s, s_end - s);
+			d += s_end - s;
+		} else {
+			size_t px = s / ch;
+			unsigned c = (unsigned)(s % ch);
+			for (; s < s_end; s++) {
+				*d++ = row[px * 4 + sample_of[ch][c]];
+				if (++c == ch) {
+					c = 0;
+					px++;
+				}
 			}
 		}
-		put_raw(pw, buf, (size_t)(d - buf));
-		x += n;
+		y++;
+		col = 0;
 	}
+	return d;
 }
+
+static nm_status write_blocks(void *arg, unsigned band, unsigned first, unsigned end)
+{
+	struct png_job *j = arg;
+	uint32_t adler = 1;
+	for (unsigned b = first; b < end; b++) {
+		uint64_t at = (uint64_t)b * NM_PNG_BLOCK;
+		size_t n = j->raw - at < NM_PNG_BLOCK ? (size_t)(j->raw - at) : NM_PNG_BLOCK;
+		int last = b + 1 == j->blocks;
+		struct png_writer pw = { .p = j->file + block_offset(b) };
+		chunk_begin(&pw, (uint32_t)(n + 5 + (b == 0 ? 2 : 0) + (last ? 4 : 0)), "IDAT");
+		if (b == 0) {
+			/* CMF 0x78: deflate, 32 KiB window; FLG 0x01: no dictionary, check bits. */
+			*pw.p++ = 0x78;
+			*pw.p++ = 0x01;
+		}
+		*pw.p++ = (uint8_t)last;          /* BFINAL, BTYPE 00: stored */
+		*pw.p++ = (uint8_t)n;
+		*pw.p++ = (uint8_t)(n >> 8);
+		*pw.p++ = (uint8_t)~n;
+		*pw.p++ = (uint8_t)(~n >> 8);
+		uint8_t *data = pw.p;
+		pw.p = raw_bytes(j, at, n, data);
+		adler = (uint32_t)adler32(adler, data, (uInt)n);
+		if (!last)
+			chunk_end(&pw);   /* the last one's waits for the whole stream's adler32 */
+	}
+	uint64_t from = (uint64_t)first * NM_PNG_BLOCK, to = (uint64_t)end * NM_PNG_BLOCK;
+	j->adler[band] = adler;
+	j->adler_len[band] = (to < j->raw ? to : j->raw) - from;
+	return NM_OK;
+}
+
+/* Blocks per band at least: 1 MiB, a fraction of a millisecond of copying and checksums
+ * against a thread's start of tens of µs. */
+#define PNG_MIN_BAND_BLOCKS 16u
 
 static const uint8_t color_types[5] = { 0, 0 /* grey */, 4 /* grey+alpha */, 2 /* RGB */,
 					6 /* RGBA */ };
@@ -134,10 +158,10 @@ nm_status nm_png_write(nm_out *o, const uint8_t *rgba, unsigned w, unsigned h,
 	uint64_t size = nm_png_size(w, h, channels);
 	if (size == 0 || size > SIZE_MAX)
 		return NM_E_INVAL;
-	struct png_writer pw = { .p = nm_out_reserve(o, (size_t)size), .adler = 1 };
-	if (!pw.p)
+	uint8_t *start = nm_out_reserve(o, (size_t)size);
+	if (!start)
 		return nm_out_status(o);
-	uint8_t *start = pw.p;
+	struct png_writer pw = { .p = start };
 	static const uint8_t signature[8] = { 0x89, 'P', 'N', 'G', '\r', '\n', 0x1A, '\n' };
 	memcpy(pw.p, signature, sizeof signature);
 	pw.p += sizeof signature;
@@ -150,12 +174,22 @@ nm_status nm_png_write(nm_out *o, const uint8_t *rgba, unsigned w, unsigned h,
 	*pw.p++ = 0;                       /* adaptive filtering (we use None) */
 	*pw.p++ = 0;                       /* no interlace */
 	chunk_end(&pw);
-	pw.raw_left = raw_size(w, h, channels);
-	block_begin(&pw, 1);
-	for (unsigned y = 0; y < h; y++)
-		put_row(&pw, rgba + (size_t)y * w * 4, w, channels);
+	struct png_job j = { .file = start, .rgba = rgba, .w = w, .channels = channels,
+			     .raw = raw_size(w, h, channels) };
+	/* Fewer than 2^32 blocks: the raw size is below 2^48 (nm_png_size). */
+	j.blocks = (unsigned)((j.raw + NM_PNG_BLOCK - 1) / NM_PNG_BLOCK);
+	unsigned bands = nm_bands_count(o->threads, j.blocks, PNG_MIN_BAND_BLOCKS);
+	nm_bands_run(bands, j.blocks, write_blocks, &j);
+	uint32_t adler = j.adler[0];
+	for (unsigned i = 1; i < bands; i++)
+		adler = (uint32_t)adler32_combine(adler, j.adler[i], (z_off_t)j.adler_len[i]);
+	/* The last block's adler32 and its chunk's CRC, then IEND. */
+	pw.chunk_type = start + block_offset(j.blocks - 1) + 4;
+	pw.p = start + size - 12 - 8;
+	put32(&pw, adler);
+	chunk_end(&pw);
 	chunk_begin(&pw, 0, "IEND");
 	chunk_end(&pw);
-	o->len += (size_t)(pw.p - start);
+	o->len += (size_t)size;
 	return NM_OK;
 }

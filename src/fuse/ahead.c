@@ -7,28 +7,41 @@
 /* Asks waiting for the thread; when it falls this far behind, an ask is dropped (its
  * files are then produced by their READs, as without it). */
 #define QUEUE 64u
-/* Mark on a directory (nm_node_mark; prefill.c uses 0x01 to 0x04): its large files are
- * queued. */
-#define AHEAD 0x08
+/* Marks on a directory (nm_node_mark; prefill.c uses 0x01 to 0x04): its large files are
+ * queued; a READ came from it; one came from one of its subdirectories, then from
+ * another (a reader walking its tree, who will come back for its own large files). */
+#define AHEAD     0x08
+#define READ_HERE 0x10
+#define ENTERED   0x20
+#define WALKED    0x40
+/* Levels of the last READ's directory kept: it and its parents. */
+#define DEPTH 4u
 
 struct nm_fuse_ahead {
 	pthread_t thread;
 	pthread_mutex_t lock;
 	pthread_cond_t wake;
 	/* ids (a node may be evicted meanwhile); whole: produce file whole; siblings: the
-	 * large files of dir after file */
-	struct ask { uint64_t dir, file; bool whole, siblings; } queue[QUEUE];
+	 * large files of dir after file; tree: while the reader stays anywhere under dir
+	 * (else only in dir itself) */
+	struct ask { uint64_t dir, file; bool whole, siblings, tree; } queue[QUEUE];
 	size_t head, count;
 	bool stop;
 	uint64_t budget;            /* bytes of files one directory's ask produces */
 	_Atomic uint64_t reading;   /* the directory of the last READ */
 	_Atomic uint64_t last;      /* and its file */
+	_Atomic uint64_t above[DEPTH - 1]; /* the directories above reading (0: none) */
 };
 
-/* Whether the reader is still in dir. */
-static bool still_reading(struct nm_fuse_ahead *a, uint64_t dir)
+/* Whether the reader is still in dir (tree: or below it, a few levels down). */
+static bool still_reading(struct nm_fuse_ahead *a, uint64_t dir, bool tree)
 {
-	return atomic_load_explicit(&a->reading, memory_order_relaxed) == dir;
+	if (atomic_load_explicit(&a->reading, memory_order_relaxed) == dir)
+		return true;
+	for (unsigned i = 0; tree && i < DEPTH - 1; i++)
+		if (atomic_load_explicit(&a->above[i], memory_order_relaxed) == dir)
+			return true;
+	return false;
 }
 
 /* Whether k is a file to produce ahead: a lazy one not made yet that the prefill leaves
@@ -53,7 +66,7 @@ static void produce_siblings(nm_fuse_fs *fs, struct nm_fuse_ahead *a, const stru
 		while (i < count && nm_node_id(kids[i]) != q->file)
 			i++;
 		uint64_t left = a->budget, size;
-		for (i++; i < count && still_reading(a, q->dir); i++)
+		for (i++; i < count && still_reading(a, q->dir, q->tree); i++)
 			if (worth_ahead(fs->tree, kids[i], left, &size)) {
 				left -= size;
 				/* A failure is the file's READ's to report. */
@@ -67,12 +80,12 @@ static void serve(nm_fuse_fs *fs, struct nm_fuse_ahead *a, const struct ask *q)
 {
 	nm_node *n;
 	nm_error err;
-	if (q->whole && still_reading(a, q->dir) &&
+	if (q->whole && still_reading(a, q->dir, false) &&
 	    nm_node_get(fs->tree, q->file, &n, &err) == NM_OK) {
 		nm_produce(fs->tree, n, &err);
 		nm_node_put(fs->tree, n);
 	}
-	if (q->siblings && still_reading(a, q->dir))
+	if (q->siblings && still_reading(a, q->dir, q->tree))
 		produce_siblings(fs, a, q);
 }
 
@@ -148,16 +161,37 @@ void nm_fuse_ahead_ask(nm_fuse_fs *fs, nm_node *file, uint64_t off, size_t size)
 				 atomic_load_explicit(&a->last, memory_order_relaxed) != fid);
 	atomic_store_explicit(&a->reading, id, memory_order_relaxed);
 	atomic_store_explicit(&a->last, fid, memory_order_relaxed);
+	/* The directories above, a held file's (its content is kept while it is). */
+	nm_node *up = dir;
+	for (unsigned i = 0; i < DEPTH - 1; i++) {
+		nm_node *next = nm_node_parent(up);
+		up = next != up ? next : NULL;
+		atomic_store_explicit(&a->above[i], up ? nm_node_id(up) : 0, memory_order_relaxed);
+		if (!up)
+			break;
+	}
 	bool whole = through && nm_node_ranged(fs->tree, file) && !nm_node_produced(fs->tree, file);
 	bool siblings = walks && nm_node_mark(dir, AHEAD);
-	if (!whole && !siblings)
+	/* READs from a second subdirectory of parent: a reader walking parent's tree (find,
+	 * cp -r), who reads parent's own files after its subdirectories' in listing order.
+	 * Its large ones after dir are produced while the reader is in the subdirectories. */
+	nm_node *parent = nm_node_parent(dir);
+	bool tree = parent != dir && nm_node_mark(dir, READ_HERE) &&
+		    !nm_node_mark(parent, ENTERED) && nm_node_mark(parent, WALKED) &&
+		    nm_node_mark(parent, AHEAD);
+	if (!whole && !siblings && !tree)
 		return;
 	pthread_mutex_lock(&a->lock);
-	if (a->count < QUEUE) {
+	if (a->count < QUEUE && (whole || siblings)) {
 		a->queue[(a->head + a->count) % QUEUE] =
-			(struct ask){ id, fid, whole, siblings };
+			(struct ask){ id, fid, whole, siblings, false };
 		a->count++;
-		pthread_cond_signal(&a->wake);
 	}
+	if (a->count < QUEUE && tree) {
+		a->queue[(a->head + a->count) % QUEUE] =
+			(struct ask){ nm_node_id(parent), id, false, true, true };
+		a->count++;
+	}
+	pthread_cond_signal(&a->wake);
 	pthread_mutex_unlock(&a->lock);
 }

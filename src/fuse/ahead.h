@@ -1,15 +1,18 @@
 /* Producing ahead of a reader, on the core a cold read leaves idle. A READ of a file
  * not produced is answered with a range (tree.h: mesh.obj's lines, model.glb's prefix,
- * made alone); once READs go past the file's head, the reader wants all of it: this
- * thread produces it whole into the cache meanwhile, so the next READs wait only for
- * what is left of it. And when a reader walks a directory (READs a second file there,
+ * made alone), unless it starts the file and goes past its head (cat, cp): then the
+ * file is made whole at once (ops.c). Once READs go past the file's head elsewhere (a
+ * seek), the reader wants all of it: this thread produces it whole into the cache
+ * meanwhile, so the next READs wait only for what is left of it. And when a reader walks a directory (READs a second file there,
  * or one past its head), the large files after that one (those the prefill leaves to
  * READ: decoded textures, meshes, model.glb) are produced in listing order, the order
  * find, cp -r and file managers read them in, while the reader is busy with the
  * first: within half of cache_size per directory (more would be evicted before it is
  * read), never for a listing alone (only a READ starts it), and dropped as soon as a
  * READ comes from another directory (the reader has left: its next files are
- * elsewhere). */
+ * elsewhere). A reader whose READs come from a second subdirectory of a directory walks
+ * its tree (find, cp -r) and reads its own files after its subdirectories': its large
+ * files after that subdirectory are produced too, while the reader stays below it. */
 #ifndef NM_FUSE_AHEAD_H
 #define NM_FUSE_AHEAD_H
 

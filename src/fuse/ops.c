@@ -302,6 +302,13 @@ static void fs_read(fuse_req_t req, fuse_ino_t ino, size_t size, off_t off,
 	 * the thread wakes while this READ is answered and its pushes start sooner (the
 	 * reader's next file may still come first: it is READ as usual). */
 	nm_fuse_prefill_ask(fs, n);
+	/* A reader that starts a file with a READ past its head (cat, cp: the kernel asks
+	 * 128 KiB) wants all of it: made whole here once (in pieces on the CPUs), not a
+	 * range now and the whole again beside it, which on a busy machine costs the
+	 * reader the range's work twice over. head -c and sniffing stay within the head. */
+	if (off == 0 && size > NM_FUSE_AHEAD_HEAD && nm_node_ranged(fs->tree, n) &&
+	    !nm_node_produced(fs->tree, n))
+		nm_produce(fs->tree, n, &err);   /* a failure is read_pin's to report */
 	nm_status s = nm_read_pin(fs->tree, n, (uint64_t)off, size, &h, &err);
 	nm_fuse_loop_replying(); /* the producer a read may run is over */
 	if (s != NM_OK) {

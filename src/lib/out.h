@@ -20,6 +20,10 @@ typedef struct nm_out {
 	 * out to a producer (whose scratch memory then comes from nm_alloc(o->opt, ...));
 	 * NULL, the defaults. */
 	const nm_options *opt;
+	/* Threads the producer may split one large decode over (lib/bands.h): the tree's
+	 * nm_tree_split_threads when it produces a whole file, 0 (the caller's thread
+	 * alone) for a range, a piece, or an out of one's own. The bytes never depend on it. */
+	unsigned threads;
 } nm_out;
 
 /* An empty output under the default options. */

@@ -588,6 +588,7 @@ static nm_status produce(void *node, void *tree, nm_out *out, nm_error *err)
 	uint64_t size = atomic_load(&n->size);
 	if (size != NM_SIZE_MEASURE && size <= SIZE_MAX)
 		nm_out_expect(out, (size_t)size);
+	out->threads = nm_tree_threads(tree);
 	uint64_t outer = nm_reader_batch_begin();
 	nm_status s = nm_tree_produce_split(tree, n, out, err);
 	if (s == NM_E_UNSUPPORTED)

@@ -197,6 +197,8 @@ nm_status nm_tree_split_producer(nm_tree *t, nm_produce_fn produce, nm_range_fn 
  * mount gives the CPUs (a reader of one large file leaves the others idle); nmodel
  * extract does not (its -j threads keep them busy with other files). */
 void nm_tree_split_threads(nm_tree *t, unsigned threads);
+/* That count (at least 1): what a whole file's producer finds in its out's threads. */
+unsigned nm_tree_threads(nm_tree *t);
 /* Count of files produced in pieces (tests). */
 uint64_t nm_tree_split_productions(nm_tree *t);
 /* By default a read produces the whole file (nmodel cat, extract: every byte is wanted).

@@ -45,6 +45,12 @@ void nm_tree_split_threads(nm_tree *t, unsigned threads)
 	atomic_store(&t->split_threads, threads);
 }
 
+unsigned nm_tree_threads(nm_tree *t)
+{
+	unsigned k = atomic_load(&t->split_threads);
+	return k ? k : 1;
+}
+
 void nm_tree_allow_ranges(nm_tree *t) { atomic_store(&t->ranged, true); }
 uint64_t nm_tree_range_reads(nm_tree *t) { return atomic_load(&t->range_reads); }
 

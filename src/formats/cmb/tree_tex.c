@@ -33,7 +33,7 @@ static nm_status produce_level(void *ctx, void *arg, nm_out *o, nm_error *err)
 	nm_status s = rgba ? nm_reader_load(ref->m->r, at, size, "tex", &src, err) : err->code;
 	if (s != NM_OK)
 		goto out;
-	s = nm_pica_decode(tx->fmt, src, size, w, h, rgba);
+	s = nm_pica_decode_threads(tx->fmt, src, size, w, h, rgba, o->threads);
 	if (s != NM_OK) {
 		nm_fail(err, s, ref->m->file, "tex", at, "cannot decode %s level %u", tx->stem,
 			ref->level);

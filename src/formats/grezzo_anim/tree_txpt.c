@@ -35,7 +35,8 @@ static nm_status produce_png(void *ctx, void *arg, nm_out *o, nm_error *err)
 				 ref->at);
 	nm_status s = rgba ? nm_reader_load(ref->r, ref->at, ref->size, "txpt", &src, err)
 			   : err->code;
-	if (s == NM_OK && (s = nm_pica_decode(ref->fmt, src, ref->size, ref->w, ref->h, rgba)) != NM_OK)
+	if (s == NM_OK && (s = nm_pica_decode_threads(ref->fmt, src, ref->size, ref->w, ref->h,
+						      rgba, o->threads)) != NM_OK)
 		nm_fail(err, s, ref->file, "txpt", ref->at, "cannot decode the texture");
 	if (s == NM_OK)
 		s = nm_png_write(o, rgba, ref->w, ref->h, 4);

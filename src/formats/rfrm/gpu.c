@@ -361,9 +361,11 @@ static void mark_bad_from(rfrm_model *m, size_t k, const nm_error *e)
 	}
 }
 
-/* Where buffer k (vertex buffers first) of the chunk data at p ends, and its size. */
+/* Where buffer k (vertex buffers first) of the chunk data at p ends, and its size.
+ * keep: where its bytes go when the headers give its size (the decode that finds its
+ * end makes them anyway), or NULL. */
 static nm_status walk_one(rfrm_model *m, size_t k, const uint8_t *p, size_t len, bool last,
-			  uint64_t at, rfrm_gpubuf *b, nm_error *e)
+			  uint64_t at, rfrm_gpubuf *b, uint8_t *keep, nm_error *e)
 {
 	bool index = k >= m->nvbufs;
 	size_t i = index ? k - m->nvbufs : k;
@@ -386,7 +388,7 @@ static nm_status walk_one(rfrm_model *m, size_t k, const uint8_t *p, size_t len,
 	nm_status s;
 	if (known) {
 		out = (size_t)want;
-		s = nm_gpu_decode(p, len, NULL, out, &used);
+		s = nm_gpu_decode(p, len, keep, out, &used);
 	} else if (c->ends_itself || last) {
 		s = nm_gpu_measure(p, len, (size_t)rfrm_max_buffer(m), &out, &used);
 	} else {
@@ -418,8 +420,8 @@ static nm_status walk_one(rfrm_model *m, size_t k, const uint8_t *p, size_t len,
 }
 
 /* Every buffer, one after another; buffers before a broken one stay usable, from it
- * on they carry its error. */
-static nm_status walk(rfrm_model *m, nm_error *err)
+ * on they carry its error. Vertex buffer keep_vb's bytes go to keep (*kept then true). */
+static nm_status walk(rfrm_model *m, size_t keep_vb, uint8_t *keep, bool *kept, nm_error *err)
 {
 	const rfrm_item *g = &m->chunk[RC_GPU].item;
 	uint8_t *data;
@@ -430,10 +432,13 @@ static nm_status walk(rfrm_model *m, nm_error *err)
 	nm_error e;
 	for (size_t k = 0; k < n; k++) {
 		rfrm_gpubuf *b = k < m->nvbufs ? &m->vb[k] : &m->ib[k - m->nvbufs];
-		if (walk_one(m, k, data + p, len - p, k + 1 == n, g->data_off + p, b, &e) != NM_OK) {
+		bool keeping = keep && k == keep_vb && !m->vbufs[k].bad;
+		if (walk_one(m, k, data + p, len - p, k + 1 == n, g->data_off + p, b,
+			     keeping ? keep : NULL, &e) != NM_OK) {
 			mark_bad_from(m, k, &e);
 			break;
 		}
+		*kept |= keeping;
 		p += (size_t)b->comp;
 		if (k + 1 == n && p != len) {
 			/* The buffers must use up the chunk: else the layout is not what we think. */
@@ -447,13 +452,16 @@ static nm_status walk(rfrm_model *m, nm_error *err)
 	return NM_OK;
 }
 
-nm_status rfrm_gpu_walk(rfrm_model *m, nm_error *err)
+/* The walk, once; when this call runs it, vertex buffer keep_vb's bytes go to keep. */
+static nm_status walk_keeping(rfrm_model *m, size_t keep_vb, uint8_t *keep, bool *kept,
+			      nm_error *err)
 {
+	*kept = false;
 	pthread_mutex_lock(&m->lock);
 	if (!m->walked) {
 		nm_error e;
 		nm_error_clear(&e);
-		m->walk_status = walk(m, &e);
+		m->walk_status = walk(m, keep_vb, keep, kept, &e);
 		m->walk_err = e;
 		/* Out of memory or a read error may pass: try again next time. */
 		m->walked = m->walk_status == NM_OK;
@@ -463,6 +471,12 @@ nm_status rfrm_gpu_walk(rfrm_model *m, nm_error *err)
 		*err = m->walk_err;
 	pthread_mutex_unlock(&m->lock);
 	return s;
+}
+
+nm_status rfrm_gpu_walk(rfrm_model *m, nm_error *err)
+{
+	bool kept;
+	return walk_keeping(m, 0, NULL, &kept, err);
 }
 
 /* --- decompression -------------------------------------------------------------- */
@@ -488,13 +502,27 @@ nm_status rfrm_gpu_ready(rfrm_model *m, nm_error *err)
 nm_status rfrm_gpu_decompress(rfrm_model *m, bool index, size_t i, nm_out *o, nm_error *err)
 {
 	const char *kind = index ? "index" : "vertex";
-	nm_status ready = rfrm_gpu_ready(m, err);
+	/* A vertex buffer whose read runs the walk: its bytes come from the walk's decode,
+	 * which finds where the buffer ends (then the next starts) by making them. */
+	uint8_t *kept = NULL;
+	bool walked_here = false;
+	if (m->source == RFRM_GPU_WALK && !index && !m->vbufs[i].bad) {
+		kept = nm_out_reserve(o, (size_t)m->vbufs[i].size + 1);
+		if (!kept)
+			return nm_fail(err, NM_E_NOMEM, m->name, "GPU", NM_NO_OFFSET, "out of memory");
+	}
+	nm_status ready = kept ? walk_keeping(m, i, kept, &walked_here, err)
+			       : rfrm_gpu_ready(m, err);
 	if (ready != NM_OK)
 		return ready;
 	const rfrm_gpubuf *b = index ? &m->ib[i] : &m->vb[i];
 	if (b->bad) {
 		*err = b->err;
 		return b->err.code ? b->err.code : NM_E_FORMAT;
+	}
+	if (walked_here) {
+		o->len += (size_t)rfrm_gpu_file_size(m, index, i);
+		return NM_OK;
 	}
 	uint8_t *src;
 	nm_status s = nm_reader_load(m->r, b->off, (size_t)b->comp, "GPU", &src, err);
@@ -515,6 +543,70 @@ nm_status rfrm_gpu_decompress(rfrm_model *m, bool index, size_t i, nm_out *o, nm
 	if (s == NM_OK)
 		o->len += (size_t)rfrm_gpu_file_size(m, index, i);
 	return s == NM_E_LIMIT ? NM_E_FORMAT : s;
+}
+
+/* The prefix decode of want bytes from the buffer at [at, at + avail) of the file. */
+static nm_status decode_head(rfrm_model *m, size_t i, uint64_t at, uint64_t avail, size_t want,
+			     uint8_t *dst, nm_error *err)
+{
+	/* Most streams hold their first bytes in about as many (LZSS's flags add one byte
+	 * in eight): read that much first, and the rest only if the decode runs out. */
+	uint64_t first = (uint64_t)want * 2 + 65536;
+	uint64_t len = first < avail ? first : avail;
+	for (;;) {
+		uint8_t *src;
+		nm_status s = nm_reader_load(m->r, at, (size_t)len, "GPU", &src, err);
+		if (s != NM_OK)
+			return s;
+		s = nm_gpu_decode_prefix(src, (size_t)len, dst, want);
+		uint8_t tag = len ? src[0] : 0;
+		free(src);
+		if (s == NM_E_FORMAT && len < avail) {
+			len = avail;
+			continue;
+		}
+		if (s != NM_OK)
+			return nm_fail(err, s == NM_E_LIMIT ? NM_E_FORMAT : s, m->name, "GPU", at,
+				       "vertex buffer %zu (tag 0x%02x, %s): the stream is broken in its first %zu bytes",
+				       i, tag, codec_name(tag), want);
+		return NM_OK;
+	}
+}
+
+nm_status rfrm_gpu_load_head(rfrm_model *m, size_t i, size_t want, uint8_t **data,
+			     nm_error *err)
+{
+	const rfrm_item *g = &m->chunk[RC_GPU].item;
+	uint64_t at, avail;
+	if (m->vbufs[i].bad || want > m->vbufs[i].size)
+		return NM_E_UNSUPPORTED;
+	if (m->source == RFRM_GPU_WALK && i == 0) {
+		/* The first buffer starts the chunk: its head needs no walk (which decodes
+		 * every buffer to find where the next starts). */
+		at = g->data_off;
+		avail = g->size;
+	} else {
+		nm_status s = rfrm_gpu_ready(m, err);
+		if (s != NM_OK)
+			return s;
+		const rfrm_gpubuf *b = &m->vb[i];
+		if (b->bad) {
+			*err = b->err;
+			return b->err.code ? b->err.code : NM_E_FORMAT;
+		}
+		at = b->off;
+		avail = b->comp;
+	}
+	uint8_t *dst = nm_alloc(nm_tree_options(m->t), want ? want : 1, 1, err, m->name, "GPU", at);
+	if (!dst)
+		return err->code;
+	nm_status s = decode_head(m, i, at, avail, want, dst, err);
+	if (s != NM_OK) {
+		free(dst);
+		return s;
+	}
+	*data = dst;
+	return NM_OK;
 }
 
 nm_status rfrm_gpu_load(rfrm_model *m, bool index, size_t i, uint8_t **data, size_t *len,

@@ -125,6 +125,31 @@ static nm_status load_group(void *ctx, size_t g, nm_obj_data *d, nm_error *err)
 	return NM_OK;
 }
 
+/* The first count vertices' positions (and colours) of group g, from the head of its
+ * vertex buffer alone (obj.h: load_head). The whole buffer when the head is most of it:
+ * through gpu/vertex/N.bin, the tree's cache then keeps it for the next range. */
+static nm_status load_group_head(void *ctx, size_t g, uint64_t count, nm_obj_data *d,
+				 nm_error *err)
+{
+	rfrm_model *m = ctx;
+	const rfrm_mesh *me = &m->meshes[m->obj->mesh[g]];
+	rfrm_vbuf head = m->vbufs[me->vbuf];
+	if (count > head.count || count * head.stride > head.size / 2)
+		return NM_E_UNSUPPORTED;
+	head.count = (uint32_t)count;
+	size_t len = (size_t)(count * head.stride);
+	uint8_t *data;
+	nm_status s = rfrm_gpu_load_head(m, me->vbuf, len, &data, err);
+	if (s != NM_OK)
+		return s;
+	s = copy_comp(m, &head, data, len, find_comp(&head, RFRM_POSITION, 1), 3, false,
+		      d->positions, err);
+	if (s == NM_OK && d->colors)
+		s = copy_colors(m, &head, data, len, d->colors, err);
+	free(data);
+	return s;
+}
+
 static void write_mtl(nm_out *o, const rfrm_model *m)
 {
 	if (m->pak)
@@ -224,7 +249,8 @@ nm_status rfrm_add_obj(rfrm_model *m, nm_node *root)
 		}
 	}
 	obj->model = (nm_obj_model){ .mtllib = "mesh.mtl", .comment = "Tropical Freeze model via nmodelfs",
-				     .groups = groups, .ngroups = n, .load = load_group, .ctx = m };
+				     .groups = groups, .ngroups = n, .load = load_group,
+				     .load_head = load_group_head, .ctx = m };
 	nm_out o;
 	nm_out_init(&o);
 	write_mtl(&o, m);

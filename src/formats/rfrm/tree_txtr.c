@@ -90,8 +90,8 @@ static nm_status level_png(const rfrm_txtr_level *ref, const uint8_t *surface, n
 					     lin) != NM_OK)
 		s = level_fail(err, NM_E_FORMAT, ref, "cannot deswizzle it");
 	if (s == NM_OK) {
-		s = rfrm_txtr_decode(x->fmt, o->opt, lin, (size_t)l->linear_size, l->width,
-				     l->height, rgba);
+		s = rfrm_txtr_decode(x->fmt, o->opt, o->threads, lin, (size_t)l->linear_size,
+				     l->width, l->height, rgba);
 		if (s == NM_E_LIMIT)
 			s = nm_fail_limit(err, o->opt, NM_ASTC_CONTEXT_BYTES, x->name, "GPU",
 					  x->gpu->data_off);

@@ -134,8 +134,8 @@ nm_status rfrm_txtr_editable(rfrm_txtr *x, nm_produce_fn produce_png,
 			     nm_produce_fn produce_surface);
 
 /* One level, its rows of blocks (lin, level.linear_size bytes), into w x h RGBA8
- * (txtr_decode.c). */
-nm_status rfrm_txtr_decode(const rfrm_txtr_format *f, const nm_options *opt,
+ * (txtr_decode.c); ASTC's rows split over at most threads threads. */
+nm_status rfrm_txtr_decode(const rfrm_txtr_format *f, const nm_options *opt, unsigned threads,
 			   const uint8_t *lin, size_t len, unsigned w, unsigned h, uint8_t *rgba);
 
 /* The TXTR tree (tree_txtr.c). meta: the PAK's blob for it, or NULL. */

@@ -6,7 +6,7 @@
 #include "codec/bcn.h"
 #include "formats/rfrm/txtr.h"
 
-nm_status rfrm_txtr_decode(const rfrm_txtr_format *f, const nm_options *opt,
+nm_status rfrm_txtr_decode(const rfrm_txtr_format *f, const nm_options *opt, unsigned threads,
 			   const uint8_t *lin, size_t len, unsigned w, unsigned h, uint8_t *rgba)
 {
 	size_t n = (size_t)w * h;
@@ -43,7 +43,8 @@ nm_status rfrm_txtr_decode(const rfrm_txtr_format *f, const nm_options *opt,
 	case RFRM_TEX_BCN:
 		return nm_bcn_decode((nm_bcn_format)f->bcn, lin, len, w, h, rgba);
 	case RFRM_TEX_ASTC:
-		return nm_astc_decode(opt, f->block_w, f->block_h, f->srgb, lin, len, w, h, rgba);
+		return nm_astc_decode_threads(opt, threads, f->block_w, f->block_h, f->srgb, lin,
+					      len, w, h, rgba);
 	case RFRM_TEX_NONE:
 		break;
 	}

@@ -122,7 +122,7 @@ static nm_status decode_level(void *ctx, unsigned level, const uint8_t *src, siz
 		return err->code;
 	nm_status s = nm_tegra_deswizzle(src, len, l->row_bytes, l->blocks_y, l->block_height, lin);
 	if (s == NM_OK)
-		s = rfrm_txtr_decode(x->fmt, opt, lin, (size_t)l->linear_size, w, h, rgba);
+		s = rfrm_txtr_decode(x->fmt, opt, 1, lin, (size_t)l->linear_size, w, h, rgba);
 	if (s != NM_OK)
 		nm_fail(err, s, x->name, "GPU", x->gpu->data_off, "level %u of the %s surface "
 			"cannot be decoded", level, x->fmt->name);
