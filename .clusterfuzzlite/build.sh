@@ -28,11 +28,6 @@ for bin in tests/fuzz/fuzz_*; do
 	fi
 	dict=tests/fuzz/dict/${name%_full}.dict
 	[ -f "$dict" ] && cp "$dict" "$OUT/$target.dict"
-	# A _full target keeps only an input's first 16 KiB (tests/fuzz/run_driver.h); the
-	# others read models as large as scripts/fuzz gives them.
-	case $name in
-	*_full) max_len=16384 ;;
-	*) max_len=262144 ;;
-	esac
+	max_len=$(tests/fuzz/max-len.sh "$name")
 	printf '[libfuzzer]\nmax_len = %s\n' "$max_len" > "$OUT/$target.options"
 done

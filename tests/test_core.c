@@ -241,6 +241,45 @@ START_TEST(text_key_values)
 }
 END_TEST
 
+/* nm_kv's formats written without printf (and nm_out_int/uint/hex) write what printf
+ * wrote, at the edges of every type. */
+START_TEST(text_plain_formats_like_printf)
+{
+	static const unsigned long long vals[] = { 0, 1, 9, 10, 15, 16, 255, 0x7fffffff,
+						   0x80000000u, 0xffffffffu, 0x100000000ull,
+						   0x7fffffffffffffffull, 0xffffffffffffffffull };
+	char want[1200], big[700];
+	memset(big, 'x', sizeof big - 1);
+	big[sizeof big - 1] = '\0';
+	for (size_t i = 0; i < sizeof vals / sizeof vals[0]; i++) {
+		unsigned long long v = vals[i];
+		nm_out o;
+		nm_out_init(&o);
+		nm_kv(&o, "a", "%u", (unsigned)v);
+		nm_kv(&o, "b", "0x%x", (unsigned)v);
+		nm_kv(&o, "c", "%zu", (size_t)v);
+		nm_kv(&o, "d", "%llu", v);
+		nm_kv(&o, "e", "0x%llx", v);
+		nm_kv(&o, "f", "%d", (int)(unsigned)v);
+		nm_kv(&o, "g", "%s", i ? "text" : big); /* cut at 511 bytes, as always */
+		nm_kv(&o, "h", "%u (%s)", (unsigned)v, "other formats");
+		nm_out_int(&o, (long long)v);
+		nm_out_char(&o, ' ');
+		nm_out_uint(&o, v);
+		nm_out_char(&o, ' ');
+		nm_out_hex(&o, v, 8);
+		nm_out_char(&o, '\0');
+		snprintf(want, sizeof want,
+			 "a: %u\nb: 0x%x\nc: %zu\nd: %llu\ne: 0x%llx\nf: %d\ng: %.511s\n"
+			 "h: %u (other formats)\n%lld %llu %08llx",
+			 (unsigned)v, (unsigned)v, (size_t)v, v, v, (int)(unsigned)v,
+			 i ? "text" : big, (unsigned)v, (long long)v, v, v);
+		ck_assert_str_eq((char *)o.data, want);
+		nm_out_free(&o);
+	}
+}
+END_TEST
+
 START_TEST(tree_names)
 {
 	char *s = nm_safe_name("a/b\x01%", 5);
@@ -815,6 +854,7 @@ static Suite *core_suite(void)
 	tcase_add_test(tc, text_floats_round_trip);
 	tcase_add_test(tc, text_nan_keeps_its_bits);
 	tcase_add_test(tc, text_key_values);
+	tcase_add_test(tc, text_plain_formats_like_printf);
 	tcase_add_test(tc, output_limit);
 	tcase_add_test(tc, output_empty_write);
 	tcase_add_test(tc, tree_names);

@@ -252,8 +252,48 @@ nm_status nm_astc_decode_reference(unsigned bw, unsigned bh, const uint8_t *src,
 
 namespace {
 
-/* A compressing context of its own for each call (the cached one is decompress-only),
- * one thread: libastcenc's output then depends only on the image and the config. */
+/* The compressing context, kept like the decoding one (the cached one is
+ * decompress-only): building one costs more than encoding a texture's levels with it,
+ * and a texture's levels all use the same. One thread, reset before each image:
+ * libastcenc's output then depends only on the image and the config. */
+struct cached_compressor {
+	pthread_mutex_t lock;
+	astcenc_context *ctx;
+	unsigned bw, bh;
+	astcenc_profile profile;
+	float preset;
+};
+cached_compressor compressor = { PTHREAD_MUTEX_INITIALIZER, nullptr, 0, 0, ASTCENC_PRF_LDR, 0 };
+
+/* Called with compressor.lock held: the context, ready for an image (a config libastcenc
+ * refuses is NM_E_INVAL, a context it cannot make NM_E_NOMEM, as before it was kept). */
+nm_status compressor_for(astcenc_profile profile, float preset, unsigned bw, unsigned bh,
+			 astcenc_context **out)
+{
+	cached_compressor &c = compressor;
+	if (c.ctx && c.bw == bw && c.bh == bh && c.profile == profile && c.preset == preset) {
+		*out = c.ctx;
+		return astcenc_compress_reset(c.ctx) == ASTCENC_SUCCESS ? NM_OK : NM_E_NOMEM;
+	}
+	if (c.ctx) {
+		astcenc_context_free(c.ctx);
+		c.ctx = nullptr;
+	}
+	astcenc_config cfg;
+	if (astcenc_config_init(profile, bw, bh, 1, preset, 0, &cfg) != ASTCENC_SUCCESS)
+		return NM_E_INVAL;
+	if (astcenc_context_alloc(&cfg, 1, &c.ctx) != ASTCENC_SUCCESS) {
+		c.ctx = nullptr;
+		return NM_E_NOMEM;
+	}
+	c.bw = bw;
+	c.bh = bh;
+	c.profile = profile;
+	c.preset = preset;
+	*out = c.ctx;
+	return NM_OK;
+}
+
 nm_status compress(astcenc_profile profile, float preset, unsigned bw, unsigned bh,
 		   const uint8_t *rgba, unsigned w, unsigned h, uint8_t *dst, size_t dst_len)
 {
@@ -261,18 +301,20 @@ nm_status compress(astcenc_profile profile, float preset, unsigned bw, unsigned 
 		return NM_E_INVAL;
 	if (dst_len < blocks_bytes(bw, bh, w, h))
 		return NM_E_FORMAT;
-	astcenc_config cfg;
-	if (astcenc_config_init(profile, bw, bh, 1, preset, 0, &cfg) != ASTCENC_SUCCESS)
-		return NM_E_INVAL;
-	astcenc_context *ctx = nullptr;
-	if (astcenc_context_alloc(&cfg, 1, &ctx) != ASTCENC_SUCCESS)
-		return NM_E_NOMEM;
-	void *slice = const_cast<uint8_t *>(rgba);
-	astcenc_image img = { w, h, 1, ASTCENC_TYPE_U8, &slice };
-	const astcenc_swizzle swz = { ASTCENC_SWZ_R, ASTCENC_SWZ_G, ASTCENC_SWZ_B, ASTCENC_SWZ_A };
-	astcenc_error e = astcenc_compress_image(ctx, &img, &swz, dst, dst_len, 0);
-	astcenc_context_free(ctx);
-	return e == ASTCENC_SUCCESS ? NM_OK : e == ASTCENC_ERR_OUT_OF_MEM ? NM_E_NOMEM : NM_E_FORMAT;
+	pthread_mutex_lock(&compressor.lock);
+	astcenc_context *ctx;
+	nm_status s = compressor_for(profile, preset, bw, bh, &ctx);
+	if (s == NM_OK) {
+		void *slice = const_cast<uint8_t *>(rgba);
+		astcenc_image img = { w, h, 1, ASTCENC_TYPE_U8, &slice };
+		const astcenc_swizzle swz = { ASTCENC_SWZ_R, ASTCENC_SWZ_G, ASTCENC_SWZ_B,
+					      ASTCENC_SWZ_A };
+		astcenc_error e = astcenc_compress_image(ctx, &img, &swz, dst, dst_len, 0);
+		s = e == ASTCENC_SUCCESS ? NM_OK : e == ASTCENC_ERR_OUT_OF_MEM ? NM_E_NOMEM :
+		    NM_E_FORMAT;
+	}
+	pthread_mutex_unlock(&compressor.lock);
+	return s;
 }
 
 } // namespace
@@ -303,5 +345,9 @@ void nm_astc_release(void)
 	if (cache.ctx)
 		astcenc_context_free(cache.ctx);
 	cache.ctx = nullptr;
-	pthread_mutex_unlock(&cache.lock);
+	pthread_mutex_unlock(&cache.lock);	pthread_mutex_lock(&compressor.lock);
+	if (compressor.ctx)
+		astcenc_context_free(compressor.ctx);
+	compressor.ctx = nullptr;
+	pthread_mutex_unlock(&compressor.lock);
 }

@@ -82,7 +82,9 @@ nm_status nm_astc_encode_level(const nm_options *opt, unsigned bw, unsigned bh, 
 nm_status nm_astc_decode_reference(unsigned bw, unsigned bh, const uint8_t *src,
 				   size_t src_len, unsigned w, unsigned h, uint8_t *rgba);
 
-/* Free the cached context (tools and tests that measure memory). */
+/* Free the cached contexts (tools and tests that measure memory): the decoding one, and
+ * the compressing one nm_astc_encode and nm_astc_encode_level keep after their first
+ * call (one at a time, for the last block size, profile and preset asked for). */
 void nm_astc_release(void);
 
 #ifdef __cplusplus

@@ -330,9 +330,12 @@ void nm_rec_int(nm_rec *rec, const char *key, size_t off, nm_field_type t)
 void nm_rec_ints(nm_rec *rec, const char *key, size_t off, nm_field_type t, unsigned n)
 {
 	nm_out *o = dest(rec);
-	nm_out_printf(o, "%s:", key);
-	for (unsigned i = 0; i < n; i++)
-		nm_out_printf(o, " %" PRId64, load(rec, off + (size_t)i * types[t].size, t));
+	nm_out_str(o, key);
+	nm_out_char(o, ':');
+	for (unsigned i = 0; i < n; i++) {
+		nm_out_char(o, ' ');
+		nm_out_int(o, load(rec, off + (size_t)i * types[t].size, t));
+	}
 	nm_out_char(o, '\n');
 	if (rec->ed)
 		read_values(rec, key, off, t, n);
@@ -340,8 +343,11 @@ void nm_rec_ints(nm_rec *rec, const char *key, size_t off, nm_field_type t, unsi
 
 void nm_rec_hex(nm_rec *rec, const char *key, size_t off, nm_field_type t, int digits)
 {
-	nm_out_printf(dest(rec), "%s: 0x%0*" PRIx64 "\n", key, digits,
-		      (uint64_t)load(rec, off, t) & 0xFFFFFFFFu);
+	nm_out *o = dest(rec);
+	nm_out_str(o, key);
+	nm_out_str(o, ": 0x");
+	nm_out_hex(o, (uint64_t)load(rec, off, t) & 0xFFFFFFFFu, digits > 0 ? (unsigned)digits : 1);
+	nm_out_char(o, '\n');
 	if (rec->ed)
 		read_values(rec, key, off, t, 1);
 }
@@ -530,7 +536,14 @@ void nm_rec_bits(nm_rec *rec, const char *key, size_t off, nm_field_type t, unsi
 {
 	uint32_t mask = width >= 32 ? UINT32_MAX : (1u << width) - 1;
 	uint32_t word = (uint32_t)load(rec, off, t);
-	nm_out_printf(dest(rec), hex ? "%s: 0x%x\n" : "%s: %u\n", key, word >> shift & mask);
+	nm_out *o = dest(rec);
+	nm_out_str(o, key);
+	nm_out_str(o, hex ? ": 0x" : ": ");
+	if (hex)
+		nm_out_hex(o, word >> shift & mask, 1);
+	else
+		nm_out_uint(o, word >> shift & mask);
+	nm_out_char(o, '\n');
 	const char *val, *line;
 	size_t vlen, llen;
 	if (!rec->ed || !take(rec, key, false, &val, &vlen, &line, &llen) ||

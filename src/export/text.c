@@ -66,11 +66,74 @@ void nm_out_float(nm_out *o, float f)
 	nm_out_commit(o, p, nm_fmt_shortest(p, f));
 }
 
+/* The longest value nm_kv writes (a longer one is cut, as it always was). */
+#define NM_KV_VALUE_MAX 511
+
+void nm_out_int(nm_out *o, int64_t v)
+{
+	char s[NM_FMT_UINT_MAX];
+	char *p = nm_out_begin(o, sizeof s, s);
+	nm_out_commit(o, p, nm_fmt_int_width(p, v, 0));
+}
+
+void nm_out_uint(nm_out *o, uint64_t v)
+{
+	char s[NM_FMT_UINT_MAX];
+	char *p = nm_out_begin(o, sizeof s, s);
+	nm_out_commit(o, p, nm_fmt_uint(p, v));
+}
+
+void nm_out_hex(nm_out *o, uint64_t v, unsigned digits)
+{
+	char s[16];
+	unsigned n = 0;
+	do {
+		s[sizeof s - ++n] = "0123456789abcdef"[v & 15];
+		v >>= 4;
+	} while (v);
+	for (; n < digits; digits--)
+		nm_out_char(o, '0');
+	nm_out_write(o, s + sizeof s - n, n);
+}
+
+/* The value of the formats most records use, written without printf; false for any
+ * other format (ap untouched). */
+static bool kv_plain(nm_out *o, const char *fmt, va_list ap)
+{
+	if (strcmp(fmt, "%u") == 0) {
+		nm_out_uint(o, va_arg(ap, unsigned));
+	} else if (strcmp(fmt, "0x%x") == 0) {
+		nm_out_str(o, "0x");
+		nm_out_hex(o, va_arg(ap, unsigned), 1);
+	} else if (strcmp(fmt, "%zu") == 0) {
+		nm_out_uint(o, va_arg(ap, size_t));
+	} else if (strcmp(fmt, "%llu") == 0) {
+		nm_out_uint(o, va_arg(ap, unsigned long long));
+	} else if (strcmp(fmt, "0x%llx") == 0) {
+		nm_out_str(o, "0x");
+		nm_out_hex(o, va_arg(ap, unsigned long long), 1);
+	} else if (strcmp(fmt, "%d") == 0) {
+		nm_out_int(o, va_arg(ap, int));
+	} else if (strcmp(fmt, "%s") == 0) {
+		const char *v = va_arg(ap, const char *);
+		v = v ? v : "(null)"; /* glibc's spelling */
+		nm_out_write(o, v, strnlen(v, NM_KV_VALUE_MAX)); /* as vsnprintf cut it */
+	} else {
+		return false;
+	}
+	return true;
+}
+
 void nm_kvv(nm_out *o, const char *key, const char *fmt, va_list ap)
 {
-	char small[512];
-	vsnprintf(small, sizeof small, fmt, ap);
-	nm_out_printf(o, "%s: %s\n", key, small);
+	nm_out_str(o, key);
+	nm_out_str(o, ": ");
+	char small[NM_KV_VALUE_MAX + 1];
+	if (!kv_plain(o, fmt, ap)) {
+		vsnprintf(small, sizeof small, fmt, ap);
+		nm_out_str(o, small);
+	}
+	nm_out_char(o, '\n');
 }
 
 void nm_kv(nm_out *o, const char *key, const char *fmt, ...)
@@ -98,7 +161,12 @@ void nm_kv_floats(nm_out *o, const char *key, const float *f, size_t n)
 
 void nm_kv_enum(nm_out *o, const char *key, const char *name, uint32_t value)
 {
-	nm_out_printf(o, "%s: %s (0x%x)\n", key, name ? name : "unknown", (unsigned)value);
+	nm_out_str(o, key);
+	nm_out_str(o, ": ");
+	nm_out_str(o, name ? name : "unknown");
+	nm_out_str(o, " (0x");
+	nm_out_hex(o, value, 1);
+	nm_out_str(o, ")\n");
 }
 
 void nm_kv_str(nm_out *o, const char *key, const char *s)
@@ -109,8 +177,10 @@ void nm_kv_str(nm_out *o, const char *key, const char *s)
 		unsigned char c = (unsigned char)*s;
 		if (c == '\\')
 			nm_out_str(o, "\\\\");
-		else if (c < 0x20 || c == 0x7f)
-			nm_out_printf(o, "\\x%02x", c);
+		else if (c < 0x20 || c == 0x7f) {
+			nm_out_str(o, "\\x");
+			nm_out_hex(o, c, 2);
+		}
 		else
 			nm_out_char(o, (char)c);
 	}

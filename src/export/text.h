@@ -42,6 +42,11 @@ void nm_kv_enum(nm_out *o, const char *key, const char *name, uint32_t value);
 void nm_kv_str(nm_out *o, const char *key, const char *s); /* value escaped to one line */
 /* Shortest float as a bare token (for text that is not key: value). */
 void nm_out_float(nm_out *o, float f);
+/* What "%" PRId64, "%" PRIu64 and "%0*" PRIx64 (lower case, at least `digits` of them) write, without
+ * printf: record text is most of what a model's tree formats at mount. */
+void nm_out_int(nm_out *o, int64_t v);
+void nm_out_uint(nm_out *o, uint64_t v);
+void nm_out_hex(nm_out *o, uint64_t v, unsigned digits);
 
 /* CSV: every float takes NM_CSV_FLOAT_WIDTH bytes ("+1.00000000e+00": 9 significant
  * digits, enough to round-trip a float); non-finite values are right-aligned words

@@ -204,4 +204,5 @@ tests_fuzz_replay_cmod_ascii_SOURCES = $(FUZZ_CMOD_ASCII_SRC) tests/fuzz/replay.
 tests_fuzz_replay_cmod_ascii_CPPFLAGS = $(AM_CPPFLAGS) -DNM_REPLAY
 tests_fuzz_replay_cmod_ascii_LDADD = $(LDADD_COMMON)
 TESTS += tests/fuzz/regress.sh
-EXTRA_DIST += tests/fuzz/regress.sh tests/fuzz/seeds.sh tests/fuzz/dict tests/fuzz/regressions
+EXTRA_DIST += tests/fuzz/regress.sh tests/fuzz/seeds.sh tests/fuzz/dict tests/fuzz/regressions \
+	tests/fuzz/coverage-ignore.txt tests/fuzz/max-len.sh

@@ -16,7 +16,7 @@
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
-#define LIST_MAX (1u << 16)   /* per list: enough for any command mix, fast to walk */
+#define LIST_MAX (1u << 13)   /* per list: two 255-vertex draws and more; fast to walk */
 
 typedef struct recipe {
 	const uint8_t *p;

@@ -47,3 +47,26 @@ for k in rarc rarc-cycle; do "$fix" archive "$k" "$out/rarc/$k.arc"; done
 "$fix" archive gar5 "$out/gar/sample-v5.gar"
 "$fix" archive gar2-lzs "$out/lzs_wrap/sample.gar.lzs"
 for k in lz10 lz11; do "$fix" archive "$k" "$out/lz_cx_wrap/sample.$k"; done
+# The codec targets without kept inputs: their first 4 bytes (tests/fuzz/fuzz_codec.c),
+# then data of the right size, written here (python3, which the OSS-Fuzz image has too).
+python3 - "$out" <<'PY'
+import sys, zlib
+out = sys.argv[1]
+ramp = bytes((i * 37 + 11) & 0xFF for i in range(4096))
+def put(target, name, params, data):
+    with open(f"{out}/{target}/{name}", "wb") as f:
+        f.write(bytes(params) + data)
+# PICA: every format of 8 x 8 texels (bytes 1-2 are width - 1, height - 1)
+for fmt in range(14):
+    put("pica", f"format-{fmt}-8x8", [fmt, 7, 7, 0], ramp[:256])
+# GX: every format of 8 x 8 with a 32-colour palette ahead of the texels (over 64 bytes)
+for fmt in range(15):
+    put("gx", f"format-{fmt}-8x8", [fmt, 7, 7, fmt % 4], ramp[:64 + 256])
+# inflate: a zlib stream of 1 KiB (byte 1 is the output cap in KiB), stored and compressed
+put("inflate", "zlib-stored", [0, 1, 0, 0], zlib.compress(ramp[:1024], 0))
+put("inflate", "zlib-best", [0, 1, 0, 0], zlib.compress(ramp[:512] * 2, 9))
+# LZSS (Retro): literals behind all-ones flag bytes, 64 bytes out (bytes 1-2)
+put("lzss", "literals-64", [0, 0, 64, 0], b"".join(b"\xff" + ramp[i:i + 8] for i in range(0, 64, 8)))
+# GPU buffer: byte 0 the tag (0, stored), bytes 1-2 the size
+put("gpu", "stored-256", [0, 1, 0, 0], ramp[:256])
+PY

@@ -1,0 +1,18 @@
+#!/bin/sh
+# tests/fuzz/max-len.sh NAME: the longest input fuzz target NAME (without fuzz_) is given,
+# for scripts/fuzz and .clusterfuzzlite/build.sh (NAME.options) alike.
+# - _full and cmod_ascii keep an input's first 16 KiB themselves (run_driver.h): no longer.
+# - j3d: 32 KiB. Its cost is its records (every joint's matrices and material's fields
+#   formatted at build), so a long input repeats the same code per record: at 256 KiB
+#   it ran ~500 executions a second, at 32 KiB ~1,500, with the same coverage after 30 s
+#   (2,796 edges against 2,790). Every chunk kind still fits: the fixture writer's
+#   models are 5 KiB, and j3d_full and j3d_struct read them whole.
+# - cmb: 64 KiB, every real CMB here whole (30-50 KiB), none of the repeats of a
+#   mutation grown past it: ~1,150 executions a CPU-second instead of ~1,000.
+# - the others: 256 KiB, whole real models.
+case $1 in
+*_full | cmod_ascii) echo 16384 ;;
+j3d) echo 32768 ;;
+cmb) echo 65536 ;;
+*) echo 262144 ;;
+esac
