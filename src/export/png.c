@@ -79,6 +79,37 @@ static uint64_t block_offset(unsigned j)
 /* Which RGBA8 byte each sample of a pixel of 1..3 channels takes. */
 static const uint8_t sample_of[4][3] = { { 0 }, { 0 }, { 0, 3 }, { 0, 1, 2 } };
 
+/* Samples [s, s_end) of a row of 1..3 channels at d: whole pixels in a loop of their
+ * own, the cut ones at either end a sample at a time. */
+static uint8_t *samples(const uint8_t *row, unsigned ch, size_t s, size_t s_end, uint8_t *d)
+{
+	size_t px = s / ch;
+	unsigned c = (unsigned)(s % ch);
+	for (; c && s < s_end; s++) {   /* the end of a pixel cut at the start */
+		*d++ = row[px * 4 + sample_of[ch][c]];
+		if (++c == ch) {
+			c = 0;
+			px++;
+		}
+	}
+	size_t whole = s < s_end ? (s_end - s) / ch : 0;
+	const uint8_t *q = row + px * 4;
+	for (size_t k = 0; k < whole; k++, q += 4) {
+		*d++ = q[0];
+		if (ch == 2) {
+			*d++ = q[3];
+		} else if (ch == 3) {
+			*d++ = q[1];
+			*d++ = q[2];
+		}
+	}
+	s += whole * ch;
+	px += whole;
+	for (c = 0; s < s_end; s++, c++)   /* the start of a pixel cut at the end */
+		*d++ = row[px * 4 + sample_of[ch][c]];
+	return d;
+}
+
 /* Raw bytes [at, at + n) (rows of filter 0, None, and the samples) at d. */
 static uint8_t *raw_bytes(const struct png_job *j, uint64_t at, size_t n, uint8_t *d)
 {
@@ -97,15 +128,7 @@ static uint8_t *raw_bytes(const struct png_job *j, uint64_t at, size_t n, uint8_
 			memcpy(d, row + s, s_end - s);
 			d += s_end - s;
 		} else {
-			size_t px = s / ch;
-			unsigned c = (unsigned)(s % ch);
-			for (; s < s_end; s++) {
-				*d++ = row[px * 4 + sample_of[ch][c]];
-				if (++c == ch) {
-					c = 0;
-					px++;
-				}
-			}
+			d = samples(row, ch, s, s_end, d);
 		}
 		y++;
 		col = 0;
