@@ -18,7 +18,6 @@
  * PNG) whose texels are the rest, repeated, with 1 to 4 channels (byte 3), 5 the same
  * one texel wider; bytes 3-4 the offset (little endian, modulo the file's length); the
  * rest the bytes written or inserted. */
-#include <dlfcn.h>
 #include <stdlib.h>
 #include <string.h>
 #include "edit/apply.h"
@@ -31,21 +30,6 @@
 #include "tests/walk.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
-int LLVMFuzzerInitialize(int *argc, char ***argv);
-
-/* libsquish and libimagequant (BC1 and palette encoders) run OpenMP loops: after each
- * one the worker threads spin waiting for the next, on the core the next execution
- * needs (a third of this target's time). One thread gives the same bytes. Found at run
- * time: only the libraries link libgomp. */
-int LLVMFuzzerInitialize(int *argc, char ***argv)
-{
-	(void)argc;
-	(void)argv;
-	void (*set_threads)(int) = (void (*)(int))dlsym(RTLD_DEFAULT, "omp_set_num_threads");
-	if (set_threads)
-		set_threads(1);
-	return 0;
-}
 
 static const char *const files[] = {
 	"/mats/0.txt", "/mats/combiners/0.txt", "/skl/bones/0.txt", "/skl/bones/1.txt",
