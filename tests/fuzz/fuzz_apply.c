@@ -127,13 +127,17 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	const char *const *list = files;
 	size_t nlist = sizeof files / sizeof files[0];
 	static const char *const j3d_names[] = { "f.bmd", "f.bdl", "f.bmd", "f.bmt" };
-	/* Each of the 16 fixtures is written once: the writers are the tests' code, and the
-	 * TXTR one encodes ASTC with another preset than apply's inverse, which made the
-	 * encoder's context be built again twice an execution. */
-	static struct { uint8_t *data; size_t len; } written[16];
+	/* Each of the 16 fixtures is written and opened once, then edited by every
+	 * execution that picks it, as a writable mount edits the tree it keeps: the writers
+	 * are the tests' code (the TXTR one encodes ASTC with another preset than apply's
+	 * inverse, which made the encoder's context be built again twice an execution), and
+	 * the fixture's tree was a fifth of an execution, the same every time. nm_apply
+	 * reads the tree and never changes it; what the tree caches is the same bytes. */
+	static struct { uint8_t *data; size_t len; nm_tree *tree; } written[16];
 	unsigned kind = data[0] >> 2 & 3, which = kind == 3 ? data[0] >> 4 & 3 : data[0] & 3;
 	uint8_t *cmb = written[kind * 4 + which].data;
 	len = written[kind * 4 + which].len;
+	nm_tree *t = written[kind * 4 + which].tree;
 	switch (kind) {
 	case 0:
 		if (!cmb)
@@ -160,20 +164,20 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		nlist = sizeof txtr_files / sizeof txtr_files[0];
 		break;
 	}
-	written[kind * 4 + which].data = cmb;
-	written[kind * 4 + which].len = len;
-	nm_tree *t = cmb ? editable(cmb, len, name) : NULL;
+	if (!t)
+		t = cmb ? editable(cmb, len, name) : NULL;
 	if (!t)
 		abort(); /* the fixture always builds */
+	written[kind * 4 + which].data = cmb;
+	written[kind * 4 + which].len = len;
+	written[kind * 4 + which].tree = t;
 	const char *path = list[data[1] % nlist];
 	size_t was_len;
 	uint8_t *was = (uint8_t *)walk_read(t, path, &was_len);
 	if (!was && list != j3d_files)
 		abort();
-	if (!was) { /* a file this J3D variant does not have */
-		nm_tree_free(t);
+	if (!was) /* a file this J3D variant does not have */
 		return 0;
-	}
 	const uint8_t *rest = data + 5;
 	size_t nrest = size - 5, off = was_len ? (data[3] | (size_t)data[4] << 8) % was_len : 0;
 	uint8_t *now = malloc(was_len + nrest + 1);
@@ -242,6 +246,5 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	nm_apply_free(a);
 	free(now);
 	free(was);
-	nm_tree_free(t);
 	return 0;
 }
