@@ -62,6 +62,21 @@ static void model_update(nm_arith_model *m, int r)
 
 /* --- decoder ---------------------------------------------------------------------- */
 
+/* The rank whose share of the total holds target: a walk down the ranks, a step per
+ * rank above the symbol's. Fuzz builds leave it and model_update without coverage hooks
+ * (tests/fuzz/coverage-ignore.txt), which names functions: so it is never inlined into
+ * nm_arith_next, whose branches keep theirs. */
+#if defined(__GNUC__)
+__attribute__((noinline))
+#endif
+static int rank_owning(const nm_arith_model *m, uint32_t target)
+{
+	int r = 1;
+	while (r < END_RANK && m->cum[r] > target)
+		r++;
+	return r;
+}
+
 static unsigned next_bit(nm_arith_decoder *d)
 {
 	uint64_t i = d->bits++;
@@ -97,10 +112,7 @@ int nm_arith_next(nm_arith_decoder *d)
 		return NM_ARITH_ERROR;
 	}
 	uint32_t range = d->high - d->low + 1;
-	uint32_t target = ((d->code - d->low + 1) * m->cum[0] - 1) / range;
-	int r = 1;
-	while (r < END_RANK && m->cum[r] > target)
-		r++;
+	int r = rank_owning(m, ((d->code - d->low + 1) * m->cum[0] - 1) / range);
 	d->high = d->low + range * m->cum[r - 1] / m->cum[0] - 1;
 	d->low = d->low + range * m->cum[r] / m->cum[0];
 	for (;;) {
