@@ -2,13 +2,19 @@
  * tests/fixtures/j3d_writer.c turns into a valid BMD/BDL, so every run reaches the
  * display-list and MDL3 code with intact chunks around them (random byte flips of a
  * whole file rarely keep a display list whole, and never reached the BP register 0xBC
- * of issue 13). Then the file goes through the j3d driver as in fuzz_j3d.
+ * of issue 13). Then the file goes through the j3d driver: the tree is built, every node
+ * listed and stat'ed, and the files the recipe shapes are read: shp1/ (the shapes'
+ * records and primitives, which walk shape 0's list), mdl3/ (the packets' commands) and,
+ * when the recipe asks, model.glb (the list walked again into a mesh, vertex by vertex).
+ * The rest only repeats work: the writer's textures, materials and joints are the same
+ * in every run (fuzz_j3d, fuzz_j3d_full and fuzz_bti read them, from these files too),
+ * and reading every file made a run cost 3-5 ms. So the model has no TEX1 either.
  *
  * Recipe: byte 0 flags (bits 0-1 variant BMD3/BDL4/BMD2/BDL4, bit 2 chunks shuffled,
  * bit 3 an unknown chunk, bit 4 the known list's absurd vertex count, bit 5 shape 0 gets
- * the list below, bit 6 MDL3 packet 0 gets its list); byte 1 how many commands go to
- * shape 0's list, the rest go to MDL3's. A command is a selector byte and its operands;
- * bytes past the end read as 0. */
+ * the list below, bit 6 MDL3 packet 0 gets its list, bit 7 model.glb is read); byte 1 how
+ * many commands go to shape 0's list, the rest go to MDL3's. A command is a selector byte
+ * and its operands; bytes past the end read as 0. */
 #include <stdlib.h>
 #include <string.h>
 #include "tests/fixtures/j3d_writer.h"
@@ -157,6 +163,14 @@ static void mdl3_list(list *l, recipe *r)
 	}
 }
 
+/* What the recipe shapes (above); ctx says whether the mesh is wanted. */
+static bool shaped(void *ctx, const char *path, uint64_t size)
+{
+	(void)size;
+	return strncmp(path, "/shp1/", 6) == 0 || strncmp(path, "/mdl3/", 6) == 0 ||
+	       (*(const bool *)ctx && strcmp(path, "/model.glb") == 0);
+}
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	static const enum j3dw_variant variants[4] = { J3DW_BMD3, J3DW_BDL4, J3DW_BMD2,
@@ -171,7 +185,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	shape_list(shape, &r, nshape);
 	mdl3_list(mdl3, &r);
 	j3dw_opts o = { .variant = variants[flags & 3], .shuffle = flags & 4,
-			.unknown_chunk = flags & 8, .absurd_dl_count = flags & 16 };
+			.unknown_chunk = flags & 8, .absurd_dl_count = flags & 16,
+			.no_textures = true };
 	if (flags & 32) {
 		o.shape0_dl = shape->b;
 		o.shape0_dl_len = shape->len;
@@ -184,7 +199,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	uint8_t *file = j3dw_build(&o, &len);
 	if (!file)
 		abort(); /* the writer only fails when out of memory */
-	nm_fuzz_run_driver("j3d", NM_FUZZ_EVERY_FILE, file, len);
+	bool mesh = flags & 128;
+	nm_fuzz_run_driver_reading("j3d", file, len, shaped, &mesh);
 	free(file);
 	free(shape);
 	free(mdl3);

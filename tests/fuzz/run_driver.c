@@ -30,6 +30,14 @@ static bool read_it(void *ctx, const char *path, uint64_t size)
 void nm_fuzz_run_driver(const char *name, nm_fuzz_reach reach, const uint8_t *data,
 			size_t size)
 {
+	nm_fuzz_run_driver_reading(name, data, size, reach == NM_FUZZ_PARSE ? read_it : NULL,
+				   NULL);
+}
+
+void nm_fuzz_run_driver_reading(const char *name, const uint8_t *data, size_t size,
+				bool (*read_if)(void *ctx, const char *path, uint64_t size),
+				void *ctx)
+{
 	const nm_driver *d = driver(name);
 	if (!d->probe(data, size < NM_PROBE_BYTES ? size : NM_PROBE_BYTES, size))
 		return;
@@ -51,7 +59,7 @@ void nm_fuzz_run_driver(const char *name, nm_fuzz_reach reach, const uint8_t *da
 	nm_error err;
 	if (d->build(r, t, nm_tree_root(t), &err) == NM_OK) {
 		walk_stats st;
-		walk_opts wo = { .read_if = reach == NM_FUZZ_PARSE ? read_it : NULL };
+		walk_opts wo = { .read_if = read_if, .ctx = ctx };
 		walk_tree_opts(t, &wo, &st);
 		if (st.size_mismatches)
 			abort(); /* a file disagreed with its announced size: a bug */

@@ -3,6 +3,7 @@
 #ifndef NM_FUZZ_RUN_DRIVER_H
 #define NM_FUZZ_RUN_DRIVER_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -24,5 +25,10 @@ typedef enum nm_fuzz_reach { NM_FUZZ_PARSE, NM_FUZZ_EVERY_FILE } nm_fuzz_reach;
  * file read disagrees with its announced size (both bugs). */
 void nm_fuzz_run_driver(const char *name, nm_fuzz_reach reach, const uint8_t *data,
 			size_t size);
+/* The same, reading the files read_if picks (NULL: all); every node is still listed
+ * and stat'ed. A structure-aware target reads what its recipe shapes. */
+void nm_fuzz_run_driver_reading(const char *name, const uint8_t *data, size_t size,
+				bool (*read_if)(void *ctx, const char *path, uint64_t size),
+				void *ctx);
 
 #endif
