@@ -38,7 +38,7 @@
 #include "codec/lzss_retro.h"
 
 #define HEADER_LEN 4
-#define HASH_BITS 15
+#define HASH_BITS 15 /* the most: fewer for small inputs (nm_lzss_compress) */
 #define CHAIN_MAX 256 /* candidates tried per position: plenty for fixtures */
 
 /* Count bias of short references: never shorter than 3 bytes (unit 1) or 4 bytes. */
@@ -205,6 +205,7 @@ struct matcher {
 	size_t g;
 	size_t min_units, max_units, max_dist;
 	size_t key_len;   /* bytes hashed = the shortest match, min_units * g (3 or 4) */
+	unsigned hash_bits;
 	size_t *head;     /* per hash: latest unit index + 1, 0 = none */
 	size_t *prev;     /* per unit index: the previous unit index + 1 with that hash */
 };
@@ -214,7 +215,7 @@ static size_t hash_at(const struct matcher *m, size_t pos)
 	uint32_t v = 0;
 	for (size_t k = 0; k < m->key_len; k++)
 		v = v << 8 | m->src[pos + k];
-	return (size_t)((v * 2654435761u) >> (32 - HASH_BITS));
+	return (size_t)((v * 2654435761u) >> (32 - m->hash_bits));
 }
 
 static void matcher_insert(struct matcher *m, size_t unit)
@@ -310,8 +311,14 @@ nm_status nm_lzss_compress(nm_lzss_kind k, const uint8_t *src, size_t src_len,
 		.max_dist = k.long_refs ? 0xFFFFu : 0x0FFFu,
 	};
 	m.key_len = m.min_units * g;
+	/* A head per unit at most (a power of two, 2^8 at least): a small buffer (a TXTR
+	 * level, a vertex buffer re-encoded by apply) no longer zeroes and touches 256 KiB
+	 * of heads, fresh pages on every call (a tenth of fuzz_txtr_struct's time). */
+	m.hash_bits = 8;
+	while (m.hash_bits < HASH_BITS && ((size_t)1 << m.hash_bits) < nfull)
+		m.hash_bits++;
 	struct emitter e = { .buf = malloc(cap), .len = 0 };
-	m.head = calloc((size_t)1 << HASH_BITS, sizeof *m.head);
+	m.head = calloc((size_t)1 << m.hash_bits, sizeof *m.head);
 	m.prev = calloc(nfull ? nfull : 1, sizeof *m.prev);
 	if (!e.buf || !m.head || !m.prev) {
 		free(e.buf);
