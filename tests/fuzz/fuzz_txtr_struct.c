@@ -8,8 +8,8 @@
  * Recipe: byte 0 the format (an index into the list below: every decoded format, some
  * shown without PNGs, an unknown code), bytes 1-2 width and height (1..96), byte 3 the
  * level count (1..8), byte 4 the shape (2D, cube map, arrays of 2 and 3, a 3D texture),
- * byte 5 the GPU codec tag (an arithmetic-coded one only for surfaces of at most
- * ARITH_MAX bytes, below), byte 6 how many buffers (1..3), byte 7 flags (bit 0: HEAD's
+ * byte 5 the GPU codec tag (an arithmetic-coded one only for surfaces, whole or short,
+ * of at most ARITH_MAX bytes, below), byte 6 how many buffers (1..3), byte 7 flags (bit 0: HEAD's
  * level 0 size off by 16, bit 1: a Wii U form version); the rest is the surface, as
  * stored: repeated to the surface's size, or, with bit 2, as long as it is (a short
  * surface). */
@@ -22,10 +22,11 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
 /* Retro's arithmetic coder walks its model's 257 ranks for every byte, which made a
  * texture of a few KiB cost 10-20 ms to write, measure and decode: nine tenths of this
- * target's time went there, while what it exists for (the surface layout, the deswizzle,
- * the texel decoders) sees the same bytes whatever the codec. Larger surfaces take the
- * same LZSS without the arithmetic layer; fuzz_gpu fuzzes the coder itself. */
-#define ARITH_MAX 2048u
+ * target's time went there (still a quarter at 2 KiB), while what it exists for (the
+ * surface layout, the deswizzle, the texel decoders) sees the same bytes whatever the
+ * codec. Larger surfaces take the same LZSS without the arithmetic layer; fuzz_gpu
+ * fuzzes the coder itself. 1 KiB: two block-linear levels of 512 bytes. */
+#define ARITH_MAX 1024u
 
 static bool arith_coded(int codec) { return (codec >= 4 && codec <= 6) || (codec >= 10 && codec <= 12); }
 
@@ -52,14 +53,14 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		.buffers = 1u + at(data, size, 6) % 3,
 		.mip0_bias = flags & 1 ? 16 : 0,
 	};
-	if (arith_coded(x.codec) && rfx_txtr_surface_size(&x) > ARITH_MAX)
-		x.codec -= 3; /* LZSS8_ARITH -> LZSS8, ... LZSS32_LONG_ARITH -> LZSS32_LONG */
 	const uint8_t *payload = size > 8 ? data + 8 : NULL;
 	size_t plen = size > 8 ? size - 8 : 0;
 	/* The surface: the payload repeated to its size (at most 1 MiB), or as it is. */
 	size_t slen = plen, whole = rfx_txtr_surface_size(&x);
 	if (!(flags & 4) && whole)
 		slen = whole < (1u << 20) ? whole : (1u << 20);
+	if (arith_coded(x.codec) && slen > ARITH_MAX)
+		x.codec -= 3; /* LZSS8_ARITH -> LZSS8, ... LZSS32_LONG_ARITH -> LZSS32_LONG */
 	uint8_t *surf = malloc(slen ? slen : 1);
 	if (!surf)
 		abort();
