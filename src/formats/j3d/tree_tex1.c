@@ -84,6 +84,47 @@ done:
 	return s;
 }
 
+/* Rows [y0, y1) of a level, y0 a multiple of 8: GX blocks are 4 or 8 texels high and
+ * their rows lie one after another, so 8 rows begin a row of blocks in every format. */
+#define ROWS_BAND 8u
+
+static nm_status level_rows(void *arg, unsigned y0, unsigned y1, uint8_t *rgba, nm_error *err)
+{
+	struct level_ref *ref = arg;
+	const j3d_texture *t = ref->t;
+	j3d_model *m = t->m;
+	unsigned w = level_dim(t->width, ref->level);
+	size_t len = nm_gx_level_size(t->fmt, w, y1 - y0);
+	uint64_t at = t->img_abs + level_offset(t, ref->level) +
+		      nm_gx_level_size(t->fmt, w, ROWS_BAND) * (y0 / ROWS_BAND);
+	uint8_t *src = NULL, *pal = NULL;
+	bool indexed = nm_gx_format_is_indexed(t->fmt);
+	nm_status s = nm_reader_load(m->r, at, len, "TEX1", &src, err);
+	if (s == NM_OK && indexed && t->npal)
+		s = nm_reader_load(m->r, t->pal_abs, (size_t)t->npal * 2, "TEX1", &pal, err);
+	if (s == NM_OK &&
+	    (s = nm_gx_decode(t->fmt, src, len, w, y1 - y0, pal, indexed ? t->npal : 0,
+			      t->pal_fmt, rgba)) != NM_OK)
+		nm_fail(err, s, m->file, "TEX1", t->img_abs, "texture %s level %u: %s", t->stem,
+			ref->level, nm_status_str(s));
+	free(src);
+	free(pal);
+	return s;
+}
+
+/* A range of a level's PNG from the rows it holds (export/png.h). */
+static nm_status range_level(void *ctx, void *arg, uint64_t off, size_t len, nm_out *o,
+			     nm_error *err)
+{
+	struct level_ref *ref = arg;
+	const j3d_texture *t = ref->t;
+	(void)ctx;
+	nm_png_image img = { level_dim(t->width, ref->level), level_dim(t->height, ref->level),
+			     ref->channels, ROWS_BAND, level_rows, arg, t->m->file, "TEX1",
+			     t->img_abs };
+	return nm_png_write_range(o, &img, off, len, err);
+}
+
 /* Encoding an edited level (nmodel apply) in the texture's own format. An indexed
  * texture keeps its palette when every texel's colour is in it; a new palette (for
  * other colours) is written back only where it changes nothing else: a texture of one
@@ -346,6 +387,8 @@ nm_status j3d_texture_files(nm_tree *t, nm_node *dir, const j3d_tex1 *x, uint16_
 		return NM_E_NOMEM;
 	if (!tx->ok)
 		return NM_OK;
+	if (nm_tree_range_producer(t, produce_level, range_level) != NM_OK)
+		return NM_E_NOMEM;
 	if (nm_tree_options(t)->editable &&
 	    nm_tree_invert_producer(t, produce_level, invert_level) != NM_OK)
 		return NM_E_NOMEM;

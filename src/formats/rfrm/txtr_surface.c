@@ -102,6 +102,20 @@ nm_status rfrm_txtr_surface(rfrm_txtr *x, nm_out *o, nm_error *err)
 	return NM_OK;
 }
 
+nm_status rfrm_txtr_surface_prefix(const rfrm_txtr *x, uint8_t *dst, size_t n, nm_error *err)
+{
+	uint8_t *src = NULL;
+	nm_status s = nm_reader_load(x->r, x->gpu->data_off, (size_t)x->gpu->size, "GPU", &src,
+				     err);
+	if (s != NM_OK)
+		return s;
+	if (x->gpu->size < NM_GPU_TAG_LEN || !nm_gpu_codec_of(src) ||
+	    nm_gpu_decode_prefix(src, (size_t)x->gpu->size, dst, n) != NM_OK)
+		s = NM_E_UNSUPPORTED;
+	free(src);
+	return s;
+}
+
 /* The surface's new bytes into the GPU chunk's: each buffer of the chunk compressed again
  * with its own tag, from the part of the surface it made. The chunk may come out of
  * another length only where the reader it lies in can be laid out again. */
