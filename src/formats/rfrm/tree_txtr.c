@@ -36,6 +36,32 @@ static nm_status produce_surface(void *ctx, void *arg, nm_out *o, nm_error *err)
 	return s;
 }
 
+static bool surface_known_broken(rfrm_txtr *x)
+{
+	pthread_mutex_lock(&x->lock);
+	bool broken = x->surface_broken;
+	pthread_mutex_unlock(&x->lock);
+	return broken;
+}
+
+/* A range of surface.bin: the first buffer's prefix through it (its cost grows with off,
+ * so the head is what gains). */
+static nm_status range_surface(void *ctx, void *arg, uint64_t off, size_t len, nm_out *o,
+			       nm_error *err)
+{
+	rfrm_txtr *x = arg;
+	(void)ctx;
+	if (surface_known_broken(x) || off + len > x->surf.size)
+		return NM_E_UNSUPPORTED;
+	uint8_t *prefix = nm_alloc(o->opt, off + len, 1, err, x->name, "GPU", x->gpu->data_off);
+	nm_status s = prefix ? rfrm_txtr_surface_prefix(x, prefix, (size_t)(off + len), err)
+			     : err->code;
+	if (s == NM_OK)
+		nm_out_write(o, prefix + off, len);
+	free(prefix);
+	return s;
+}
+
 /* n buffers, the largest first: a refusal comes before anything is allocated. */
 static nm_status alloc_largest_first(const nm_options *opt, const uint64_t *need, uint8_t **buf,
 				     int n, const rfrm_txtr *x, nm_error *err)
@@ -165,10 +191,7 @@ static nm_status range_png(void *ctx, void *arg, uint64_t off, size_t len, nm_ou
 	rfrm_txtr *x = ref->x;
 	const nm_tegra_level *l = &x->surf.level[ref->level];
 	(void)ctx;
-	pthread_mutex_lock(&x->lock);
-	bool broken = x->surface_broken;
-	pthread_mutex_unlock(&x->lock);
-	if (broken || !x->surface_node)
+	if (surface_known_broken(x) || !x->surface_node)
 		return NM_E_UNSUPPORTED;
 	nm_png_image img = { l->width, l->height, x->fmt->channels,
 			     NM_TEGRA_GOB_ROWS * x->fmt->block_h, level_rows, arg, x->name, "GPU",
@@ -382,7 +405,8 @@ static nm_status add_chunk(rfrm_txtr *x, nm_node *root, const rfrm_item *it)
 		return NM_OK;
 	if (x->has_layout) {
 		x->surface_node = nm_lazy(t, d, "surface.bin", x->surf.size, produce_surface, NULL, x);
-		if (!x->surface_node)
+		if (!x->surface_node ||
+		    nm_tree_range_producer(t, produce_surface, range_surface) != NM_OK)
 			return NM_E_NOMEM;
 	}
 	if (x->meta) {
