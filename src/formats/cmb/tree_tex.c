@@ -7,6 +7,7 @@
 #include <string.h>
 #include "export/png.h"
 #include "export/tex_inverse.h"
+#include "export/tex_range.h"
 #include "export/text.h"
 #include "formats/cmb/cmb.h"
 #include "lib/alloc.h"
@@ -46,34 +47,18 @@ out:
 	return s;
 }
 
-/* Rows [y0, y1) of a level (a multiple of 8: its rows of tiles lie one after another). */
-static nm_status level_rows(void *arg, unsigned y0, unsigned y1, uint8_t *rgba, nm_error *err)
-{
-	const struct level_ref *ref = arg;
-	const cmb_texture *tx = ref->tx;
-	unsigned w = tx->width >> ref->level;
-	size_t strip = nm_pica_level_size(tx->fmt, w, 8), size = strip * ((y1 - y0) / 8);
-	uint64_t at = tx->face_off[ref->face] + tx->level_off[ref->level] + strip * (y0 / 8);
-	uint8_t *src = NULL;
-	nm_status s = nm_reader_load(ref->m->r, at, size, "tex", &src, err);
-	if (s == NM_OK && (s = nm_pica_decode(tx->fmt, src, size, w, y1 - y0, rgba)) != NM_OK)
-		nm_fail(err, s, ref->m->file, "tex", at, "cannot decode %s level %u", tx->stem,
-			ref->level);
-	free(src);
-	return s;
-}
-
-/* A range of a level's PNG from the rows it holds (export/png.h). */
+/* A range of a level's PNG from the rows it holds (export/tex_range.h). */
 static nm_status range_level(void *ctx, void *arg, uint64_t off, size_t len, nm_out *o,
 			     nm_error *err)
 {
 	const struct level_ref *ref = arg;
 	const cmb_texture *tx = ref->tx;
 	(void)ctx;
-	nm_png_image img = { tx->width >> ref->level, tx->height >> ref->level, tx->channels, 8,
-			     level_rows, arg, ref->m->file, "tex",
-			     tx->face_off[ref->face] + tx->level_off[ref->level] };
-	return nm_png_write_range(o, &img, off, len, err);
+	nm_tex_level l = { tx->width >> ref->level, tx->height >> ref->level, ref->m->r,
+			   tx->face_off[ref->face] + tx->level_off[ref->level],
+			   (size_t)tx->level_size[ref->level] };
+	return nm_pica_png_range(tx->fmt, &l, tx->channels, ref->m->file, "tex", off, len, o,
+				 err);
 }
 
 /* An edited level PNG: the level in the texture's format, and when it is level 0 the

@@ -320,6 +320,28 @@ static nm_status produce_buffer(void *ctx, void *arg, nm_out *o, nm_error *err)
 	return rfrm_gpu_decompress(ref->m, ref->index, ref->i, o, err);
 }
 
+/* The same for a vertex buffer, whose reads may be ranges. */
+static nm_status produce_vertex_buffer(void *ctx, void *arg, nm_out *o, nm_error *err)
+{
+	return produce_buffer(ctx, arg, o, err);
+}
+
+/* A range of a vertex buffer: its stream decoded only through the range (the head of
+ * vertex/0.bin needs no walk). An index buffer has none: where it starts needs the walk. */
+static nm_status vertex_buffer_range(void *ctx, void *arg, uint64_t off, size_t len,
+				     nm_out *o, nm_error *err)
+{
+	const struct buf_ref *ref = arg;
+	uint8_t *data;
+	(void)ctx;
+	nm_status s = rfrm_gpu_load_head(ref->m, ref->i, (size_t)(off + len), &data, err);
+	if (s == NM_OK) {
+		nm_out_write(o, data + off, len);
+		free(data);
+	}
+	return s;
+}
+
 static const char *codec_label(uint8_t tag)
 {
 	const nm_gpu_codec *c = nm_gpu_codec_by_tag(tag);
@@ -417,6 +439,8 @@ nm_status rfrm_add_gpu(rfrm_model *m, nm_node *d)
 		nm_text(t, d, "meta.bin", &o);
 		nm_out_free(&o);
 	}
+	if (nm_tree_range_producer(t, produce_vertex_buffer, vertex_buffer_range) != NM_OK)
+		return NM_E_NOMEM;
 	for (int l = 0; l < 2; l++) {
 		size_t n = l ? m->nibufs : m->nvbufs;
 		nm_node *sub = nm_dir(t, d, l ? "index" : "vertex");
@@ -435,7 +459,8 @@ nm_status rfrm_add_gpu(rfrm_model *m, nm_node *d)
 			*ref = (struct buf_ref){ m, l != 0, i };
 			char name[32];
 			snprintf(name, sizeof name, "%zu.bin", i);
-			nm_node *n2 = nm_lazy(t, sub, name, size, produce_buffer, NULL, ref);
+			nm_node *n2 = nm_lazy(t, sub, name, size,
+					      l ? produce_buffer : produce_vertex_buffer, NULL, ref);
 			if (!n2)
 				return NM_E_NOMEM;
 			if (l)
