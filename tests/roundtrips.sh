@@ -61,14 +61,16 @@ settle() { # $1: log; the pushes run on their own thread: wait until they stop c
 		[ "$n" -eq "$(grep -c "NOTIFY: code=4 " "$1")" ] && break
 	done
 }
-# read_dir LOG: reads $mnt/$dir's first file, then its first PNG (a reader walking the
-# directory: a second file READ there), then the rest, in listing order (find's, the
-# order files are produced ahead in); prints the READs for that PNG and for the rest,
-# and leaves the PNGs of the rest in $WORK/pngs.
+# read_dir LOG: reads $mnt/$dir's first small file (within the 64 KiB head: a file read
+# through is a reader walking the directory already, fuse/ahead.h), then its first PNG
+# (a second file READ there: now it walks), then the rest, in listing order (find's,
+# the order files are produced ahead in); prints the READs for that PNG and for the
+# rest, and leaves the PNGs of the rest in $WORK/pngs.
 read_dir() {
 	local first png
 	local -a files rest
-	mapfile -t files < <(find "$mnt/$dir" -maxdepth 1 -type f)
+	mapfile -t files < <(find "$mnt/$dir" -maxdepth 1 -type f -size -65537c
+			     find "$mnt/$dir" -maxdepth 1 -type f -size +65536c)
 	png=$(printf '%s\n' "${files[@]:1}" | grep -m1 '\.png$')
 	mapfile -t rest < <(printf '%s\n' "${files[@]:1}" | grep -vxF "$png")
 	printf '%s\n' "${rest[@]}" | grep '\.png$' > "$WORK/pngs"

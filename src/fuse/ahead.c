@@ -69,10 +69,9 @@ static void produce_siblings(nm_fuse_fs *fs, struct nm_fuse_ahead *a, const stru
 		for (i++; i < count && still_reading(a, q->dir, q->tree); i++)
 			if (worth_ahead(fs->tree, kids[i], left, &size)) {
 				left -= size;
-				/* A failure is the file's READ's to report. A small file made is
-				 * handed to the kernel too: its READ is not sent. */
-				if (nm_produce(fs->tree, kids[i], &err) == NM_OK &&
-				    size <= NM_FUSE_PREFILL_MAX)
+				/* A failure is the file's READ's to report. The file made is
+				 * handed to the kernel too: its READs are not sent. */
+				if (nm_produce(fs->tree, kids[i], &err) == NM_OK)
 					nm_fuse_prefill_push(fs, kids[i]);
 			}
 	}

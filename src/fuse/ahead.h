@@ -10,8 +10,8 @@
  * first: within half of cache_size per directory (more would be evicted before it is
  * read), never for a listing alone (only a READ starts it), and dropped as soon as a
  * READ comes from another directory (the reader has left: its next files are
- * elsewhere). A small file made so (a texture's PNG) is pushed into the page cache
- * (prefill.h's budget), so its READ is not sent either. A reader whose READs come from
+ * elsewhere). A file made so, of at most NM_FUSE_MAX_REQUEST bytes, is pushed into the
+ * page cache (prefill.h's budget), so its READs are not sent either. A reader whose READs come from
  * a second subdirectory of a directory, a few levels below it (the prefill leaves the
  * reader's READs to deeper directories' first files), walks its tree (find, cp -r) and
  * reads its own files after its subdirectories': its large files after that

@@ -39,14 +39,16 @@ static bool spend(struct nm_fuse_prefill *p, uint64_t cost)
 	return true;
 }
 
-/* Push small file k whole: 1 pushed (or refused by the kernel), 0 not pushed (empty, too
- * large, or its bytes failed: its READ says why), -1 the budget is spent. */
-static int push_one(nm_fuse_fs *fs, struct nm_fuse_prefill *p, nm_node *k)
+/* Push file k whole, if of at most max bytes: 1 pushed (or refused by the kernel), 0 not
+ * pushed (empty, too large, or its bytes failed: its READ says why), -1 the budget is
+ * spent. */
+static int push_one(nm_fuse_fs *fs, struct nm_fuse_prefill *p, nm_node *k, uint64_t max)
 {
 	nm_error err;
 	uint64_t size;
 	nm_read_hold h;
-	if (nm_size(fs->tree, k, &size, &err) != NM_OK || size == 0 || size > NM_FUSE_PREFILL_MAX)
+	if (nm_size(fs->tree, k, &size, &err) != NM_OK || size == 0 || size > max ||
+	    size > SIZE_MAX)
 		return 0;
 	uint64_t cost = (size + PAGE - 1) / PAGE * PAGE;
 	if (!spend(p, cost))
@@ -79,7 +81,7 @@ static bool push_files(nm_fuse_fs *fs, struct nm_fuse_prefill *p, nm_node **kids
 	for (size_t i = 0; i < count; i++) {
 		serve_waiting(fs, p);
 		if (nm_node_id(kids[i]) != read && nm_node_at_hand(kids[i]) &&
-		    push_one(fs, p, kids[i]) < 0)
+		    push_one(fs, p, kids[i], NM_FUSE_PREFILL_MAX) < 0)
 			return false;
 	}
 	return true;
@@ -255,5 +257,5 @@ void nm_fuse_prefill_ask(nm_fuse_fs *fs, nm_node *file)
 void nm_fuse_prefill_push(nm_fuse_fs *fs, nm_node *file)
 {
 	if (fs->prefill && nm_node_produced(fs->tree, file))
-		push_one(fs, fs->prefill, file);
+		push_one(fs, fs->prefill, file, NM_FUSE_MAX_REQUEST);
 }
