@@ -73,6 +73,10 @@ static void produce_siblings(nm_fuse_fs *fs, struct nm_fuse_ahead *a, const stru
 				 * handed to the kernel too: its READs are not sent. */
 				if (nm_produce(fs->tree, kids[i], &err) == NM_OK)
 					nm_fuse_prefill_push(fs, kids[i]);
+			} else if (nm_node_type(kids[i]) == NM_NODE_SLICE) {
+				/* nothing to make: a chunk's raw.bin larger than the prefill's
+				 * files is pushed as it is (one pread) */
+				nm_fuse_prefill_push(fs, kids[i]);
 			}
 	}
 	nm_node_put(fs->tree, dir);

@@ -256,6 +256,7 @@ void nm_fuse_prefill_ask(nm_fuse_fs *fs, nm_node *file)
 
 void nm_fuse_prefill_push(nm_fuse_fs *fs, nm_node *file)
 {
-	if (fs->prefill && nm_node_produced(fs->tree, file))
+	if (fs->prefill && (nm_node_produced(fs->tree, file) ||
+			    (nm_node_type(file) == NM_NODE_SLICE && nm_node_at_hand(file))))
 		push_one(fs, fs->prefill, file, NM_FUSE_MAX_REQUEST);
 }

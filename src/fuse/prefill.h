@@ -39,7 +39,8 @@ void nm_fuse_prefill_stop(nm_fuse_fs *fs);
  * its READ is answered). Never waits. */
 void nm_fuse_prefill_ask(nm_fuse_fs *fs, nm_node *file);
 /* Push file, a lazy file just produced ahead of its reader (ahead.c: a texture's PNG,
- * which the prefill itself never decodes, mesh.obj, model.glb), when it is at most
+ * which the prefill itself never decodes, mesh.obj, model.glb) or a slice of the model
+ * at hand (a chunk's raw.bin too large for the prefill's own pushes), when it is at most
  * NM_FUSE_MAX_REQUEST bytes (up to a few READs: a larger one's READs cost little beside
  * its production), within the same budget, so that its READs are not sent either. Not
  * from a request's thread (see above); nothing without the prefill (-o noprefill,
