@@ -55,11 +55,15 @@ nm_status nm_png_write_range(nm_out *o, const nm_png_image *img, uint64_t off, s
 
 /* A PNG for another file to embed (model.glb): its size and producer (with ctx/arg),
  * those of a PNG the tree shows, or of a variant of it made for the embedding (J3D's
- * I4/I8 with their alpha). size 0: none. */
+ * I4/I8 with their alpha). size 0: none. file: the PNG the tree shows with these very
+ * bytes, in tree (NULL: none, or a variant): the embedding takes its bytes when they are
+ * made already, and leaves them to it when it makes them (nm_tree_peek, nm_tree_offer). */
 typedef struct nm_png_source {
 	uint64_t size;
 	nm_produce_fn produce;
 	void *ctx, *arg;
+	nm_tree *tree;
+	nm_node *file;
 } nm_png_source;
 
 #endif

@@ -234,10 +234,12 @@ static nm_status add_levels(nm_tree *t, nm_node *dir, cmb_model *m, cmb_texture 
 			if (!ref)
 				return NM_E_NOMEM;
 			*ref = (struct level_ref){ .m = m, .tx = tx, .face = f, .level = k };
-			if (size && !nm_lazy(t, dir, name, size, produce_level, NULL, ref))
+			nm_node *file = size ? nm_lazy(t, dir, name, size, produce_level, NULL, ref)
+					     : NULL;
+			if (size && !file)
 				return NM_E_NOMEM;
 			if (size && tx->nfaces == 1 && k == 0)
-				tx->png = (nm_png_source){ size, produce_level, NULL, ref };
+				tx->png = (nm_png_source){ size, produce_level, NULL, ref, t, file };
 		}
 	return NM_OK;
 }

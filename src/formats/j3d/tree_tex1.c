@@ -222,10 +222,11 @@ static nm_status invert_level(void *ctx, void *arg, const uint8_t *png, size_t l
 /* Level 0 for model.glb: the tree's NAME.png, but grey+alpha for I4 and I8, whose
  * intensity GX samples as alpha too (gx.c): a glTF material that blends or alpha-tests
  * with such a texture needs that alpha, and a grey PNG has none. */
-static bool glb_png(nm_tree *t, j3d_texture *tx, struct level_ref *level0, uint64_t size)
+static bool glb_png(nm_tree *t, j3d_texture *tx, struct level_ref *level0, uint64_t size,
+		    nm_node *file)
 {
 	if (tx->fmt != NM_GX_I4 && tx->fmt != NM_GX_I8) {
-		tx->png = (nm_png_source){ size, produce_level, NULL, level0 };
+		tx->png = (nm_png_source){ size, produce_level, NULL, level0, t, file };
 		return true;
 	}
 	struct level_ref *ref = nm_tree_alloc_array(t, 1, sizeof *ref);
@@ -233,7 +234,7 @@ static bool glb_png(nm_tree *t, j3d_texture *tx, struct level_ref *level0, uint6
 		return false;
 	*ref = (struct level_ref){ tx, 0, 2 };
 	tx->png = (nm_png_source){ nm_png_size(tx->width, tx->height, 2), produce_level, NULL,
-				   ref };
+				   ref, NULL, NULL }; /* no file shows this variant */
 	return true;
 }
 
@@ -404,10 +405,11 @@ nm_status j3d_texture_files(nm_tree *t, nm_node *dir, const j3d_tex1 *x, uint16_
 			snprintf(ext, sizeof ext, ".png");
 		uint64_t size = nm_png_size(level_dim(tx->width, l), level_dim(tx->height, l),
 					    channels(tx));
+		nm_node *file = NULL;
 		if (!size || !add_file_name(name, sizeof name, tx->stem, ext) ||
-		    !nm_lazy(t, dir, name, size, produce_level, NULL, ref))
+		    !(file = nm_lazy(t, dir, name, size, produce_level, NULL, ref)))
 			return NM_E_NOMEM;
-		if (l == 0 && !glb_png(t, tx, ref, size))
+		if (l == 0 && !glb_png(t, tx, ref, size, file))
 			return NM_E_NOMEM;
 	}
 	if (!add_file_name(name, sizeof name, tx->stem, ".bin") ||

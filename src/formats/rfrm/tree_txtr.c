@@ -489,7 +489,8 @@ bool rfrm_txtr_png_source(nm_reader *r, nm_tree *t, nm_png_source *src)
 		return false;
 	*ref = (rfrm_txtr_level){ x, 0, 0 };
 	const nm_tegra_level *l = &x->surf.level[0];
+	/* Made for the model alone (produce_png_alone): no file of its tree to share with. */
 	*src = (nm_png_source){ nm_png_size(l->width, l->height, x->fmt->channels),
-				produce_png_alone, NULL, ref };
+				produce_png_alone, NULL, ref, NULL, NULL };
 	return true;
 }
