@@ -190,6 +190,25 @@ START_TEST(round_trips)
 		/* The span is enough; one byte less is not. */
 		ck_assert_int_eq(nm_tegra_deswizzle(sw, span, rb, rows, bh, back), NM_OK);
 		ck_assert_int_eq(nm_tegra_deswizzle(sw, span - 1, rb, rows, bh, back), NM_E_FORMAT);
+		/* Every run of GOB rows alone, from the bytes through its last row only: the
+		 * same rows. */
+		for (uint64_t r0 = 0; r0 < rows; r0 += NM_TEGRA_GOB_ROWS)
+			for (uint64_t r1 = r0 + 1; r1 <= rows; r1 += 5) {
+				uint64_t gobs_x = (rb + 63) / 64;
+				size_t need = (size_t)nm_tegra_offset(rb - 1, r1 - 1, gobs_x, bh) + 1;
+				memset(back, 0, rb * rows);
+				ck_assert_int_eq(nm_tegra_deswizzle_rows(sw, need, rb, rows, bh, r0, r1,
+									 back), NM_OK);
+				ck_assert_msg(memcmp(lin + r0 * rb, back, (r1 - r0) * rb) == 0,
+					      "case %zu: rows %llu..%llu differ", c,
+					      (unsigned long long)r0, (unsigned long long)r1);
+				ck_assert_int_eq(nm_tegra_deswizzle_rows(sw, need - 1, rb, rows, bh, r0,
+									 r1, back), NM_E_FORMAT);
+			}
+		ck_assert_int_eq(nm_tegra_deswizzle_rows(sw, size, rb, rows, bh, 1, rows, back),
+				 NM_E_INVAL);   /* row0 inside a GOB row */
+		ck_assert_int_eq(nm_tegra_deswizzle_rows(sw, size, rb, rows, bh, 0, rows + 1, back),
+				 NM_E_INVAL);
 		free(lin);
 		free(sw);
 		free(back);

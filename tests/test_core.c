@@ -564,12 +564,18 @@ static nm_status produce_kib(void *ctx, void *arg, nm_out *o, nm_error *err)
 	return NM_OK;
 }
 
+/* A cache of 3000 bytes under opt (which must outlive it). */
+static nm_cache *cache_of_3000(nm_options *opt)
+{
+	nm_options_init(opt);
+	opt->cache_size = 3000;
+	return nm_cache_new(opt);
+}
+
 START_TEST(cache_lru_bound)
 {
 	nm_options opt;
-	nm_options_init(&opt);
-	opt.cache_size = 3000;
-	nm_cache *c = nm_cache_new(&opt);
+	nm_cache *c = cache_of_3000(&opt);
 	nm_cache_entry *e;
 	int fills = 0;
 	/* Keys 1..5 of 1000 bytes: only three fit. */
@@ -603,6 +609,38 @@ START_TEST(cache_lru_bound)
 END_TEST
 
 /* --- OBJ and triangulation ------------------------------------------------------ */
+
+/* Bytes offered for a key without an entry are what a get then finds, with no fill; an
+ * offer never replaces an entry, and one larger than the limit is not kept. */
+START_TEST(cache_offer_keeps_what_is_missing)
+{
+	nm_options opt;
+	nm_cache *c = cache_of_3000(&opt);
+	nm_cache_entry *e;
+	int fills = 0;
+	ck_assert_ptr_null(nm_cache_peek(c, (void *)1));
+	nm_cache_offer(c, (void *)1, (const uint8_t *)"offered", 7);
+	ck_assert_int_eq(nm_cache_get(c, (void *)1, produce_kib, &fills, (void *)1000, &e, NULL), NM_OK);
+	ck_assert_int_eq(fills, 0);
+	ck_assert_uint_eq(nm_cache_len(e), 7);
+	ck_assert_mem_eq(nm_cache_data(e), "offered", 7);
+	nm_cache_release(c, e);
+	/* key 2 is made, then offered other bytes: the made ones stay */
+	ck_assert_int_eq(nm_cache_get(c, (void *)2, produce_kib, &fills, (void *)100, &e, NULL), NM_OK);
+	nm_cache_release(c, e);
+	nm_cache_offer(c, (void *)2, (const uint8_t *)"other", 5);
+	e = nm_cache_peek(c, (void *)2);
+	ck_assert_ptr_nonnull(e);
+	ck_assert_uint_eq(nm_cache_len(e), 100);
+	ck_assert_int_eq(nm_cache_data(e)[0], 'x');
+	nm_cache_release(c, e);
+	static uint8_t big[4000];
+	nm_cache_offer(c, (void *)3, big, sizeof big);
+	ck_assert(!nm_cache_has(c, (void *)3));
+	ck_assert_uint_le(nm_cache_bytes(c), 3000);
+	nm_cache_free(c);
+}
+END_TEST
 
 START_TEST(triangulate_kinds)
 {
@@ -743,7 +781,7 @@ START_TEST(gltf_size_matches)
 	};
 	nm_obj_model mesh = { .groups = groups, .ngroups = 5, .load = load_test_group,
 			      .ctx = groups };
-	nm_png_source img = { nm_png_size(2, 2, 4), tiny_png, NULL, NULL };
+	nm_png_source img = { nm_png_size(2, 2, 4), tiny_png, NULL, NULL, NULL, NULL };
 	/* Material 0 reads UV set 1, which group a lacks: the writer adds it (zeros). */
 	nm_gltf_material mats[2] = {
 		{ .name = "m0", .color = { 1, 0.5f, 0, 1 }, .image = 0, .uv = 1,
@@ -864,6 +902,7 @@ static Suite *core_suite(void)
 	tcase_add_test(tc, tree_at_hand);
 	tcase_add_test(tc, cache_concurrent_single_fill);
 	tcase_add_test(tc, cache_lru_bound);
+	tcase_add_test(tc, cache_offer_keeps_what_is_missing);
 	tcase_add_test(tc, triangulate_kinds);
 	tcase_add_test(tc, obj_size_matches);
 	tcase_add_test(tc, gltf_size_matches);

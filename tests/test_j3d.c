@@ -773,6 +773,43 @@ static size_t glb_pngs(const char *glb, size_t len, const char **png, size_t *pn
 /* GX samples I4 and I8 with alpha = intensity: tex1/i4.png is grey (the texture's own
  * layout), the glb's copy is grey+alpha so that a material blending with it keeps that
  * alpha. The fixture's material mat_b draws with i4. */
+/* model.glb embeds the level-0 PNGs the tree shows (all but I4's and I8's): made after
+ * them, it takes their bytes; made before them, it leaves its copies for their reads,
+ * which then produce nothing. Either way every byte is what a fresh tree gives. */
+START_TEST(test_glb_shares_pngs)
+{
+	nm_tree *a = fixture_tree((j3dw_opts){ .variant = J3DW_BMD3 });
+	nm_tree *b = fixture_tree((j3dw_opts){ .variant = J3DW_BMD3 });
+	size_t len_a, len_b;
+	char *glb_a = must_read(a, "model.glb", &len_a); /* a: the glb first */
+	uint64_t made = nm_tree_productions(a);
+	unsigned shared = 0;
+	for (int tex = 0; tex < J3DW_NTEX; tex++) {
+		char path[96];
+		snprintf(path, sizeof path, "tex1/%s.png", j3dw_tex_files[tex]);
+		uint64_t before = nm_tree_productions(a);
+		size_t n_a, n_b;
+		char *png_a = must_read(a, path, &n_a);
+		shared += nm_tree_productions(a) == before;
+		char *png_b = must_read(b, path, &n_b); /* b: the PNGs first */
+		ck_assert_msg(n_a == n_b && memcmp(png_a, png_b, n_a) == 0, "%s differs", path);
+		free(png_a);
+		free(png_b);
+	}
+	ck_assert_msg(shared > 0, "no level-0 PNG of %d was left by model.glb", J3DW_NTEX);
+	ck_assert_uint_eq(made, 1);
+	uint64_t before = nm_tree_productions(b);
+	char *glb_b = must_read(b, "model.glb", &len_b);
+	ck_assert_uint_eq(nm_tree_productions(b), before + 1);
+	ck_assert_uint_eq(len_a, len_b);
+	ck_assert(memcmp(glb_a, glb_b, len_a) == 0);
+	free(glb_a);
+	free(glb_b);
+	nm_tree_free(a);
+	nm_tree_free(b);
+}
+END_TEST
+
 START_TEST(test_glb_intensity_alpha)
 {
 	nm_tree *t = fixture_tree((j3dw_opts){ .variant = J3DW_BMD3 });
@@ -1894,6 +1931,7 @@ static Suite *j3d_suite(void)
 	tcase_add_test(tc, test_mdl3_unnamed_bp);
 	tcase_add_test(tc, test_textures);
 	tcase_add_test(tc, test_glb_intensity_alpha);
+	tcase_add_test(tc, test_glb_shares_pngs);
 	tcase_add_test(tc, test_mesh_obj);
 	tcase_add_test(tc, test_unknown_and_order);
 	tcase_add_test(tc, test_sizes_from_counts);

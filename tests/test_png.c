@@ -179,6 +179,85 @@ START_TEST(png_bands_same_bytes)
 }
 END_TEST
 
+/* An image whose rows a range asks for, checked: each request aligned to the band and
+ * inside the image; the rows it was asked for counted. */
+struct rows_src {
+	const uint8_t *rgba;
+	unsigned w, h, band;
+	uint64_t rows_made;
+};
+
+static nm_status copy_rows(void *arg, unsigned y0, unsigned y1, uint8_t *rgba, nm_error *err)
+{
+	struct rows_src *r = arg;
+	(void)err;
+	ck_assert_uint_eq(y0 % r->band, 0);
+	ck_assert(y1 % r->band == 0 || y1 == r->h);
+	ck_assert_uint_lt(y0, y1);
+	ck_assert_uint_le(y1, r->h);
+	memcpy(rgba, r->rgba + (size_t)y0 * r->w * 4, (size_t)(y1 - y0) * r->w * 4);
+	r->rows_made += y1 - y0;
+	return NM_OK;
+}
+
+/* Every range of a PNG made by nm_png_write_range is the same bytes as nm_png_write's:
+ * the head, ranges across chunk and row edges, one byte; a range that reaches the
+ * adler32 is declined for a large image and made for a small one. A head of 16 KiB asks
+ * for the rows of one IDAT chunk, whatever the image's size. */
+START_TEST(png_ranges_same_bytes)
+{
+	static const unsigned dims[][3] = { { 2048, 1024, 12 }, { 1501, 299, 8 }, { 37, 53, 4 },
+					    { 4097, 300, 1 }, { 90, 90, 8 } };
+	for (size_t d = 0; d < sizeof dims / sizeof dims[0]; d++)
+		for (unsigned c = 1; c <= 4; c++) {
+			unsigned w = dims[d][0], h = dims[d][1];
+			size_t n = (size_t)w * h * 4;
+			uint8_t *rgba = malloc(n);
+			ck_assert_ptr_nonnull(rgba);
+			for (size_t i = 0; i < n; i++)
+				rgba[i] = (uint8_t)(i * 2654435761u >> 11);
+			nm_out whole;
+			nm_out_init(&whole);
+			ck_assert_int_eq(nm_png_write(&whole, rgba, w, h, c), NM_OK);
+			struct rows_src src = { rgba, w, h, dims[d][2], 0 };
+			nm_png_image img = { w, h, c, dims[d][2], copy_rows, &src, "t", "png", 0 };
+			uint64_t size = whole.len, tail = size - 20;
+			uint32_t seed = 12345;
+			for (int k = 0; k < 60; k++) {
+				uint64_t off = k == 0 ? 0 : k == 1 ? size - 1 : k == 2 ? tail - 5
+					       : (seed = seed * 1103515245u + 12345u) % size;
+				size_t len = k == 0 ? 16384 : k < 3 ? (size_t)k + 1 : 1 + (seed >> 7) % 200000;
+				if (off + len > size)
+					len = (size_t)(size - off);
+				nm_out o;
+				nm_out_init(&o);
+				nm_error err;
+				src.rows_made = 0;
+				nm_status s = nm_png_write_range(&o, &img, off, len, &err);
+				if (off + len > tail && size > NM_PNG_RANGE_WHOLE) {
+					ck_assert_int_eq(s, NM_E_UNSUPPORTED);
+					ck_assert_uint_eq(o.len, 0);
+				} else {
+					ck_assert_int_eq(s, NM_OK);
+					ck_assert_uint_eq(o.len, len);
+					ck_assert_msg(memcmp(o.data, whole.data + off, len) == 0,
+						      "%ux%u/%u: %zu bytes at %llu differ", w, h, c, len,
+						      (unsigned long long)off);
+				}
+				if (k == 0 && size > NM_PNG_RANGE_WHOLE) {
+					/* One chunk's rows and a band either side at most. */
+					uint64_t row_len = (uint64_t)w * c + 1;
+					ck_assert_uint_le(src.rows_made,
+							  NM_PNG_BLOCK / row_len + 2 + 2 * dims[d][2]);
+				}
+				nm_out_free(&o);
+			}
+			nm_out_free(&whole);
+			free(rgba);
+		}
+}
+END_TEST
+
 static Suite *png_suite(void)
 {
 	Suite *s = suite_create("png");
@@ -190,6 +269,7 @@ static Suite *png_suite(void)
 	tcase_add_test(tc, png_bytes_are_fixed);
 	tcase_add_test(tc, png_size_formula);
 	tcase_add_test(tc, png_bands_same_bytes);
+	tcase_add_test(tc, png_ranges_same_bytes);
 	suite_add_tcase(s, tc);
 	return s;
 }

@@ -146,8 +146,8 @@ int main(int argc, char **argv)
 		for (int i = 1; i < argc; i++)
 			one_model(argv[i]);
 	} else {
-		static const char *const dirs[] = { "cmod", "cmb", "bmd", "bdl", "cmdl", "rarc",
-						    "zar", "gar" };
+		static const char *const dirs[] = { "cmod", "cmb", "bmd", "bdl", "cmdl", "txtr",
+						    "rarc", "zar", "gar", "folder" };
 		const char *top = getenv("top_srcdir");
 		char corpus[4096];
 		snprintf(corpus, sizeof corpus, "%s/../shared/corpus", top ? top : ".");

@@ -20,6 +20,51 @@ static void failed(walk_ctx *w, walk_step step, nm_status s, const nm_error *err
 		w->o->on_failure(w->o->ctx, step, w->path, s, err);
 }
 
+/* A range read before its file is produced (check_ranges): where, and its bytes. */
+typedef struct walk_range {
+	uint64_t off;
+	size_t len;
+	uint8_t *bytes;
+} walk_range;
+
+#define WALK_RANGES 2
+
+/* The head and a middle range of a file with a range producer, not produced yet: read
+ * now (by range), compared once the whole file is read. Its whole production then comes
+ * first, so the reads after it come from the cache, not by ranges. */
+static bool read_ranges(walk_ctx *w, nm_node *k, uint64_t size, walk_range *r)
+{
+	if (!w->o->check_ranges || !nm_node_ranged(w->t, k) || nm_node_produced(w->t, k))
+		return false;
+	uint64_t at[WALK_RANGES] = { 0, size / 2 };
+	size_t want[WALK_RANGES] = { 16384, 300 };
+	for (int i = 0; i < WALK_RANGES; i++) {
+		nm_read_hold h;
+		nm_error err;
+		r[i] = (walk_range){ at[i], 0, NULL };
+		if (nm_read_pin(w->t, k, at[i], want[i], &h, &err) != NM_OK)
+			continue;   /* the whole read below meets the failure again */
+		if ((r[i].bytes = malloc(h.len ? h.len : 1)) != NULL) {
+			memcpy(r[i].bytes, h.data, h.len);
+			r[i].len = h.len;
+		}
+		nm_read_release(w->t, &h);
+	}
+	nm_error err;
+	nm_produce(w->t, k, &err);
+	return true;
+}
+
+static void compare_ranges(walk_stats *st, walk_range *r, const uint8_t *data, uint64_t size)
+{
+	for (int i = 0; i < WALK_RANGES; i++) {
+		if (r[i].bytes && data && (r[i].off + r[i].len > size ||
+					   memcmp(r[i].bytes, data + r[i].off, r[i].len) != 0))
+			st->range_mismatches++;
+		free(r[i].bytes);
+	}
+}
+
 /* Read the file at w->path whole, in the pieces a FUSE read would ask for. */
 static void read_file(walk_ctx *w, nm_node *k, uint64_t size)
 {
@@ -29,8 +74,10 @@ static void read_file(walk_ctx *w, nm_node *k, uint64_t size)
 	size_t got;
 	uint64_t off = 0;
 	nm_status s;
+	walk_range ranges[WALK_RANGES];
+	bool ranged = read_ranges(w, k, size, ranges);
 	/* The bytes, only for a caller that looks at them. */
-	uint8_t *data = w->o->on_file ? malloc(size + 1) : NULL;
+	uint8_t *data = w->o->on_file || ranged ? malloc(size + 1) : NULL;
 	while ((s = nm_read(w->t, k, off, buf, sizeof buf, &got, &err)) == NM_OK && got) {
 		if (data && off + got <= size)
 			memcpy(data + off, buf, got);
@@ -47,8 +94,10 @@ static void read_file(walk_ctx *w, nm_node *k, uint64_t size)
 		st->size_mismatches++;
 	if (s != NM_OK)
 		failed(w, WALK_READ, s, &err);
-	else if (data && off == size)
+	else if (data && off == size && w->o->on_file)
 		w->o->on_file(w->o->ctx, w->t, w->path, data, (size_t)size);
+	if (ranged)
+		compare_ranges(st, ranges, s == NM_OK && off == size ? data : NULL, size);
 	st->bytes += off;
 	free(data);
 }

@@ -11,6 +11,7 @@
 typedef struct walk_stats {
 	size_t dirs, files, failed;      /* failed: produce/read errors (allowed for bad input) */
 	size_t size_mismatches;          /* never allowed */
+	size_t range_mismatches;         /* check_ranges: a range not its whole file's bytes */
 	uint64_t bytes;
 	unsigned depth;                  /* deepest directory below the root */
 } walk_stats;
@@ -23,6 +24,10 @@ typedef enum walk_step { WALK_LIST, WALK_SIZE, WALK_READ } walk_step;
  * everywhere (test_cmb, test_j3d, the damaged-input tests, sweep; test_rfrm). */
 typedef struct walk_opts {
 	bool sizes_only;   /* list and stat, read nothing (what ls -lR does) */
+	/* In a tree that allows ranges (nm_tree_allow_ranges), each file with a range
+	 * producer not produced yet: its head and a range in its middle read first (made by
+	 * range), then the whole file, and the ranges compared with it (fuzz targets). */
+	bool check_ranges;
 	/* Which files to read (NULL: all); the others are stat'ed only. A fuzz target
 	 * keeps its executions cheap so (tests/fuzz/run_driver.h). */
 	bool (*read_if)(void *ctx, const char *path, uint64_t size);

@@ -63,12 +63,11 @@ uint64_t nm_tegra_level_span(uint64_t row_bytes, uint64_t rows, unsigned block_h
 /* Copy one level either way. A GOB row is four runs of 16 bytes that are contiguous on
  * both sides, so the copy works run by run; runs cut by the level's right edge are
  * shortened, rows below its bottom skipped. */
-static void copy_level(const uint8_t *src, uint8_t *dst, uint64_t row_bytes, uint64_t rows,
-		       unsigned block_height, int to_linear)
+static void copy_rows(const uint8_t *src, uint8_t *dst, uint64_t row_bytes, uint64_t rows,
+		      unsigned block_height, int to_linear, uint64_t gy0, uint64_t gy1)
 {
 	uint64_t gobs_x = div_up(row_bytes, NM_TEGRA_GOB_WIDTH);
-	uint64_t gob_rows = div_up(rows, NM_TEGRA_GOB_ROWS);
-	for (uint64_t gy = 0; gy < gob_rows; gy++) {
+	for (uint64_t gy = gy0; gy < gy1; gy++) {
 		uint64_t y0 = gy * NM_TEGRA_GOB_ROWS;
 		uint64_t block_row = gy / block_height, in_block = gy % block_height;
 		for (uint64_t gx = 0; gx < gobs_x; gx++) {
@@ -82,7 +81,8 @@ static void copy_level(const uint8_t *src, uint8_t *dst, uint64_t row_bytes, uin
 					if (n > 16)
 						n = 16;
 					uint64_t sw = gob + gob_offset(x, y);
-					uint64_t li = (y0 + y) * row_bytes + x0 + x;
+					uint64_t li = (y0 + y - gy0 * NM_TEGRA_GOB_ROWS) *
+							      row_bytes + x0 + x;
 					if (to_linear)
 						memcpy(dst + li, src + sw, (size_t)n);
 					else
@@ -91,6 +91,28 @@ static void copy_level(const uint8_t *src, uint8_t *dst, uint64_t row_bytes, uin
 			}
 		}
 	}
+}
+
+static void copy_level(const uint8_t *src, uint8_t *dst, uint64_t row_bytes, uint64_t rows,
+		       unsigned block_height, int to_linear)
+{
+	copy_rows(src, dst, row_bytes, rows, block_height, to_linear, 0,
+		  div_up(rows, NM_TEGRA_GOB_ROWS));
+}
+
+nm_status nm_tegra_deswizzle_rows(const uint8_t *src, size_t src_len, uint64_t row_bytes,
+				  uint64_t rows, unsigned block_height, uint64_t row0,
+				  uint64_t row1, uint8_t *dst)
+{
+	if (!row_bytes || !rows || !valid_block_height(block_height) || !src || !dst ||
+	    row0 % NM_TEGRA_GOB_ROWS || row0 >= row1 || row1 > rows)
+		return NM_E_INVAL;
+	uint64_t gobs_x = div_up(row_bytes, NM_TEGRA_GOB_WIDTH);
+	if (src_len < nm_tegra_offset(row_bytes - 1, row1 - 1, gobs_x, block_height) + 1)
+		return NM_E_FORMAT;
+	copy_rows(src, dst, row_bytes, row1, block_height, 1, row0 / NM_TEGRA_GOB_ROWS,
+		  div_up(row1, NM_TEGRA_GOB_ROWS));
+	return NM_OK;
 }
 
 nm_status nm_tegra_deswizzle(const uint8_t *src, size_t src_len, uint64_t row_bytes,

@@ -50,6 +50,14 @@ uint64_t nm_tegra_offset(uint64_t x, uint64_t y, uint64_t gobs_x, unsigned block
  * for a block height that is not 1..16 and a power of two, or a zero size. */
 nm_status nm_tegra_deswizzle(const uint8_t *src, size_t src_len, uint64_t row_bytes,
 			     uint64_t rows, unsigned block_height, uint8_t *dst);
+/* Rows [row0, row1) of the level alone (row0 a multiple of NM_TEGRA_GOB_ROWS): dst gets
+ * (row1 - row0) x row_bytes bytes, as nm_tegra_deswizzle's from row row0 on. src holds the
+ * level from its start, at least through row1 - 1's last byte (NM_E_FORMAT if not); the
+ * bytes before the block of GOBs holding row0 are not read. NM_E_INVAL as above, or for
+ * rows outside the level. */
+nm_status nm_tegra_deswizzle_rows(const uint8_t *src, size_t src_len, uint64_t row_bytes,
+				  uint64_t rows, unsigned block_height, uint64_t row0,
+				  uint64_t row1, uint8_t *dst);
 /* The inverse, for fixtures and tests: dst (nm_tegra_level_size bytes) gets the level,
  * padding zeroed. */
 nm_status nm_tegra_swizzle(const uint8_t *src, uint64_t row_bytes, uint64_t rows,

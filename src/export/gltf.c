@@ -204,9 +204,17 @@ static nm_status write_images(const nm_gltf_model *m, const nm_gltf_plan *p, nm_
 			continue;
 		const nm_png_source *img = &m->images[k];
 		size_t before = o->len;
-		nm_status s = img->produce(img->ctx, img->arg, o, err);
-		if (s != NM_OK)
-			return s;
+		nm_read_hold h;
+		if (img->file && nm_tree_peek(img->tree, img->file, &h)) {
+			nm_out_write(o, h.data, h.len); /* tex1/NAME.png was read first */
+			nm_read_release(img->tree, &h);
+		} else {
+			nm_status s = img->produce(img->ctx, img->arg, o, err);
+			if (s != NM_OK)
+				return s;
+			if (img->file && nm_out_status(o) == NM_OK)
+				nm_tree_offer(img->tree, img->file, o->data + before, o->len - before);
+		}
 		if (nm_out_status(o) == NM_OK && o->len - before != img->size)
 			return nm_fail(err, NM_E_IO, "model.glb", "images", NM_NO_OFFSET,
 				       "image %zu is %zu bytes, not the %llu announced", k,

@@ -1,6 +1,8 @@
+#include <stdlib.h>
 #include <string.h>
 #include <zlib.h>
 #include "export/png.h"
+#include "lib/alloc.h"
 #include "lib/bands.h"
 
 #define PNG_MAX_SIDE 0x7FFFFFFFu   /* the PNG specification's limit */
@@ -59,8 +61,10 @@ static void chunk_end(struct png_writer *pw)
  * do not depend on how many. Each band's adler32 starts at 1; nm_png_write combines
  * them in order, writes the sum into the last block and only then its chunk's CRC. */
 struct png_job {
-	uint8_t *file;
-	const uint8_t *rgba;
+	uint8_t *file;         /* the file's bytes from file_at on */
+	uint64_t file_at;
+	const uint8_t *rgba;   /* rows from row0 on */
+	unsigned row0;
 	unsigned w, channels;
 	uint64_t raw;          /* raw bytes: rows of a filter byte and their samples */
 	unsigned blocks;
@@ -118,7 +122,7 @@ static uint8_t *raw_bytes(const struct png_job *j, uint64_t at, size_t n, uint8_
 	uint64_t y = at / row_len;
 	size_t col = (size_t)(at % row_len);
 	while (n > 0) {
-		const uint8_t *row = j->rgba + (size_t)y * j->w * 4;
+		const uint8_t *row = j->rgba + (size_t)(y - j->row0) * j->w * 4;
 		size_t end = row_len - col < n ? row_len : col + n;
 		n -= end - col;
 		if (col == 0)
@@ -144,7 +148,7 @@ static nm_status write_blocks(void *arg, unsigned band, unsigned first, unsigned
 		uint64_t at = (uint64_t)b * NM_PNG_BLOCK;
 		size_t n = j->raw - at < NM_PNG_BLOCK ? (size_t)(j->raw - at) : NM_PNG_BLOCK;
 		int last = b + 1 == j->blocks;
-		struct png_writer pw = { .p = j->file + block_offset(b) };
+		struct png_writer pw = { .p = j->file + (block_offset(b) - j->file_at) };
 		chunk_begin(&pw, (uint32_t)(n + 5 + (b == 0 ? 2 : 0) + (last ? 4 : 0)), "IDAT");
 		if (b == 0) {
 			/* CMF 0x78: deflate, 32 KiB window; FLG 0x01: no dictionary, check bits. */
@@ -175,16 +179,10 @@ static nm_status write_blocks(void *arg, unsigned band, unsigned first, unsigned
 static const uint8_t color_types[5] = { 0, 0 /* grey */, 4 /* grey+alpha */, 2 /* RGB */,
 					6 /* RGBA */ };
 
-nm_status nm_png_write(nm_out *o, const uint8_t *rgba, unsigned w, unsigned h,
-		       unsigned channels)
+/* The signature and IHDR: the file's first PNG_HEAD bytes. */
+static void write_head(uint8_t *file, unsigned w, unsigned h, unsigned channels)
 {
-	uint64_t size = nm_png_size(w, h, channels);
-	if (size == 0 || size > SIZE_MAX)
-		return NM_E_INVAL;
-	uint8_t *start = nm_out_reserve(o, (size_t)size);
-	if (!start)
-		return nm_out_status(o);
-	struct png_writer pw = { .p = start };
+	struct png_writer pw = { .p = file };
 	static const uint8_t signature[8] = { 0x89, 'P', 'N', 'G', '\r', '\n', 0x1A, '\n' };
 	memcpy(pw.p, signature, sizeof signature);
 	pw.p += sizeof signature;
@@ -197,6 +195,19 @@ nm_status nm_png_write(nm_out *o, const uint8_t *rgba, unsigned w, unsigned h,
 	*pw.p++ = 0;                       /* adaptive filtering (we use None) */
 	*pw.p++ = 0;                       /* no interlace */
 	chunk_end(&pw);
+}
+
+nm_status nm_png_write(nm_out *o, const uint8_t *rgba, unsigned w, unsigned h,
+		       unsigned channels)
+{
+	uint64_t size = nm_png_size(w, h, channels);
+	if (size == 0 || size > SIZE_MAX)
+		return NM_E_INVAL;
+	uint8_t *start = nm_out_reserve(o, (size_t)size);
+	if (!start)
+		return nm_out_status(o);
+	write_head(start, w, h, channels);
+	struct png_writer pw;
 	struct png_job j = { .file = start, .rgba = rgba, .w = w, .channels = channels,
 			     .raw = raw_size(w, h, channels) };
 	/* Fewer than 2^32 blocks: the raw size is below 2^48 (nm_png_size). */
@@ -215,4 +226,75 @@ nm_status nm_png_write(nm_out *o, const uint8_t *rgba, unsigned w, unsigned h,
 	chunk_end(&pw);
 	o->len += (size_t)size;
 	return NM_OK;
+}
+
+/* The block whose IDAT chunk holds file offset x (the header's bytes: block 0). */
+static unsigned block_at(uint64_t x, unsigned blocks)
+{
+	uint64_t j = x < block_offset(1) ? 0 : (x - block_offset(0) - 2) / (NM_PNG_BLOCK + PNG_PER_BLOCK);
+	return j < blocks ? (unsigned)j : blocks - 1;
+}
+
+/* A small image's range that reaches the adler32: every row, the whole file made and the
+ * range copied out. */
+static nm_status whole_range(nm_out *o, const nm_png_image *img, uint64_t size, uint64_t off,
+			     size_t len, nm_error *err)
+{
+	uint8_t *rgba = nm_alloc(o->opt, (uint64_t)img->w * img->h, 4, err, img->file, img->chunk,
+				 img->at);
+	nm_status s = rgba ? img->rows(img->arg, 0, img->h, rgba, err) : err->code;
+	nm_out whole;
+	nm_out_init(&whole);
+	whole.opt = o->opt;
+	if (s == NM_OK)
+		s = nm_png_write(&whole, rgba, img->w, img->h, img->channels);
+	if (s == NM_OK && whole.len == size)
+		nm_out_write(o, whole.data + off, len);
+	nm_out_free(&whole);
+	free(rgba);
+	return s;
+}
+
+nm_status nm_png_write_range(nm_out *o, const nm_png_image *img, uint64_t off, size_t len,
+			     nm_error *err)
+{
+	uint64_t size = nm_png_size(img->w, img->h, img->channels);
+	if (size == 0 || size > SIZE_MAX || len == 0 || off > size || len > size - off)
+		return NM_E_INVAL;
+	uint64_t tail = size - 20;   /* the adler32, the last IDAT's CRC over it, IEND */
+	if (off + len > tail)
+		return size <= NM_PNG_RANGE_WHOLE ? whole_range(o, img, size, off, len, err)
+						  : NM_E_UNSUPPORTED;
+	uint64_t raw = raw_size(img->w, img->h, img->channels);
+	unsigned blocks = (unsigned)((raw + NM_PNG_BLOCK - 1) / NM_PNG_BLOCK);
+	/* The chunks the range touches, whole: each one's CRC covers all of its bytes. */
+	unsigned b0 = block_at(off, blocks), b1 = block_at(off + len - 1, blocks) + 1;
+	uint64_t from = b0 ? block_offset(b0) : 0, to = b1 < blocks ? block_offset(b1) : tail;
+	/* Their rows, widened to whole bands of the decoder. */
+	uint64_t row_len = (uint64_t)img->w * img->channels + 1;
+	uint64_t raw_end = (uint64_t)b1 * NM_PNG_BLOCK < raw ? (uint64_t)b1 * NM_PNG_BLOCK : raw;
+	unsigned band = img->band ? img->band : 1;
+	unsigned y0 = (unsigned)((uint64_t)b0 * NM_PNG_BLOCK / row_len);
+	uint64_t y1 = (raw_end + row_len - 1) / row_len;
+	y0 -= y0 % band;
+	y1 = (y1 + band - 1) / band * band;
+	if (y1 > img->h)
+		y1 = img->h;
+	uint8_t *rgba = nm_alloc(o->opt, (uint64_t)img->w * (y1 - y0), 4, err, img->file,
+				 img->chunk, img->at);
+	uint8_t *file = rgba ? nm_alloc(o->opt, to - from, 1, err, img->file, img->chunk, img->at)
+			     : NULL;
+	nm_status s = file ? img->rows(img->arg, y0, (unsigned)y1, rgba, err) : err->code;
+	if (s == NM_OK) {
+		if (from == 0)
+			write_head(file, img->w, img->h, img->channels);
+		struct png_job j = { .file = file, .file_at = from, .rgba = rgba, .row0 = y0,
+				     .w = img->w, .channels = img->channels, .raw = raw,
+				     .blocks = blocks };
+		write_blocks(&j, 0, b0, b1);   /* the last block's CRC waits for the adler32 */
+		nm_out_write(o, file + (off - from), len);
+	}
+	free(file);
+	free(rgba);
+	return s;
 }

@@ -69,8 +69,14 @@ static void produce_siblings(nm_fuse_fs *fs, struct nm_fuse_ahead *a, const stru
 		for (i++; i < count && still_reading(a, q->dir, q->tree); i++)
 			if (worth_ahead(fs->tree, kids[i], left, &size)) {
 				left -= size;
-				/* A failure is the file's READ's to report. */
-				nm_produce(fs->tree, kids[i], &err);
+				/* A failure is the file's READ's to report. The file made is
+				 * handed to the kernel too: its READs are not sent. */
+				if (nm_produce(fs->tree, kids[i], &err) == NM_OK)
+					nm_fuse_prefill_push(fs, kids[i]);
+			} else if (nm_node_type(kids[i]) == NM_NODE_SLICE) {
+				/* nothing to make: a chunk's raw.bin larger than the prefill's
+				 * files is pushed as it is (one pread) */
+				nm_fuse_prefill_push(fs, kids[i]);
 			}
 	}
 	nm_node_put(fs->tree, dir);
@@ -172,14 +178,23 @@ void nm_fuse_ahead_ask(nm_fuse_fs *fs, nm_node *file, uint64_t off, size_t size)
 	}
 	bool whole = through && nm_node_ranged(fs->tree, file) && !nm_node_produced(fs->tree, file);
 	bool siblings = walks && nm_node_mark(dir, AHEAD);
-	/* READs from a second subdirectory of parent: a reader walking parent's tree (find,
-	 * cp -r), who reads parent's own files after its subdirectories' in listing order.
-	 * Its large ones after dir are produced while the reader is in the subdirectories. */
-	nm_node *parent = nm_node_parent(dir);
-	bool tree = parent != dir && nm_node_mark(dir, READ_HERE) &&
-		    !nm_node_mark(parent, ENTERED) && nm_node_mark(parent, WALKED) &&
-		    nm_node_mark(parent, AHEAD);
-	if (!whole && !siblings && !tree)
+	/* READs from a second subdirectory of an ancestor: a reader walking its tree (find,
+	 * cp -r), who reads its own files after its subdirectories' in listing order. Its
+	 * large ones after that subdirectory are produced while the reader is below them.
+	 * The ancestor is looked for a few levels up, not only as dir's parent: the prefill
+	 * leaves READs to the first files of deeper directories (evp1/inverse_bind/0.txt,
+	 * then jnt1/joints/0.txt, walk the root), whose parents' own files it pushed. A
+	 * level whose READ_HERE was set already was looked at by an earlier READ. */
+	uint64_t tree[DEPTH - 1][2]; /* (ancestor, its subdirectory the reader is in) */
+	unsigned trees = 0, level = 0;
+	/* as far up as still_reading looks */
+	for (nm_node *child = dir, *up = nm_node_parent(dir); level++ < DEPTH - 1 && up != child &&
+	     nm_node_mark(child, READ_HERE); child = up, up = nm_node_parent(up))
+		if (!nm_node_mark(up, ENTERED) && nm_node_mark(up, WALKED) && nm_node_mark(up, AHEAD)) {
+			tree[trees][0] = nm_node_id(up);
+			tree[trees++][1] = nm_node_id(child);
+		}
+	if (!whole && !siblings && !trees)
 		return;
 	pthread_mutex_lock(&a->lock);
 	if (a->count < QUEUE && (whole || siblings)) {
@@ -187,9 +202,9 @@ void nm_fuse_ahead_ask(nm_fuse_fs *fs, nm_node *file, uint64_t off, size_t size)
 			(struct ask){ id, fid, whole, siblings, false };
 		a->count++;
 	}
-	if (a->count < QUEUE && tree) {
+	for (unsigned i = 0; i < trees && a->count < QUEUE; i++) {
 		a->queue[(a->head + a->count) % QUEUE] =
-			(struct ask){ nm_node_id(parent), id, false, true, true };
+			(struct ask){ tree[i][0], tree[i][1], false, true, true };
 		a->count++;
 	}
 	pthread_cond_signal(&a->wake);

@@ -10,9 +10,12 @@
  * first: within half of cache_size per directory (more would be evicted before it is
  * read), never for a listing alone (only a READ starts it), and dropped as soon as a
  * READ comes from another directory (the reader has left: its next files are
- * elsewhere). A reader whose READs come from a second subdirectory of a directory walks
- * its tree (find, cp -r) and reads its own files after its subdirectories': its large
- * files after that subdirectory are produced too, while the reader stays below it. */
+ * elsewhere). A file made so, of at most NM_FUSE_MAX_REQUEST bytes, is pushed into the
+ * page cache (prefill.h's budget), so its READs are not sent either. A reader whose READs come from
+ * a second subdirectory of a directory, a few levels below it (the prefill leaves the
+ * reader's READs to deeper directories' first files), walks its tree (find, cp -r) and
+ * reads its own files after its subdirectories': its large files after that
+ * subdirectory are produced too, while the reader stays below it. */
 #ifndef NM_FUSE_AHEAD_H
 #define NM_FUSE_AHEAD_H
 

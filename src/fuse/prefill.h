@@ -13,7 +13,8 @@
  * waits for a READ of that page already in flight, which only a request thread can
  * answer (with -s, the only one). Nothing is decompressed, decoded or opened for them:
  * a texture's PNG, a compressed buffer's CSV and an archive member's files wait for
- * their own READ. */
+ * their own READ, or for ahead.c: one it produces for a reader walking its directory is
+ * handed to the kernel the same way, within the same budget (nm_fuse_prefill_push). */
 #ifndef NM_FUSE_PREFILL_H
 #define NM_FUSE_PREFILL_H
 
@@ -37,5 +38,13 @@ void nm_fuse_prefill_stop(nm_fuse_fs *fs);
  * directory for the thread, which pushes the others (file's own pages are locked until
  * its READ is answered). Never waits. */
 void nm_fuse_prefill_ask(nm_fuse_fs *fs, nm_node *file);
+/* Push file, a lazy file just produced ahead of its reader (ahead.c: a texture's PNG,
+ * which the prefill itself never decodes, mesh.obj, model.glb) or a slice of the model
+ * at hand (a chunk's raw.bin too large for the prefill's own pushes), when it is at most
+ * NM_FUSE_MAX_REQUEST bytes (up to a few READs: a larger one's READs cost little beside
+ * its production), within the same budget, so that its READs are not sent either. Not
+ * from a request's thread (see above); nothing without the prefill (-o noprefill,
+ * -o rw). */
+void nm_fuse_prefill_push(nm_fuse_fs *fs, nm_node *file);
 
 #endif

@@ -1,6 +1,7 @@
 #include <pthread.h>
 #include <stdbool.h>
 #include <stdlib.h>
+#include <string.h>
 #include "lib/alloc.h"
 #include "lib/cache.h"
 
@@ -259,6 +260,33 @@ nm_cache_entry *nm_cache_peek(nm_cache *c, const void *key)
 		e = NULL;
 	pthread_mutex_unlock(&c->lock);
 	return e;
+}
+
+void nm_cache_offer(nm_cache *c, const void *key, const uint8_t *data, size_t len)
+{
+	if (nm_cache_has(c, key))
+		return; /* the usual case once it is made: no copy */
+	nm_cache_entry *e = calloc(1, sizeof *e);
+	uint8_t *copy = e ? malloc(len ? len : 1) : NULL;
+	pthread_mutex_lock(&c->lock);
+	if (!copy || len > c->limit || find(c, key)) {
+		pthread_mutex_unlock(&c->lock);
+		free(copy);
+		free(e);
+		return;
+	}
+	memcpy(copy, data, len);
+	*e = (nm_cache_entry){ .key = key, .data = copy, .len = len, .ready = true };
+	size_t b = bucket_of(c, key);
+	e->hnext = c->buckets[b];
+	c->buckets[b] = e;
+	c->count++;
+	c->bytes += len;
+	lru_push_front(c, e);
+	evict(c, e);
+	if (c->count > c->nbuckets)
+		grow_buckets(c);
+	pthread_mutex_unlock(&c->lock);
 }
 
 bool nm_cache_has(nm_cache *c, const void *key)

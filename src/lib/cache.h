@@ -36,6 +36,11 @@ void nm_cache_forget(nm_cache *c, const void *key);
  * of decompressed data uses the whole content when it is at hand, a decoded prefix
  * otherwise.) */
 nm_cache_entry *nm_cache_peek(nm_cache *c, const void *key);
+/* Keep a copy of len bytes at data as key's entry, if key has none (filled or being
+ * filled): bytes another fill made on its way (model.glb writes each PNG it embeds), so
+ * that key's own fill does not make them again. Never waits, never fills; an entry
+ * larger than the whole limit is not kept. */
+void nm_cache_offer(nm_cache *c, const void *key, const uint8_t *data, size_t len);
 /* Whether key's entry is filled or being filled (never waits, never fills). */
 bool nm_cache_has(nm_cache *c, const void *key);
 const uint8_t *nm_cache_data(const nm_cache_entry *e);

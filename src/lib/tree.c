@@ -696,6 +696,22 @@ nm_status nm_read_pin(nm_tree *t, nm_node *n, uint64_t off, size_t len, nm_read_
 	return NM_OK;
 }
 
+bool nm_tree_peek(nm_tree *t, nm_node *n, nm_read_hold *h)
+{
+	*h = (nm_read_hold){ 0 };
+	nm_cache_entry *e = n->kind == NM_NODE_LAZY ? nm_cache_peek(t->cache, n) : NULL;
+	if (!e)
+		return false;
+	*h = (nm_read_hold){ nm_cache_data(e), nm_cache_len(e), e, NULL };
+	return true;
+}
+
+void nm_tree_offer(nm_tree *t, nm_node *n, const uint8_t *data, size_t len)
+{
+	if (n->kind == NM_NODE_LAZY && atomic_load(&n->size) == len)
+		nm_cache_offer(t->cache, n, data, len);
+}
+
 void nm_read_release(nm_tree *t, nm_read_hold *h)
 {
 	if (h->entry)

@@ -166,6 +166,14 @@ typedef struct nm_read_hold {
 nm_status nm_read_pin(nm_tree *t, nm_node *file, uint64_t off, size_t len, nm_read_hold *h,
 		      nm_error *err);
 void nm_read_release(nm_tree *t, nm_read_hold *h);
+/* For a producer that embeds another file's bytes (model.glb's PNGs), which must never
+ * nm_read (a producer waiting for another's fill): file's whole bytes if they are
+ * produced and cached already, pinned in h (nm_read_release) and true; false, at once,
+ * otherwise (never waits, never produces). */
+bool nm_tree_peek(nm_tree *t, nm_node *file, nm_read_hold *h);
+/* ... and once it has made them itself: kept as file's produced bytes (a copy) when file
+ * is a lazy file of that size with none yet, so that its own READ finds them. */
+void nm_tree_offer(nm_tree *t, nm_node *file, const uint8_t *data, size_t len);
 /* Eviction. By default every node lives until the tree is freed, and a node pointer
  * is a stable handle. A front end that holds ids instead (the FUSE daemon: inode
  * numbers) may allow the content of lazy directories (an archive member's parse and

@@ -7,6 +7,7 @@
 #include <string.h>
 #include "export/png.h"
 #include "export/tex_inverse.h"
+#include "export/tex_range.h"
 #include "export/text.h"
 #include "formats/cmb/cmb.h"
 #include "lib/alloc.h"
@@ -44,6 +45,20 @@ out:
 	free(src);
 	free(rgba);
 	return s;
+}
+
+/* A range of a level's PNG from the rows it holds (export/tex_range.h). */
+static nm_status range_level(void *ctx, void *arg, uint64_t off, size_t len, nm_out *o,
+			     nm_error *err)
+{
+	const struct level_ref *ref = arg;
+	const cmb_texture *tx = ref->tx;
+	(void)ctx;
+	nm_tex_level l = { tx->width >> ref->level, tx->height >> ref->level, ref->m->r,
+			   tx->face_off[ref->face] + tx->level_off[ref->level],
+			   (size_t)tx->level_size[ref->level] };
+	return nm_pica_png_range(tx->fmt, &l, tx->channels, ref->m->file, "tex", off, len, o,
+				 err);
 }
 
 /* An edited level PNG: the level in the texture's format, and when it is level 0 the
@@ -219,10 +234,12 @@ static nm_status add_levels(nm_tree *t, nm_node *dir, cmb_model *m, cmb_texture 
 			if (!ref)
 				return NM_E_NOMEM;
 			*ref = (struct level_ref){ .m = m, .tx = tx, .face = f, .level = k };
-			if (size && !nm_lazy(t, dir, name, size, produce_level, NULL, ref))
+			nm_node *file = size ? nm_lazy(t, dir, name, size, produce_level, NULL, ref)
+					     : NULL;
+			if (size && !file)
 				return NM_E_NOMEM;
 			if (size && tx->nfaces == 1 && k == 0)
-				tx->png = (nm_png_source){ size, produce_level, NULL, ref };
+				tx->png = (nm_png_source){ size, produce_level, NULL, ref, t, file };
 		}
 	return NM_OK;
 }
@@ -287,6 +304,8 @@ nm_status cmb_tree_tex(nm_tree *t, nm_node *root, cmb_model *m)
 	}
 	cmb_text(t, dir, "header.txt", &o);
 	nm_status s = m->tex ? add_textures(t, dir, m) : NM_OK;
+	if (s == NM_OK && m->tex)
+		s = nm_tree_range_producer(t, produce_level, range_level);
 	if (s == NM_OK && m->tex && nm_tree_options(t)->editable)
 		s = nm_tree_invert_producer(t, produce_level, invert_level);
 	return s == NM_OK ? record_damage(t, dir, m) : s;

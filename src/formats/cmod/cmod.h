@@ -162,6 +162,10 @@ void cmod_write_vertex(nm_out *o, const cmod_mesh *mesh, const uint8_t *verts, u
 unsigned cmod_index_width(const cmod_mesh *mesh);
 void cmod_write_indices(nm_out *o, const cmod_mesh *mesh, const cmod_group *g,
 			const uint32_t *idx);
+/* Indices [i0, i1) of those lines alone (each with the space or newline after it), idx
+ * holding the group's all. */
+void cmod_write_index_run(nm_out *o, const cmod_mesh *mesh, const cmod_group *g,
+			  const uint32_t *idx, uint32_t i0, uint32_t i1);
 /* Triangles of a triangle group, after strip/fan conversion (0 for lines and points). */
 uint64_t cmod_triangle_count(const cmod_group *g);
 /* Every group's, the total info.txt shows (export/triangulate.h's rule). */

@@ -11,6 +11,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include "export/span.h"
 #include "export/text.h"
 #include "formats/cmod/cmod.h"
 #include "lib/alloc.h"
@@ -212,6 +213,54 @@ static nm_status produce_ascii(void *ctx, void *arg, nm_out *o, nm_error *err)
 	return NM_OK;
 }
 
+/* Bytes [off, off+len) of model.ascii.cmod: its vertex rows and index runs are fixed
+ * width (export/span.h), so a range loads and writes only the meshes and groups it
+ * reaches into, and a large file is made in pieces. */
+static nm_status ascii_range(void *ctx, void *arg, uint64_t off, size_t len, nm_out *o,
+			     nm_error *err)
+{
+	cmod_model *m = ctx;
+	(void)arg;
+	nm_span sp = nm_span_begin(o, off, len);
+	nm_out head;
+	nm_out_init(&head);
+	nm_status s = NM_OK;
+	if (nm_span_text(&sp, strlen(m->ascii_header)))
+		nm_out_str(o, m->ascii_header);
+	for (size_t i = 0; i < m->nmeshes && s == NM_OK && !nm_span_done(&sp); i++) {
+		const cmod_mesh *mesh = &m->meshes[i];
+		uint64_t k0, k1;
+		head.len = 0;
+		mesh_head(&head, mesh, i);
+		if (nm_span_text(&sp, head.len))
+			nm_out_write(o, head.data, head.len);
+		nm_span_lines(&sp, row_size(mesh), mesh->nverts, &k0, &k1);
+		uint8_t *verts;
+		if (k1 > k0 && (s = cmod_load_vertices(m, mesh, &verts, err)) == NM_OK) {
+			for (uint64_t v = k0; v < k1; v++)
+				cmod_write_vertex(o, mesh, verts, (uint32_t)v, ' ');
+			free(verts);
+		}
+		for (size_t g = 0; g < mesh->ngroups && s == NM_OK; g++) {
+			const cmod_group *grp = &mesh->groups[g];
+			head.len = 0;
+			group_head(&head, grp);
+			if (nm_span_text(&sp, head.len))
+				nm_out_write(o, head.data, head.len);
+			nm_span_lines(&sp, cmod_index_width(mesh) + 1, grp->count, &k0, &k1);
+			uint32_t *idx;
+			if (k1 > k0 && (s = cmod_load_indices(m, mesh, grp, &idx, err)) == NM_OK) {
+				cmod_write_index_run(o, mesh, grp, idx, (uint32_t)k0, (uint32_t)k1);
+				free(idx);
+			}
+		}
+		if (nm_span_text(&sp, strlen(mesh_tail)))
+			nm_out_str(o, mesh_tail);
+	}
+	nm_out_free(&head);
+	return s == NM_OK ? nm_span_cut(&sp, o, "model.ascii.cmod", err) : s;
+}
+
 /* The materials block as a string (malloc'd), or NULL out of memory. */
 static char *ascii_header(const cmod_model *m)
 {
@@ -264,8 +313,9 @@ nm_status cmod_add_ascii(nm_tree *t, nm_node *root, cmod_model *m)
 {
 	if (!(m->ascii_header = ascii_header(m)))
 		return NM_E_NOMEM;
-	if (nm_tree_options(t)->editable &&
-	    nm_tree_invert_producer(t, produce_ascii, ascii_inverse) != NM_OK)
+	if (nm_tree_split_producer(t, produce_ascii, ascii_range) != NM_OK ||
+	    (nm_tree_options(t)->editable &&
+	     nm_tree_invert_producer(t, produce_ascii, ascii_inverse) != NM_OK))
 		return NM_E_NOMEM;
 	return nm_lazy(t, root, "model.ascii.cmod", ascii_size(m), produce_ascii, m, NULL)
 	       ? NM_OK : NM_E_NOMEM;

@@ -407,14 +407,20 @@ unsigned cmod_index_width(const cmod_mesh *mesh)
 }
 
 /* Index lines, each index right-aligned to the width of the largest possible index. */
-void cmod_write_indices(nm_out *o, const cmod_mesh *mesh, const cmod_group *g,
-			const uint32_t *idx)
+void cmod_write_index_run(nm_out *o, const cmod_mesh *mesh, const cmod_group *g,
+			  const uint32_t *idx, uint32_t i0, uint32_t i1)
 {
 	unsigned per = indices_per_line(g->prim), w = cmod_index_width(mesh);
-	for (uint32_t i = 0; i < g->count; i++) {
+	for (uint32_t i = i0; i < i1; i++) {
 		nm_csv_uint(o, idx[i], w);
 		nm_out_char(o, (i + 1) % per == 0 || i + 1 == g->count ? '\n' : ' ');
 	}
+}
+
+void cmod_write_indices(nm_out *o, const cmod_mesh *mesh, const cmod_group *g,
+			const uint32_t *idx)
+{
+	cmod_write_index_run(o, mesh, g, idx, 0, g->count);
 }
 
 static void group_header(nm_out *o, const cmod_group *g)

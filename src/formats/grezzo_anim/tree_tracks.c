@@ -55,22 +55,41 @@ static void sampled_columns(nm_csv *csv, const struct sampled *sm)
 }
 
 /* A slot without a track is the model's own value, which this file does not carry:
- * nan (ga_track_sample). */
+ * nan (ga_track_sample). Each frame is sampled alone, so a range costs its rows. */
+struct sampled_rows {
+	const struct sampled *sm;
+	nm_csv csv;
+};
+
+static void sampled_row(nm_out *o, void *ctx, uint64_t f)
+{
+	const struct sampled_rows *r = ctx;
+	const struct sampled *sm = r->sm;
+	nm_csv_cell_uint(o, &r->csv, 0, f);
+	for (size_t k = 0; k < sm->n; k++)
+		nm_csv_cell_float(o, &r->csv, k + 1,
+				  (float)ga_track_sample(sm->g->track[sm->slot[k]], (uint32_t)f));
+}
+
+static nm_status sampled_range(void *ctx, void *arg, uint64_t off, size_t len, nm_out *o,
+			       nm_error *err)
+{
+	struct sampled_rows r = { .sm = arg };
+	(void)ctx;
+	sampled_columns(&r.csv, r.sm);
+	return nm_csv_write_range(o, &r.csv, r.sm->a->duration, off, len, sampled_row, &r,
+				  r.sm->a->file, err);
+}
+
 static nm_status produce_sampled(void *ctx, void *arg, nm_out *o, nm_error *err)
 {
 	const struct sampled *sm = arg;
 	nm_csv csv;
-	(void)ctx;
-	(void)err;
 	sampled_columns(&csv, sm);
-	nm_csv_begin(o, &csv);
-	for (uint32_t f = 0; f < sm->a->duration && !o->failed; f++) {
-		nm_csv_cell_uint(o, &csv, 0, f);
-		for (size_t k = 0; k < sm->n; k++)
-			nm_csv_cell_float(o, &csv, k + 1,
-					  (float)ga_track_sample(sm->g->track[sm->slot[k]], f));
-	}
-	return NM_OK;
+	uint64_t size = nm_csv_size(&csv, sm->a->duration);
+	if (size > SIZE_MAX)
+		return nm_fail(err, NM_E_LIMIT, sm->a->file, NULL, NM_NO_OFFSET, "too large");
+	return sampled_range(ctx, arg, 0, (size_t)size, o, err);
 }
 
 nm_status ga_tree_tracks(nm_tree *t, nm_node *dir, const ga_anim *a, const ga_target *g,
@@ -98,6 +117,8 @@ nm_status ga_tree_tracks(nm_tree *t, nm_node *dir, const ga_anim *a, const ga_ta
 	*sm = (struct sampled){ .a = a, .g = g, .cols = sampled_cols, .slot = sampled_slot,
 				.n = nsampled };
 	sampled_columns(&csv, sm);
+	if (nm_tree_split_producer(t, produce_sampled, sampled_range) != NM_OK)
+		return NM_E_NOMEM;
 	return nm_lazy(t, dir, "sampled.csv", nm_csv_size(&csv, a->duration), produce_sampled,
 		       NULL, sm) ? NM_OK : NM_E_NOMEM;
 }

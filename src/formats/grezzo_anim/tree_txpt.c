@@ -11,6 +11,7 @@
 #include "codec/pica.h"
 #include "export/png.h"
 #include "export/tex_inverse.h"
+#include "export/tex_range.h"
 #include "export/text.h"
 #include "formats/grezzo_anim/grezzo_anim.h"
 #include "lib/alloc.h"
@@ -43,6 +44,16 @@ static nm_status produce_png(void *ctx, void *arg, nm_out *o, nm_error *err)
 	free(src);
 	free(rgba);
 	return s;
+}
+
+/* A range of NAME.png from the rows it holds (export/tex_range.h). */
+static nm_status range_png(void *ctx, void *arg, uint64_t off, size_t len, nm_out *o,
+			   nm_error *err)
+{
+	const struct png_ref *ref = arg;
+	nm_tex_level l = { ref->w, ref->h, ref->r, ref->at, ref->size };
+	(void)ctx;
+	return nm_pica_png_range(ref->fmt, &l, 4, ref->file, "txpt", off, len, o, err);
 }
 
 /* NAME.png edited: level 0 in the texture's format, and the levels the file has after it
@@ -193,6 +204,8 @@ nm_status ga_tree_txpt(nm_tree *t, nm_node *root, ga_anim *a, nm_reader *r)
 	nm_out_free(&o);
 	if (s == NM_OK && failures.len && !ga_text(t, dir, "error.txt", &failures))
 		s = NM_E_NOMEM;
+	if (s == NM_OK)
+		s = nm_tree_range_producer(t, produce_png, range_png);
 	if (s == NM_OK && nm_tree_options(t)->editable)
 		s = nm_tree_invert_producer(t, produce_png, invert_png);
 	nm_out_free(&failures);

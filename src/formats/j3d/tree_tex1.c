@@ -84,6 +84,47 @@ done:
 	return s;
 }
 
+/* Rows [y0, y1) of a level, y0 a multiple of 8: GX blocks are 4 or 8 texels high and
+ * their rows lie one after another, so 8 rows begin a row of blocks in every format. */
+#define ROWS_BAND 8u
+
+static nm_status level_rows(void *arg, unsigned y0, unsigned y1, uint8_t *rgba, nm_error *err)
+{
+	struct level_ref *ref = arg;
+	const j3d_texture *t = ref->t;
+	j3d_model *m = t->m;
+	unsigned w = level_dim(t->width, ref->level);
+	size_t len = nm_gx_level_size(t->fmt, w, y1 - y0);
+	uint64_t at = t->img_abs + level_offset(t, ref->level) +
+		      nm_gx_level_size(t->fmt, w, ROWS_BAND) * (y0 / ROWS_BAND);
+	uint8_t *src = NULL, *pal = NULL;
+	bool indexed = nm_gx_format_is_indexed(t->fmt);
+	nm_status s = nm_reader_load(m->r, at, len, "TEX1", &src, err);
+	if (s == NM_OK && indexed && t->npal)
+		s = nm_reader_load(m->r, t->pal_abs, (size_t)t->npal * 2, "TEX1", &pal, err);
+	if (s == NM_OK &&
+	    (s = nm_gx_decode(t->fmt, src, len, w, y1 - y0, pal, indexed ? t->npal : 0,
+			      t->pal_fmt, rgba)) != NM_OK)
+		nm_fail(err, s, m->file, "TEX1", t->img_abs, "texture %s level %u: %s", t->stem,
+			ref->level, nm_status_str(s));
+	free(src);
+	free(pal);
+	return s;
+}
+
+/* A range of a level's PNG from the rows it holds (export/png.h). */
+static nm_status range_level(void *ctx, void *arg, uint64_t off, size_t len, nm_out *o,
+			     nm_error *err)
+{
+	struct level_ref *ref = arg;
+	const j3d_texture *t = ref->t;
+	(void)ctx;
+	nm_png_image img = { level_dim(t->width, ref->level), level_dim(t->height, ref->level),
+			     ref->channels, ROWS_BAND, level_rows, arg, t->m->file, "TEX1",
+			     t->img_abs };
+	return nm_png_write_range(o, &img, off, len, err);
+}
+
 /* Encoding an edited level (nmodel apply) in the texture's own format. An indexed
  * texture keeps its palette when every texel's colour is in it; a new palette (for
  * other colours) is written back only where it changes nothing else: a texture of one
@@ -181,10 +222,11 @@ static nm_status invert_level(void *ctx, void *arg, const uint8_t *png, size_t l
 /* Level 0 for model.glb: the tree's NAME.png, but grey+alpha for I4 and I8, whose
  * intensity GX samples as alpha too (gx.c): a glTF material that blends or alpha-tests
  * with such a texture needs that alpha, and a grey PNG has none. */
-static bool glb_png(nm_tree *t, j3d_texture *tx, struct level_ref *level0, uint64_t size)
+static bool glb_png(nm_tree *t, j3d_texture *tx, struct level_ref *level0, uint64_t size,
+		    nm_node *file)
 {
 	if (tx->fmt != NM_GX_I4 && tx->fmt != NM_GX_I8) {
-		tx->png = (nm_png_source){ size, produce_level, NULL, level0 };
+		tx->png = (nm_png_source){ size, produce_level, NULL, level0, t, file };
 		return true;
 	}
 	struct level_ref *ref = nm_tree_alloc_array(t, 1, sizeof *ref);
@@ -192,7 +234,7 @@ static bool glb_png(nm_tree *t, j3d_texture *tx, struct level_ref *level0, uint6
 		return false;
 	*ref = (struct level_ref){ tx, 0, 2 };
 	tx->png = (nm_png_source){ nm_png_size(tx->width, tx->height, 2), produce_level, NULL,
-				   ref };
+				   ref, NULL, NULL }; /* no file shows this variant */
 	return true;
 }
 
@@ -346,6 +388,8 @@ nm_status j3d_texture_files(nm_tree *t, nm_node *dir, const j3d_tex1 *x, uint16_
 		return NM_E_NOMEM;
 	if (!tx->ok)
 		return NM_OK;
+	if (nm_tree_range_producer(t, produce_level, range_level) != NM_OK)
+		return NM_E_NOMEM;
 	if (nm_tree_options(t)->editable &&
 	    nm_tree_invert_producer(t, produce_level, invert_level) != NM_OK)
 		return NM_E_NOMEM;
@@ -361,10 +405,11 @@ nm_status j3d_texture_files(nm_tree *t, nm_node *dir, const j3d_tex1 *x, uint16_
 			snprintf(ext, sizeof ext, ".png");
 		uint64_t size = nm_png_size(level_dim(tx->width, l), level_dim(tx->height, l),
 					    channels(tx));
+		nm_node *file = NULL;
 		if (!size || !add_file_name(name, sizeof name, tx->stem, ext) ||
-		    !nm_lazy(t, dir, name, size, produce_level, NULL, ref))
+		    !(file = nm_lazy(t, dir, name, size, produce_level, NULL, ref)))
 			return NM_E_NOMEM;
-		if (l == 0 && !glb_png(t, tx, ref, size))
+		if (l == 0 && !glb_png(t, tx, ref, size, file))
 			return NM_E_NOMEM;
 	}
 	if (!add_file_name(name, sizeof name, tx->stem, ".bin") ||

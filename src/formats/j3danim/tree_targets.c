@@ -115,7 +115,33 @@ static uint64_t sampled_rows(const j3danim *a)
 	return a->duration > 0 ? (uint64_t)a->duration : 0;
 }
 
-static nm_status produce_sampled(void *ctx, void *arg, nm_out *o, nm_error *err)
+/* A row of sampled.csv: ctx is a struct sampled_rows. */
+struct sampled_rows {
+	const anim_ctx *x;
+	const nm_csv *c;
+	const j3danim_track **tr;
+	nm_key **keys;
+	size_t n;
+};
+
+static void sampled_row(nm_out *o, void *ctx, uint64_t f)
+{
+	const struct sampled_rows *r = ctx;
+	nm_csv_cell_uint(o, r->c, 0, f);
+	for (size_t i = 0; i < r->n; i++) {
+		double v = j3danim_sample(r->x->a, r->tr[i], r->keys[i], (float)f);
+		switch (r->c->col[i + 1].kind) {
+		case NM_CSV_UINT: nm_csv_cell_uint(o, r->c, i + 1, (uint64_t)v); break;
+		case NM_CSV_INT: nm_csv_cell_int(o, r->c, i + 1, (int64_t)v); break;
+		default: nm_csv_cell_float(o, r->c, i + 1, (float)v); break;
+		}
+	}
+}
+
+/* Bytes [off, off+len) of sampled.csv: each frame is sampled alone, so a range costs its
+ * rows (the whole file from produce_sampled). */
+static nm_status sampled_range(void *ctx, void *arg, uint64_t off, size_t len, nm_out *o,
+			       nm_error *err)
 {
 	const anim_ctx *x = ctx;
 	const j3danim_target *tg = arg;
@@ -129,22 +155,24 @@ static nm_status produce_sampled(void *ctx, void *arg, nm_out *o, nm_error *err)
 	if (s == NM_OK) {
 		nm_csv c;
 		sampled_columns(&c, tg);
-		nm_csv_begin(o, &c);
-		for (uint64_t f = 0; f < sampled_rows(x->a) && !o->failed; f++) {
-			nm_csv_cell_uint(o, &c, 0, f);
-			for (size_t i = 0; i < n; i++) {
-				double v = j3danim_sample(x->a, tr[i], keys[i], (float)f);
-				switch (c.col[i + 1].kind) {
-				case NM_CSV_UINT: nm_csv_cell_uint(o, &c, i + 1, (uint64_t)v); break;
-				case NM_CSV_INT: nm_csv_cell_int(o, &c, i + 1, (int64_t)v); break;
-				default: nm_csv_cell_float(o, &c, i + 1, (float)v); break;
-				}
-			}
-		}
+		struct sampled_rows rows = { x, &c, tr, keys, n };
+		s = nm_csv_write_range(o, &c, sampled_rows(x->a), off, len, sampled_row, &rows,
+				       x->a->file, err);
 	}
 	for (size_t i = 0; i < n; i++)
 		free(keys[i]);
 	return s;
+}
+
+static nm_status produce_sampled(void *ctx, void *arg, nm_out *o, nm_error *err)
+{
+	const anim_ctx *x = ctx;
+	nm_csv c;
+	sampled_columns(&c, arg);
+	uint64_t size = nm_csv_size(&c, sampled_rows(x->a));
+	if (size > SIZE_MAX)
+		return nm_fail_limit(err, o->opt, size, x->a->file, x->a->block_magic, NM_NO_OFFSET);
+	return sampled_range(ctx, arg, 0, (size_t)size, o, err);
 }
 
 /* ---- target.txt and the directories ------------------------------------------------------- */
@@ -287,7 +315,7 @@ static nm_status target_files(nm_tree *t, nm_node *dir, anim_ctx *x, j3danim_tar
 nm_status j3danim_tree_targets(nm_reader *r, nm_tree *t, nm_node *root, j3danim *a)
 {
 	anim_ctx *x = nm_tree_alloc(t, sizeof *x);
-	if (!x)
+	if (!x || nm_tree_split_producer(t, produce_sampled, sampled_range) != NM_OK)
 		return NM_E_NOMEM;
 	x->r = r;
 	x->a = a;

@@ -546,8 +546,8 @@ nm_status rfrm_gpu_decompress(rfrm_model *m, bool index, size_t i, nm_out *o, nm
 }
 
 /* The prefix decode of want bytes from the buffer at [at, at + avail) of the file. */
-static nm_status decode_head(rfrm_model *m, size_t i, uint64_t at, uint64_t avail, size_t want,
-			     uint8_t *dst, nm_error *err)
+static nm_status decode_head(rfrm_model *m, bool index, size_t i, uint64_t at, uint64_t avail,
+			     size_t want, uint8_t *dst, nm_error *err)
 {
 	/* Most streams hold their first bytes in about as many (LZSS's flags add one byte
 	 * in eight): read that much first, and the rest only if the decode runs out. */
@@ -567,20 +567,20 @@ static nm_status decode_head(rfrm_model *m, size_t i, uint64_t at, uint64_t avai
 		}
 		if (s != NM_OK)
 			return nm_fail(err, s == NM_E_LIMIT ? NM_E_FORMAT : s, m->name, "GPU", at,
-				       "vertex buffer %zu (tag 0x%02x, %s): the stream is broken in its first %zu bytes",
-				       i, tag, codec_name(tag), want);
+				       "%s buffer %zu (tag 0x%02x, %s): the stream is broken in its first %zu bytes",
+				       index ? "index" : "vertex", i, tag, codec_name(tag), want);
 		return NM_OK;
 	}
 }
 
-nm_status rfrm_gpu_load_head(rfrm_model *m, size_t i, size_t want, uint8_t **data,
-			     nm_error *err)
+nm_status rfrm_gpu_load_head(rfrm_model *m, bool index, size_t i, size_t want,
+			     uint8_t **data, nm_error *err)
 {
 	const rfrm_item *g = &m->chunk[RC_GPU].item;
 	uint64_t at, avail;
-	if (m->vbufs[i].bad || want > m->vbufs[i].size)
+	if ((index ? m->ibufs[i].bad : m->vbufs[i].bad) || want > rfrm_gpu_file_size(m, index, i))
 		return NM_E_UNSUPPORTED;
-	if (m->source == RFRM_GPU_WALK && i == 0) {
+	if (m->source == RFRM_GPU_WALK && !index && i == 0) {
 		/* The first buffer starts the chunk: its head needs no walk (which decodes
 		 * every buffer to find where the next starts). */
 		at = g->data_off;
@@ -589,7 +589,7 @@ nm_status rfrm_gpu_load_head(rfrm_model *m, size_t i, size_t want, uint8_t **dat
 		nm_status s = rfrm_gpu_ready(m, err);
 		if (s != NM_OK)
 			return s;
-		const rfrm_gpubuf *b = &m->vb[i];
+		const rfrm_gpubuf *b = index ? &m->ib[i] : &m->vb[i];
 		if (b->bad) {
 			*err = b->err;
 			return b->err.code ? b->err.code : NM_E_FORMAT;
@@ -600,7 +600,7 @@ nm_status rfrm_gpu_load_head(rfrm_model *m, size_t i, size_t want, uint8_t **dat
 	uint8_t *dst = nm_alloc(nm_tree_options(m->t), want ? want : 1, 1, err, m->name, "GPU", at);
 	if (!dst)
 		return err->code;
-	nm_status s = decode_head(m, i, at, avail, want, dst, err);
+	nm_status s = decode_head(m, index, i, at, avail, want, dst, err);
 	if (s != NM_OK) {
 		free(dst);
 		return s;

@@ -139,7 +139,7 @@ static nm_status load_group_head(void *ctx, size_t g, uint64_t count, nm_obj_dat
 	head.count = (uint32_t)count;
 	size_t len = (size_t)(count * head.stride);
 	uint8_t *data;
-	nm_status s = rfrm_gpu_load_head(m, me->vbuf, len, &data, err);
+	nm_status s = rfrm_gpu_load_head(m, false, me->vbuf, len, &data, err);
 	if (s != NM_OK)
 		return s;
 	s = copy_comp(m, &head, data, len, find_comp(&head, RFRM_POSITION, 1), 3, false,

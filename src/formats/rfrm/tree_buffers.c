@@ -14,6 +14,7 @@
 #include "codec/gpu_buffer.h"
 #include "export/csv.h"
 #include "export/text.h"
+#include "lib/bytes.h"
 #include "lib/edit.h"
 #include "formats/rfrm/rfrm.h"
 
@@ -263,6 +264,50 @@ static nm_status produce_indices(void *ctx, void *arg, nm_out *o, nm_error *err)
 	return NM_OK;
 }
 
+/* A row of indices.csv: ctx is a struct index_rows. */
+struct index_rows {
+	const nm_csv *csv;
+	const uint8_t *data;
+	const rfrm_ibuf *ib;
+	bool little;
+};
+
+static void index_row(nm_out *o, void *ctx, uint64_t k)
+{
+	const struct index_rows *r = ctx;
+	const uint8_t *p = r->data + k * r->ib->isize;
+	uint32_t v = r->ib->isize == 2 ? (r->little ? nm_le16(p) : nm_be16(p))
+				       : (r->little ? nm_le32(p) : nm_be32(p));
+	nm_csv_cell_uint(o, r->csv, 0, v);
+}
+
+/* Bytes [off, off+len) of indices.csv: the index buffer decoded only through the last
+ * row the range reaches (placing a buffer the walk finds still needs the walk). */
+static nm_status indices_range(void *ctx, void *arg, uint64_t off, size_t len, nm_out *o,
+			       nm_error *err)
+{
+	const struct index_ref *ref = arg;
+	const rfrm_ibuf *ib = &ref->m->ibufs[ref->ib];
+	(void)ctx;
+	nm_csv csv;
+	index_columns(ib, &csv);
+	uint64_t head = nm_csv_size(&csv, 0), row = nm_csv_row_size(&csv);
+	uint64_t rows = off + len > head ? (off + len - head + row - 1) / row : 0;
+	if (rows > ib->used)
+		rows = ib->used;
+	uint8_t *data = NULL;
+	nm_status s = rows ? rfrm_gpu_load_head(ref->m, true, ref->ib, (size_t)(rows * ib->isize),
+						&data, err)
+			   : NM_OK;
+	if (s == NM_OK) {
+		struct index_rows r = { &csv, data, ib, ref->m->little };
+		s = nm_csv_write_range(o, &csv, ib->used, off, len, index_row, &r, ref->m->name,
+				       err);
+	}
+	free(data);
+	return s;
+}
+
 nm_status rfrm_add_ibufs(rfrm_model *m, nm_node *dir)
 {
 	nm_tree *t = m->t;
@@ -298,7 +343,8 @@ nm_status rfrm_add_ibufs(rfrm_model *m, nm_node *dir)
 		*ref = (struct index_ref){ m, j };
 		nm_csv csv;
 		index_columns(ib, &csv);
-		if (!nm_lazy(t, d, "indices.csv", nm_csv_size(&csv, ib->used), produce_indices, NULL,
+		if (nm_tree_range_producer(t, produce_indices, indices_range) != NM_OK ||
+		    !nm_lazy(t, d, "indices.csv", nm_csv_size(&csv, ib->used), produce_indices, NULL,
 			     ref))
 			return NM_E_NOMEM;
 	}
@@ -318,6 +364,23 @@ static nm_status produce_buffer(void *ctx, void *arg, nm_out *o, nm_error *err)
 	const struct buf_ref *ref = arg;
 	(void)ctx;
 	return rfrm_gpu_decompress(ref->m, ref->index, ref->i, o, err);
+}
+
+/* A range of a buffer: its stream decoded only through the range (the head of
+ * vertex/0.bin needs no walk; an index buffer the walk places waits for it). */
+static nm_status buffer_range(void *ctx, void *arg, uint64_t off, size_t len, nm_out *o,
+			      nm_error *err)
+{
+	const struct buf_ref *ref = arg;
+	uint8_t *data;
+	(void)ctx;
+	nm_status s = rfrm_gpu_load_head(ref->m, ref->index, ref->i, (size_t)(off + len), &data,
+					 err);
+	if (s == NM_OK) {
+		nm_out_write(o, data + off, len);
+		free(data);
+	}
+	return s;
 }
 
 static const char *codec_label(uint8_t tag)
@@ -417,6 +480,8 @@ nm_status rfrm_add_gpu(rfrm_model *m, nm_node *d)
 		nm_text(t, d, "meta.bin", &o);
 		nm_out_free(&o);
 	}
+	if (nm_tree_range_producer(t, produce_buffer, buffer_range) != NM_OK)
+		return NM_E_NOMEM;
 	for (int l = 0; l < 2; l++) {
 		size_t n = l ? m->nibufs : m->nvbufs;
 		nm_node *sub = nm_dir(t, d, l ? "index" : "vertex");

@@ -36,6 +36,32 @@ static nm_status produce_surface(void *ctx, void *arg, nm_out *o, nm_error *err)
 	return s;
 }
 
+static bool surface_known_broken(rfrm_txtr *x)
+{
+	pthread_mutex_lock(&x->lock);
+	bool broken = x->surface_broken;
+	pthread_mutex_unlock(&x->lock);
+	return broken;
+}
+
+/* A range of surface.bin: the first buffer's prefix through it (its cost grows with off,
+ * so the head is what gains). */
+static nm_status range_surface(void *ctx, void *arg, uint64_t off, size_t len, nm_out *o,
+			       nm_error *err)
+{
+	rfrm_txtr *x = arg;
+	(void)ctx;
+	if (surface_known_broken(x) || off + len > x->surf.size)
+		return NM_E_UNSUPPORTED;
+	uint8_t *prefix = nm_alloc(o->opt, off + len, 1, err, x->name, "GPU", x->gpu->data_off);
+	nm_status s = prefix ? rfrm_txtr_surface_prefix(x, prefix, (size_t)(off + len), err)
+			     : err->code;
+	if (s == NM_OK)
+		nm_out_write(o, prefix + off, len);
+	free(prefix);
+	return s;
+}
+
 /* n buffers, the largest first: a refusal comes before anything is allocated. */
 static nm_status alloc_largest_first(const nm_options *opt, const uint64_t *need, uint8_t **buf,
 				     int n, const rfrm_txtr *x, nm_error *err)
@@ -109,6 +135,68 @@ static nm_status produce_png(void *ctx, void *arg, nm_out *o, nm_error *err)
 {
 	(void)ctx;
 	return level_png(arg, NULL, o, err);
+}
+
+/* Rows [y0, y1) of a level (whole rows of GOBs: 8 rows of blocks): the surface's bytes
+ * through them (from the cache when the surface is made, else the first buffer's
+ * prefix), those GOB rows alone in rows, decoded. */
+static nm_status level_rows(void *arg, unsigned y0, unsigned y1, uint8_t *rgba, nm_error *err)
+{
+	const rfrm_txtr_level *ref = arg;
+	rfrm_txtr *x = ref->x;
+	const nm_tegra_level *l = &x->surf.level[ref->level];
+	const nm_options *opt = nm_tree_options(x->t);
+	uint64_t by0 = y0 / x->fmt->block_h, by1 = (y1 + x->fmt->block_h - 1) / x->fmt->block_h;
+	if (by1 > l->blocks_y)
+		by1 = l->blocks_y;
+	uint64_t gobs_x = (l->row_bytes + NM_TEGRA_GOB_WIDTH - 1) / NM_TEGRA_GOB_WIDTH;
+	uint64_t need = nm_tegra_offset(l->row_bytes - 1, by1 - 1, gobs_x, l->block_height) + 1;
+	uint64_t at = x->surf.layer_size * ref->layer + l->offset;
+	bool made = nm_node_produced(x->t, x->surface_node);
+	uint64_t first = made ? at : 0;   /* where the bytes loaded start in the surface */
+	uint8_t *lin = nm_alloc(opt, by1 - by0, l->row_bytes, err, x->name, "GPU", x->gpu->data_off);
+	uint8_t *sw = lin ? nm_alloc(opt, at + need - first, 1, err, x->name, "GPU",
+				     x->gpu->data_off) : NULL;
+	nm_status s = sw ? NM_OK : err->code;
+	size_t got = 0;
+	if (s == NM_OK && made)
+		s = nm_read(x->t, x->surface_node, at, sw, (size_t)need, &got, err);
+	else if (s == NM_OK && (s = rfrm_txtr_surface_prefix(x, sw, (size_t)(at + need), err)) ==
+				       NM_OK)
+		got = (size_t)need;
+	if (s == NM_OK && nm_tegra_deswizzle_rows(sw + (at - first), got, l->row_bytes,
+						  l->blocks_y, l->block_height, by0, by1,
+						  lin) != NM_OK)
+		s = level_fail(err, NM_E_FORMAT, ref, "cannot deswizzle it");
+	if (s == NM_OK) {
+		s = rfrm_txtr_decode(x->fmt, opt, 1, lin, (size_t)((by1 - by0) * l->row_bytes),
+				     l->width, y1 - y0, rgba);
+		if (s == NM_E_LIMIT)
+			s = nm_fail_limit(err, opt, NM_ASTC_CONTEXT_BYTES, x->name, "GPU",
+					  x->gpu->data_off);
+		else if (s != NM_OK)
+			s = level_fail(err, s, ref, "cannot decode it");
+	}
+	free(sw);
+	free(lin);
+	return s;
+}
+
+/* A range of a level's PNG from the rows it holds (export/png.h); the whole file when
+ * the surface is known to be broken. */
+static nm_status range_png(void *ctx, void *arg, uint64_t off, size_t len, nm_out *o,
+			   nm_error *err)
+{
+	const rfrm_txtr_level *ref = arg;
+	rfrm_txtr *x = ref->x;
+	const nm_tegra_level *l = &x->surf.level[ref->level];
+	(void)ctx;
+	if (surface_known_broken(x) || !x->surface_node)
+		return NM_E_UNSUPPORTED;
+	nm_png_image img = { l->width, l->height, x->fmt->channels,
+			     NM_TEGRA_GOB_ROWS * x->fmt->block_h, level_rows, arg, x->name, "GPU",
+			     x->gpu->data_off };
+	return nm_png_write_range(o, &img, off, len, err);
 }
 
 /* Type, format and size, under the keys info.txt or head/header.txt use. */
@@ -317,7 +405,8 @@ static nm_status add_chunk(rfrm_txtr *x, nm_node *root, const rfrm_item *it)
 		return NM_OK;
 	if (x->has_layout) {
 		x->surface_node = nm_lazy(t, d, "surface.bin", x->surf.size, produce_surface, NULL, x);
-		if (!x->surface_node)
+		if (!x->surface_node ||
+		    nm_tree_range_producer(t, produce_surface, range_surface) != NM_OK)
 			return NM_E_NOMEM;
 	}
 	if (x->meta) {
@@ -354,7 +443,8 @@ nm_status rfrm_build_txtr(nm_reader *r, nm_tree *t, nm_node *dir, const rfrm_ite
 	for (size_t i = 0; i < x->nitems; i++)
 		if (add_chunk(x, dir, &x->items[i]) != NM_OK)
 			goto nomem;
-	if (rfrm_txtr_has_png(x) && add_pngs(x, dir) != NM_OK)
+	if (rfrm_txtr_has_png(x) && (add_pngs(x, dir) != NM_OK ||
+				     nm_tree_range_producer(t, produce_png, range_png) != NM_OK))
 		goto nomem;
 	if (rfrm_txtr_has_png(x) && x->surface_node && nm_tree_options(t)->editable &&
 	    rfrm_txtr_editable(x, produce_png, produce_surface) != NM_OK)
@@ -399,7 +489,8 @@ bool rfrm_txtr_png_source(nm_reader *r, nm_tree *t, nm_png_source *src)
 		return false;
 	*ref = (rfrm_txtr_level){ x, 0, 0 };
 	const nm_tegra_level *l = &x->surf.level[0];
+	/* Made for the model alone (produce_png_alone): no file of its tree to share with. */
 	*src = (nm_png_source){ nm_png_size(l->width, l->height, x->fmt->channels),
-				produce_png_alone, NULL, ref };
+				produce_png_alone, NULL, ref, NULL, NULL };
 	return true;
 }

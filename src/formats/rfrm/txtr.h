@@ -114,6 +114,10 @@ void rfrm_txtr_layer_dir(const rfrm_txtr *x, uint32_t layer, char *buf, size_t l
 /* gpu/surface.bin (txtr_surface.c): the GPU buffers decompressed one after another into
  * the surface, exactly surf.size bytes. */
 nm_status rfrm_txtr_surface(rfrm_txtr *x, nm_out *o, nm_error *err);
+/* The surface's first n bytes alone (a range of a level's PNG): the first buffer's prefix,
+ * the stream past it not checked. NM_E_UNSUPPORTED when the first buffer does not make
+ * them (or is broken): the whole surface is needed then. */
+nm_status rfrm_txtr_surface_prefix(const rfrm_txtr *x, uint8_t *dst, size_t n, nm_error *err);
 
 /* The new bytes of the surface as the GPU chunk's (an nm_reencode_fn, ctx the texture):
  * each buffer compressed again with its own tag from the part it made. A chunk of

@@ -102,6 +102,28 @@ nm_status rfrm_txtr_surface(rfrm_txtr *x, nm_out *o, nm_error *err)
 	return NM_OK;
 }
 
+nm_status rfrm_txtr_surface_prefix(const rfrm_txtr *x, uint8_t *dst, size_t n, nm_error *err)
+{
+	/* A stream holds its first n bytes in about as many (LZSS's flags add one in eight):
+	 * that much is read first, the whole chunk only if the decode runs out. */
+	uint64_t len = (uint64_t)n * 2 + 65536;
+	if (len > x->gpu->size)
+		len = x->gpu->size;
+	for (;;) {
+		uint8_t *src = NULL;
+		nm_status s = nm_reader_load(x->r, x->gpu->data_off, (size_t)len, "GPU", &src, err);
+		if (s != NM_OK)
+			return s;
+		if (len < NM_GPU_TAG_LEN || !nm_gpu_codec_of(src) ||
+		    nm_gpu_decode_prefix(src, (size_t)len, dst, n) != NM_OK)
+			s = NM_E_UNSUPPORTED;
+		free(src);
+		if (s == NM_OK || len == x->gpu->size)
+			return s;
+		len = x->gpu->size;
+	}
+}
+
 /* The surface's new bytes into the GPU chunk's: each buffer of the chunk compressed again
  * with its own tag, from the part of the surface it made. The chunk may come out of
  * another length only where the reader it lies in can be laid out again. */
