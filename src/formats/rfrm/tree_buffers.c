@@ -14,6 +14,7 @@
 #include "codec/gpu_buffer.h"
 #include "export/csv.h"
 #include "export/text.h"
+#include "lib/alloc.h"
 #include "lib/bytes.h"
 #include "lib/edit.h"
 #include "formats/rfrm/rfrm.h"
@@ -87,20 +88,46 @@ static nm_status attr_range(void *ctx, void *arg, uint64_t off, size_t len, nm_o
 	const rfrm_comp *c = ref->c;
 	const rfrm_format_info *f = ref->f;
 	(void)ctx;
-	uint8_t *data;
-	size_t have;
-	nm_status s = rfrm_gpu_load(m, false, ref->vb, &data, &have, err);
-	if (s != NM_OK)
-		return s;
-	uint64_t need = attr_extent(vb, c, f);
-	if (need > have) {
-		free(data);
-		return nm_fail(err, NM_E_FORMAT, m->name, "VBUF", NM_NO_OFFSET,
-			       "vertex buffer %zu holds %zu bytes; its %u vertices of stride %u need %llu",
-			       ref->vb, have, vb->count, c->stride, (unsigned long long)need);
-	}
 	nm_csv csv;
 	attr_columns(c, f, &csv);
+	/* A range short of the last row needs only the bytes of the rows it reaches: from
+	 * gpu/vertex/N.bin when it is made (whose cache the other components' CSVs share),
+	 * else the stream's prefix alone. The whole file takes the whole buffer. */
+	uint64_t head = nm_csv_size(&csv, 0), row = nm_csv_row_size(&csv);
+	uint64_t reach = off + len > head ? (off + len - head + row - 1) / row : 0;
+	nm_node *node = m->vb_node[ref->vb];
+	uint8_t *data = NULL;
+	size_t have = 0;
+	nm_status s = NM_E_UNSUPPORTED;
+	if (reach < vb->count && node) {
+		have = reach ? (size_t)((reach - 1) * c->stride + c->offset + f->bytes) : 0;
+		size_t got = 0;
+		if (!have)
+			s = NM_OK;
+		else if (!nm_node_produced(m->t, node))
+			s = rfrm_gpu_load_head(m, false, ref->vb, have, &data, err);
+		else if ((data = nm_alloc(o->opt, have, 1, err, m->name, "VBUF", NM_NO_OFFSET)) &&
+			 (s = nm_read(m->t, node, 0, data, have, &got, err)) == NM_OK && got != have)
+			s = NM_E_UNSUPPORTED;   /* shorter than VBUF says: the whole load says so */
+		else if (!data)
+			s = err->code;
+		if (s == NM_E_UNSUPPORTED) {
+			free(data);
+			data = NULL;
+		}
+	}
+	if (s == NM_E_UNSUPPORTED) {
+		s = rfrm_gpu_load(m, false, ref->vb, &data, &have, err);
+		uint64_t need = attr_extent(vb, c, f);
+		if (s == NM_OK && need > have) {
+			free(data);
+			return nm_fail(err, NM_E_FORMAT, m->name, "VBUF", NM_NO_OFFSET,
+				       "vertex buffer %zu holds %zu bytes; its %u vertices of stride %u need %llu",
+				       ref->vb, have, vb->count, c->stride, (unsigned long long)need);
+		}
+	}
+	if (s != NM_OK)
+		return s;
 	struct attr_rows rows = { ref, &csv, data, rfrm_format_is_int(f) };
 	s = nm_csv_write_range(o, &csv, vb->count, off, len, attr_row, &rows, m->name, err);
 	free(data);
