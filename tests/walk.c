@@ -29,14 +29,18 @@ typedef struct walk_range {
 
 #define WALK_RANGES 2
 
-/* The head and a middle range of a file with a range producer, not produced yet: read
+/* The head and a second range of a file with a range producer, not produced yet: read
  * now (by range), compared once the whole file is read. Its whole production then comes
  * first, so the reads after it come from the cache, not by ranges. */
 static bool read_ranges(walk_ctx *w, nm_node *k, uint64_t size, walk_range *r)
 {
-	if (!w->o->check_ranges || !nm_node_ranged(w->t, k) || nm_node_produced(w->t, k))
+	/* A file past max_file_size is never produced whole: nothing to compare. */
+	if (!w->o->check_ranges || !nm_node_ranged(w->t, k) || nm_node_produced(w->t, k) ||
+	    size > nm_tree_options(w->t)->max_file_size)
 		return false;
-	uint64_t at[WALK_RANGES] = { 0, size / 2 };
+	/* The middle of a small file, 64 KiB into a large one: a range's cost grows with its
+	 * end for a stream's prefix, and the whole production follows anyway. */
+	uint64_t at[WALK_RANGES] = { 0, size / 2 < 65536 ? size / 2 : 65536 };
 	size_t want[WALK_RANGES] = { 16384, 300 };
 	for (int i = 0; i < WALK_RANGES; i++) {
 		nm_read_hold h;
@@ -44,7 +48,7 @@ static bool read_ranges(walk_ctx *w, nm_node *k, uint64_t size, walk_range *r)
 		r[i] = (walk_range){ at[i], 0, NULL };
 		if (nm_read_pin(w->t, k, at[i], want[i], &h, &err) != NM_OK)
 			continue;   /* the whole read below meets the failure again */
-		if ((r[i].bytes = malloc(h.len ? h.len : 1)) != NULL) {
+		if ((r[i].bytes = malloc(h.len ? h.len : 1)) != NULL && h.len) {
 			memcpy(r[i].bytes, h.data, h.len);
 			r[i].len = h.len;
 		}

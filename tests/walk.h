@@ -25,8 +25,9 @@ typedef enum walk_step { WALK_LIST, WALK_SIZE, WALK_READ } walk_step;
 typedef struct walk_opts {
 	bool sizes_only;   /* list and stat, read nothing (what ls -lR does) */
 	/* In a tree that allows ranges (nm_tree_allow_ranges), each file with a range
-	 * producer not produced yet: its head and a range in its middle read first (made by
-	 * range), then the whole file, and the ranges compared with it (fuzz targets). */
+	 * producer not produced yet: its head and a range in its middle (at most 64 KiB in)
+	 * read first (made by range), then the whole file, and the ranges compared with it
+	 * (fuzz targets). */
 	bool check_ranges;
 	/* Which files to read (NULL: all); the others are stat'ed only. A fuzz target
 	 * keeps its executions cheap so (tests/fuzz/run_driver.h). */

@@ -1,5 +1,7 @@
 /* What every driver fuzz target does with a file's bytes: probe, build the tree, then
- * list and stat every node and read files as a mount would. */
+ * list and stat every node and read files as a mount would; for one input in four, a file
+ * with a range producer by ranges first (its head, its middle), compared with its whole
+ * bytes. */
 #ifndef NM_FUZZ_RUN_DRIVER_H
 #define NM_FUZZ_RUN_DRIVER_H
 
