@@ -192,8 +192,10 @@ nm_status nm_pair_animations(nm_tree *t, nm_reader *r, const void *model,
 	if (s == NM_OK && !p.nomem)
 		s = nm_member_neighbours(t, r, consider_animation, &p, err);
 	free(p.others);
-	bool ok = to_arena(t, (void **)&out->taken, out->n, sizeof *out->taken) &
-		  to_arena(t, (void **)&out->left, out->nleft, sizeof *out->left);
+	/* Both moved whatever the first gives: each frees its malloc'd array. */
+	bool taken = to_arena(t, (void **)&out->taken, out->n, sizeof *out->taken);
+	bool left = to_arena(t, (void **)&out->left, out->nleft, sizeof *out->left);
+	bool ok = taken && left;
 	if (s == NM_OK && (p.nomem || !ok))
 		s = nm_fail(err, NM_E_NOMEM, name, NULL, NM_NO_OFFSET, "out of memory");
 	return s;
