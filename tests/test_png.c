@@ -144,6 +144,17 @@ START_TEST(png_size_formula)
 }
 END_TEST
 
+/* A w x h RGBA8 image of bytes that follow no rows (malloc'd). */
+static uint8_t *noise(unsigned w, unsigned h, unsigned shift)
+{
+	size_t n = (size_t)w * h * 4;
+	uint8_t *rgba = malloc(n);
+	ck_assert_ptr_nonnull(rgba);
+	for (size_t i = 0; i < n; i++)
+		rgba[i] = (uint8_t)(i * 2654435761u >> shift);
+	return rgba;
+}
+
 /* Written in bands on several threads (o.threads), a PNG is the same bytes as written on
  * one: each band's IDAT chunks at their fixed offsets, the adler32s combined. Shapes
  * whose rows and blocks cut each other, in every channel count. */
@@ -153,11 +164,7 @@ START_TEST(png_bands_same_bytes)
 	for (size_t d = 0; d < sizeof dims / sizeof dims[0]; d++)
 		for (unsigned c = 1; c <= 4; c++) {
 			unsigned w = dims[d][0], h = dims[d][1];
-			size_t n = (size_t)w * h * 4;
-			uint8_t *rgba = malloc(n);
-			ck_assert_ptr_nonnull(rgba);
-			for (size_t i = 0; i < n; i++)
-				rgba[i] = (uint8_t)(i * 2654435761u >> 13);
+			uint8_t *rgba = noise(w, h, 13);
 			nm_out one;
 			nm_out_init(&one);
 			ck_assert_int_eq(nm_png_write(&one, rgba, w, h, c), NM_OK);
@@ -211,11 +218,7 @@ START_TEST(png_ranges_same_bytes)
 	for (size_t d = 0; d < sizeof dims / sizeof dims[0]; d++)
 		for (unsigned c = 1; c <= 4; c++) {
 			unsigned w = dims[d][0], h = dims[d][1];
-			size_t n = (size_t)w * h * 4;
-			uint8_t *rgba = malloc(n);
-			ck_assert_ptr_nonnull(rgba);
-			for (size_t i = 0; i < n; i++)
-				rgba[i] = (uint8_t)(i * 2654435761u >> 11);
+			uint8_t *rgba = noise(w, h, 11);
 			nm_out whole;
 			nm_out_init(&whole);
 			ck_assert_int_eq(nm_png_write(&whole, rgba, w, h, c), NM_OK);
