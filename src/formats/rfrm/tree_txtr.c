@@ -14,16 +14,22 @@
 #include "formats/rfrm/txtr.h"
 #include "lib/alloc.h"
 
+/* Whether the GPU chunk was found broken (its error in *err when err is not NULL). */
+static bool surface_known_broken(rfrm_txtr *x, nm_error *err)
+{
+	pthread_mutex_lock(&x->lock);
+	bool broken = x->surface_broken;
+	if (broken && err)
+		*err = x->surface_err;
+	pthread_mutex_unlock(&x->lock);
+	return broken;
+}
+
 static nm_status produce_surface(void *ctx, void *arg, nm_out *o, nm_error *err)
 {
 	rfrm_txtr *x = arg;
 	(void)ctx;
-	pthread_mutex_lock(&x->lock);
-	bool broken = x->surface_broken;
-	if (broken)
-		*err = x->surface_err;
-	pthread_mutex_unlock(&x->lock);
-	if (broken)
+	if (surface_known_broken(x, err))
 		return err->code;
 	/* Only a broken stream is remembered: a limit or a short read may not recur. */
 	nm_status s = rfrm_txtr_surface(x, o, err);
@@ -36,14 +42,6 @@ static nm_status produce_surface(void *ctx, void *arg, nm_out *o, nm_error *err)
 	return s;
 }
 
-static bool surface_known_broken(rfrm_txtr *x)
-{
-	pthread_mutex_lock(&x->lock);
-	bool broken = x->surface_broken;
-	pthread_mutex_unlock(&x->lock);
-	return broken;
-}
-
 /* A range of surface.bin: the first buffer's prefix through it (its cost grows with off,
  * so the head is what gains). */
 static nm_status range_surface(void *ctx, void *arg, uint64_t off, size_t len, nm_out *o,
@@ -51,7 +49,7 @@ static nm_status range_surface(void *ctx, void *arg, uint64_t off, size_t len, n
 {
 	rfrm_txtr *x = arg;
 	(void)ctx;
-	if (surface_known_broken(x) || off + len > x->surf.size)
+	if (surface_known_broken(x, NULL) || off + len > x->surf.size)
 		return NM_E_UNSUPPORTED;
 	uint8_t *prefix = nm_alloc(o->opt, off + len, 1, err, x->name, "GPU", x->gpu->data_off);
 	nm_status s = prefix ? rfrm_txtr_surface_prefix(x, prefix, (size_t)(off + len), err)
@@ -191,7 +189,7 @@ static nm_status range_png(void *ctx, void *arg, uint64_t off, size_t len, nm_ou
 	rfrm_txtr *x = ref->x;
 	const nm_tegra_level *l = &x->surf.level[ref->level];
 	(void)ctx;
-	if (surface_known_broken(x) || !x->surface_node)
+	if (surface_known_broken(x, NULL) || !x->surface_node)
 		return NM_E_UNSUPPORTED;
 	nm_png_image img = { l->width, l->height, x->fmt->channels,
 			     NM_TEGRA_GOB_ROWS * x->fmt->block_h, level_rows, arg, x->name, "GPU",
