@@ -31,7 +31,9 @@ for k in rarc rarc-yaz0 zar gar2 gar5 gar2-lzs lz10 lz11; do made archive_$k arc
 for f in 0 12 14 32 20 22 24 26 28 84 53 54 60 66; do
 	for s in 1 3 13 67 130 257 515; do made txtr_${f}_$s.txtr txtr $f $s; done
 done
-for c in 0 1 2 3 4 5 6 7 8 9 10 11 12 13; do made txtr_codec_$c.txtr txtr 20 130 $c; done
+for c in 0 1 2 3 4 5 6 7 8 9 10 11 12 13; do # OUT before CODEC here
+	"$mk" txtr 20 130 "$d/txtr_codec_$c.txtr" $c || not_ok "mkfixture txtr 20 130 in codec $c"
+done
 
 n=0 closed=""
 for f in "$d"/*; do

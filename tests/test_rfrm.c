@@ -480,6 +480,35 @@ START_TEST(walk_is_lazy)
 }
 END_TEST
 
+/* The walk decodes every vertex buffer to find where the next begins: those bytes are
+ * kept as gpu/vertex/N.bin (offered to the cache), so reading an index buffer, which
+ * runs the walk, leaves vertex buffer 0 made, the bytes its own production makes. */
+START_TEST(walk_offers_vertex_buffers)
+{
+	rfx_sample s;
+	rfx_buf asset = sample_model(&s, 420 + (uint32_t)_i, "CMDL", codecs[_i], false, NULL);
+	nm_tree *t = build_ok(&asset, "nometa.cmdl"), *alone = build_ok(&asset, "nometa.cmdl");
+	nm_node *v0;
+	nm_error err;
+	ck_assert_int_eq(nm_resolve(t, "/gpu/vertex/0.bin", &v0, &err), NM_OK);
+	ck_assert(!nm_node_produced(t, v0));
+	free(slurp(t, "/gpu/index/0.bin", NULL));
+	ck_assert(nm_node_produced(t, v0));
+	ck_assert_uint_eq(nm_tree_productions(t), 1);   /* the index buffer alone */
+	size_t len, alone_len;
+	char *offered = slurp(t, "/gpu/vertex/0.bin", &len);
+	char *made = slurp(alone, "/gpu/vertex/0.bin", &alone_len);
+	ck_assert_uint_eq(len, RFX_SAMPLE_VERTS * RFX_SAMPLE_STRIDE);
+	ck_assert_uint_eq(len, alone_len);
+	ck_assert(memcmp(offered, made, len) == 0);
+	free(offered);
+	free(made);
+	nm_tree_free(t);
+	nm_tree_free(alone);
+	rfx_buf_free(&asset);
+}
+END_TEST
+
 /* mesh.obj's first lines, read by range, decode only the first vertices of their buffer,
  * the first buffer without the walk (rfrm_gpu_load_head): with vertex buffer 0's zlib
  * trailer damaged, the walk refuses the buffer and the whole file fails, while the head
@@ -1599,6 +1628,7 @@ static Suite *rfrm_suite(void)
 	tcase_add_loop_test(mod, appended_meta_every_codec, 0, RFX_CODEC_COUNT);
 	tcase_add_loop_test(mod, meta_gpu_relative, 0, RFX_CODEC_COUNT);
 	tcase_add_loop_test(mod, walk_is_lazy, 0, RFX_CODEC_COUNT);
+	tcase_add_loop_test(mod, walk_offers_vertex_buffers, 0, RFX_CODEC_COUNT);
 	tcase_add_test(mod, obj_head_decodes_only_the_head);
 	tcase_add_test(mod, walk_threads);
 	tcase_add_loop_test(mod, walk_mixed_codecs, 0, RFX_CODEC_COUNT);

@@ -265,6 +265,39 @@ START_TEST(mount_decodes_nothing)
 }
 END_TEST
 
+/* A mount reads by ranges. The head of every level's PNG (a file manager sniffing tex/)
+ * inflates the stream once: the first head past half the surface has surface.bin made
+ * whole into the cache, and the others' rows come from it (each used to inflate the
+ * stream up to its bytes again, and nothing was made). */
+START_TEST(level_heads_share_the_surface)
+{
+	rfx_txtr x = { .type = 1, .format = 58, .width = 512, .height = 512, .depth = 1,
+		       .levels = 10, .codec = RFX_ZLIB, .seed = 3 };
+	nm_tree *t = build_txtr(&x, NULL);
+	nm_tree_allow_ranges(t);
+	nm_error err;
+	nm_node *surface, *png[10];
+	ck_assert_int_eq(nm_resolve(t, "/gpu/surface.bin", &surface, &err), NM_OK);
+	for (uint32_t level = 0; level < x.levels; level++) {
+		char path[32];
+		uint8_t head[4096];
+		size_t got;
+		snprintf(path, sizeof path, "/tex/%u.png", level);
+		ck_assert_int_eq(nm_resolve(t, path, &png[level], &err), NM_OK);
+		ck_assert_int_eq(nm_read(t, png[level], 0, head, sizeof head, &got, &err), NM_OK);
+		ck_assert_uint_gt(got, 0);
+		/* What was made: surface.bin at most once, and the PNGs a head holds whole
+		 * (a range through a PNG's end is made whole, export/png.h). */
+		uint64_t pngs = 0;
+		for (uint32_t l = 0; l <= level; l++)
+			pngs += nm_node_produced(t, png[l]);
+		ck_assert_uint_le(nm_tree_productions(t) - pngs, 1);
+	}
+	ck_assert(nm_node_produced(t, surface));
+	nm_tree_free(t);
+}
+END_TEST
+
 START_TEST(short_streams)
 {
 	/* A 1x1 RGBA8 texture in one GOB (512 bytes), stored: the texel is the first 4
@@ -756,6 +789,7 @@ static Suite *suite(void)
 	tcase_add_loop_test(fx, every_codec, 0, RFX_CODEC_COUNT);
 	tcase_add_test(fx, several_buffers);
 	tcase_add_test(fx, mount_decodes_nothing);
+	tcase_add_test(fx, level_heads_share_the_surface);
 	tcase_add_test(fx, short_streams);
 	tcase_add_test(fx, not_decoded);
 	tcase_add_test(fx, header_checks);

@@ -419,8 +419,22 @@ static nm_status walk_one(rfrm_model *m, size_t k, const uint8_t *p, size_t len,
 	return NM_OK;
 }
 
+/* A buffer for vertex buffer k's bytes, which the walk's decode makes anyway, to offer
+ * as gpu/vertex/k.bin (then a CSV, mesh.obj or model.glb reading it finds them instead
+ * of decoding the stream again); NULL where there is no such file or the size is past
+ * the limits (the decode then only measures). */
+static uint8_t *spare_for(const rfrm_model *m, size_t k)
+{
+	size_t bytes;
+	if (k >= m->nvbufs || m->vbufs[k].bad || !m->vb_node || !m->vb_node[k] ||
+	    nm_alloc_check(nm_tree_options(m->t), m->vbufs[k].size + 1, 1, &bytes) != NM_OK)
+		return NULL;
+	return malloc(bytes);
+}
+
 /* Every buffer, one after another; buffers before a broken one stay usable, from it
- * on they carry its error. Vertex buffer keep_vb's bytes go to keep (*kept then true). */
+ * on they carry its error. Vertex buffer keep_vb's bytes go to keep (*kept then true);
+ * the others' are offered to the cache. */
 static nm_status walk(rfrm_model *m, size_t keep_vb, uint8_t *keep, bool *kept, nm_error *err)
 {
 	const rfrm_item *g = &m->chunk[RC_GPU].item;
@@ -433,11 +447,16 @@ static nm_status walk(rfrm_model *m, size_t keep_vb, uint8_t *keep, bool *kept, 
 	for (size_t k = 0; k < n; k++) {
 		rfrm_gpubuf *b = k < m->nvbufs ? &m->vb[k] : &m->ib[k - m->nvbufs];
 		bool keeping = keep && k == keep_vb && !m->vbufs[k].bad;
+		uint8_t *spare = keeping ? NULL : spare_for(m, k);
 		if (walk_one(m, k, data + p, len - p, k + 1 == n, g->data_off + p, b,
-			     keeping ? keep : NULL, &e) != NM_OK) {
+			     keeping ? keep : spare, &e) != NM_OK) {
+			free(spare);
 			mark_bad_from(m, k, &e);
 			break;
 		}
+		if (spare)
+			nm_tree_offer(m->t, m->vb_node[k], spare, (size_t)b->size);
+		free(spare);
 		*kept |= keeping;
 		p += (size_t)b->comp;
 		if (k + 1 == n && p != len) {

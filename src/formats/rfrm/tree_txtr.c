@@ -78,6 +78,15 @@ static nm_status alloc_largest_first(const nm_options *opt, const uint64_t *need
 	return NM_OK;
 }
 
+/* Have surface.bin made whole into the cache, when it is not there yet; a failure is
+ * the read's after it to report (it then reads by range). */
+static void whole_surface(rfrm_txtr *x)
+{
+	nm_error ignored;
+	if (!nm_node_produced(x->t, x->surface_node))
+		nm_produce(x->t, x->surface_node, &ignored);
+}
+
 static nm_status level_fail(nm_error *err, nm_status s, const rfrm_txtr_level *ref,
 			    const char *what)
 {
@@ -89,8 +98,9 @@ static nm_status level_fail(nm_error *err, nm_status s, const rfrm_txtr_level *r
 }
 
 /* Take the level's bytes from the surface, put them in rows, decode. surface: the whole
- * surface in memory, or NULL to read it through the tree (whose cache then keeps the
- * surface for the other levels). */
+ * surface in memory, or NULL to read it through the tree, made whole into its cache for
+ * the other levels (a mount reads surface.bin by ranges otherwise: each level would
+ * inflate the stream again up to its bytes). */
 static nm_status level_png(const rfrm_txtr_level *ref, const uint8_t *surface, nm_out *o,
 			   nm_error *err)
 {
@@ -106,6 +116,7 @@ static nm_status level_png(const rfrm_txtr_level *ref, const uint8_t *surface, n
 		memcpy(sw, surface + at, (size_t)l->size);   /* the layout is inside surf.size */
 		got = (size_t)l->size;
 	} else if (s == NM_OK) {
+		whole_surface(x);
 		s = nm_read(x->t, x->surface_node, at, sw, (size_t)l->size, &got, err);
 	}
 	if (s == NM_OK && got != l->size)
@@ -137,7 +148,9 @@ static nm_status produce_png(void *ctx, void *arg, nm_out *o, nm_error *err)
 
 /* Rows [y0, y1) of a level (whole rows of GOBs: 8 rows of blocks): the surface's bytes
  * through them (from the cache when the surface is made, else the first buffer's
- * prefix), those GOB rows alone in rows, decoded. */
+ * prefix), those GOB rows alone in rows, decoded. A prefix past half the surface costs
+ * about what the whole does: the whole is made then, and kept for the next level (a
+ * file manager sniffing each level's head inflated the stream again for each one). */
 static nm_status level_rows(void *arg, unsigned y0, unsigned y1, uint8_t *rgba, nm_error *err)
 {
 	const rfrm_txtr_level *ref = arg;
@@ -150,6 +163,8 @@ static nm_status level_rows(void *arg, unsigned y0, unsigned y1, uint8_t *rgba, 
 	uint64_t gobs_x = (l->row_bytes + NM_TEGRA_GOB_WIDTH - 1) / NM_TEGRA_GOB_WIDTH;
 	uint64_t need = nm_tegra_offset(l->row_bytes - 1, by1 - 1, gobs_x, l->block_height) + 1;
 	uint64_t at = x->surf.layer_size * ref->layer + l->offset;
+	if (at + need > x->surf.size / 2)
+		whole_surface(x);
 	bool made = nm_node_produced(x->t, x->surface_node);
 	uint64_t first = made ? at : 0;   /* where the bytes loaded start in the surface */
 	uint8_t *lin = nm_alloc(opt, by1 - by0, l->row_bytes, err, x->name, "GPU", x->gpu->data_off);
