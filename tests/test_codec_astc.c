@@ -188,6 +188,27 @@ START_TEST(context_memory)
 }
 END_TEST
 
+/* A context per block size and profile, kept: textures of two sizes decoded in turn
+ * (a TXTR folder's diffuse 8x5 and normal 5x4) build two, not one per texture. */
+START_TEST(contexts_kept_per_size)
+{
+	uint8_t blk[16], rgba[12 * 12 * 4];
+	void_extent(blk, 1, 2, 3, 4);
+	nm_astc_release();
+	unsigned long before = nm_astc_contexts_made();
+	static const unsigned turns[][2] = { { 8, 5 }, { 5, 4 }, { 8, 5 }, { 5, 4 }, { 8, 5 } };
+	for (size_t i = 0; i < sizeof turns / sizeof turns[0]; i++)
+		ck_assert_int_eq(nm_astc_decode(nm_options_defaults(), turns[i][0], turns[i][1],
+						false, blk, 16, 1, 1, rgba), NM_OK);
+	ck_assert_uint_eq(nm_astc_contexts_made() - before, 2);
+	/* sRGB is another profile: a third. */
+	ck_assert_int_eq(nm_astc_decode(nm_options_defaults(), 8, 5, true, blk, 16, 1, 1, rgba),
+			 NM_OK);
+	ck_assert_uint_eq(nm_astc_contexts_made() - before, 3);
+	nm_astc_release();
+}
+END_TEST
+
 static Suite *suite(void)
 {
 	Suite *s = suite_create("codec_astc");
@@ -198,6 +219,7 @@ static Suite *suite(void)
 	tcase_add_loop_test(tc, matches_libastcenc, 0, sizeof sizes / sizeof sizes[0]);
 	tcase_add_test(tc, rejects);
 	tcase_add_test(tc, bands_same_texels);
+	tcase_add_test(tc, contexts_kept_per_size);
 	tcase_add_test(tc, context_memory);
 	suite_add_tcase(s, tc);
 	return s;

@@ -17,45 +17,93 @@ extern "C" {
 
 namespace {
 
-/* The one context of the process (astc.h: about 33 MiB each). */
-struct cached_context {
-	pthread_mutex_t lock;
+/* Decoding contexts, one per block size and profile in use: a model's textures mix
+ * sizes (the corpus's TXTRs 8x5 and 5x4), and a context costs milliseconds to build
+ * (its partition tables) and up to 33 MiB (astc.h). A decode only reads its context
+ * (astcenc_get_block_info), so any number of decodes share one at once: the lock is
+ * held to find or build a context, not while decoding. At most SLOTS are kept; the
+ * least recently used one not in use is rebuilt for another size. */
+constexpr unsigned SLOTS = 3;
+struct decoder_slot {
 	astcenc_context *ctx;
 	unsigned bw, bh;
 	astcenc_profile profile;
+	unsigned users;      /* decodes using it now */
+	unsigned long used;  /* when it was last handed out */
 };
-cached_context cache = { PTHREAD_MUTEX_INITIALIZER, nullptr, 0, 0, ASTCENC_PRF_LDR };
+struct decoder_slots {
+	pthread_mutex_t lock;
+	pthread_cond_t freed;   /* a slot's users fell to 0 */
+	decoder_slot slot[SLOTS];
+	unsigned long clock;
+	unsigned long made;     /* contexts built, for the tests */
+};
+decoder_slots decoders = { PTHREAD_MUTEX_INITIALIZER, PTHREAD_COND_INITIALIZER, {}, 0, 0 };
 
 const unsigned sizes[][2] = { { 4, 4 }, { 5, 4 }, { 5, 5 }, { 6, 5 }, { 6, 6 }, { 8, 5 },
 			      { 8, 6 }, { 8, 8 }, { 10, 5 }, { 10, 6 }, { 10, 8 },
 			      { 10, 10 }, { 12, 10 }, { 12, 12 } };
 
-/* Called with the lock held: the cached context, rebuilt for another size or profile. */
-nm_status context_for(unsigned bw, unsigned bh, astcenc_profile profile, unsigned flags,
-		      astcenc_context **out)
+/* A decompress-only context for this block size and profile, made now. */
+nm_status new_decoder(unsigned bw, unsigned bh, astcenc_profile profile, astcenc_context **out)
 {
-	if (cache.ctx && cache.bw == bw && cache.bh == bh && cache.profile == profile) {
-		*out = cache.ctx;
-		return NM_OK;
-	}
-	if (cache.ctx) {
-		astcenc_context_free(cache.ctx);
-		cache.ctx = nullptr;
-	}
 	astcenc_config cfg;
-	if (astcenc_config_init(profile, bw, bh, 1, ASTCENC_PRE_FASTEST, flags, &cfg) !=
-	    ASTCENC_SUCCESS)
+	if (astcenc_config_init(profile, bw, bh, 1, ASTCENC_PRE_FASTEST,
+				ASTCENC_FLG_DECOMPRESS_ONLY, &cfg) != ASTCENC_SUCCESS)
 		return NM_E_INVAL;
-	astcenc_context *ctx = nullptr;
-	astcenc_error e = astcenc_context_alloc(&cfg, 1, &ctx);
-	if (e != ASTCENC_SUCCESS)
+	*out = nullptr;
+	astcenc_error e = astcenc_context_alloc(&cfg, 1, out);
+	if (e != ASTCENC_SUCCESS) {
+		*out = nullptr;
 		return e == ASTCENC_ERR_OUT_OF_MEM ? NM_E_NOMEM : NM_E_UNSUPPORTED;
-	cache.ctx = ctx;
-	cache.bw = bw;
-	cache.bh = bh;
-	cache.profile = profile;
-	*out = ctx;
+	}
 	return NM_OK;
+}
+
+/* The slot holding a context for this size and profile, its users counted: found, or
+ * built in a free slot, waiting for one while all are in use. */
+nm_status decoder_acquire(unsigned bw, unsigned bh, astcenc_profile profile,
+			  decoder_slot **out)
+{
+	decoder_slots &d = decoders;
+	pthread_mutex_lock(&d.lock);
+	for (;;) {
+		decoder_slot *spare = nullptr;
+		for (decoder_slot &s : d.slot) {
+			if (s.ctx && s.bw == bw && s.bh == bh && s.profile == profile) {
+				s.users++;
+				s.used = ++d.clock;
+				*out = &s;
+				pthread_mutex_unlock(&d.lock);
+				return NM_OK;
+			}
+			if (s.users == 0 && (!spare || (spare->ctx && (!s.ctx || s.used < spare->used))))
+				spare = &s;
+		}
+		if (!spare) {
+			pthread_cond_wait(&d.freed, &d.lock);
+			continue;
+		}
+		if (spare->ctx)
+			astcenc_context_free(spare->ctx);
+		*spare = decoder_slot{};
+		nm_status st = new_decoder(bw, bh, profile, &spare->ctx);
+		if (st == NM_OK) {
+			*spare = decoder_slot{ spare->ctx, bw, bh, profile, 1, ++d.clock };
+			*out = spare;
+			d.made++;
+		}
+		pthread_mutex_unlock(&d.lock);
+		return st;
+	}
+}
+
+void decoder_release(decoder_slot *s)
+{
+	pthread_mutex_lock(&decoders.lock);
+	if (--s->users == 0)
+		pthread_cond_broadcast(&decoders.freed);
+	pthread_mutex_unlock(&decoders.lock);
 }
 
 inline uint8_t to_unorm8(uint32_t c16) { return (uint8_t)((c16 * 255u + 32768u) >> 16); }
@@ -214,16 +262,18 @@ nm_status nm_astc_decode_threads(const nm_options *opt, unsigned threads, unsign
 	size_t ctx_bytes;
 	if (nm_alloc_check(opt, 1, NM_ASTC_CONTEXT_BYTES, &ctx_bytes) != NM_OK)
 		return NM_E_LIMIT;
-	pthread_mutex_lock(&cache.lock);
 	decode_job j = { nullptr, src, rgba, w, h, bw, bh, (w + bw - 1) / bw, srgb };
 	unsigned by_count = (h + bh - 1) / bh;
-	nm_status s = context_for(bw, bh, srgb ? ASTCENC_PRF_LDR_SRGB : ASTCENC_PRF_LDR,
-				  ASTCENC_FLG_DECOMPRESS_ONLY, &j.ctx);
-	/* The lock stays held: no other decode rebuilds the context under the bands. */
-	if (s == NM_OK)
-		s = nm_bands_run(nm_bands_count(threads, by_count, min_band_rows(j.bx_count)),
-				 by_count, decode_rows, &j);
-	pthread_mutex_unlock(&cache.lock);
+	decoder_slot *slot;
+	nm_status s = decoder_acquire(bw, bh, srgb ? ASTCENC_PRF_LDR_SRGB : ASTCENC_PRF_LDR,
+				      &slot);
+	if (s != NM_OK)
+		return s;
+	/* Held by this decode: no other rebuilds the context under the bands. */
+	j.ctx = slot->ctx;
+	s = nm_bands_run(nm_bands_count(threads, by_count, min_band_rows(j.bx_count)), by_count,
+			 decode_rows, &j);
+	decoder_release(slot);
 	return s;
 }
 
@@ -234,10 +284,14 @@ nm_status nm_astc_decode_reference(unsigned bw, unsigned bh, const uint8_t *src,
 		return NM_E_INVAL;
 	if (src_len < blocks_bytes(bw, bh, w, h))
 		return NM_E_FORMAT;
-	pthread_mutex_lock(&cache.lock);
-	astcenc_context *ctx;
-	nm_status s = context_for(bw, bh, ASTCENC_PRF_LDR, ASTCENC_FLG_DECOMPRESS_ONLY, &ctx);
+	/* libastcenc's decompression keeps its progress in the context: one at a time
+	 * (the decodes beside it only read the block tables). */
+	static pthread_mutex_t one_at_a_time = PTHREAD_MUTEX_INITIALIZER;
+	decoder_slot *slot;
+	nm_status s = decoder_acquire(bw, bh, ASTCENC_PRF_LDR, &slot);
 	if (s == NM_OK) {
+		astcenc_context *ctx = slot->ctx;
+		pthread_mutex_lock(&one_at_a_time);
 		void *slice = rgba;
 		astcenc_image img = { w, h, 1, ASTCENC_TYPE_U8, &slice };
 		const astcenc_swizzle swz = { ASTCENC_SWZ_R, ASTCENC_SWZ_G, ASTCENC_SWZ_B,
@@ -245,8 +299,9 @@ nm_status nm_astc_decode_reference(unsigned bw, unsigned bh, const uint8_t *src,
 		if (astcenc_decompress_image(ctx, src, src_len, &img, &swz, 0) != ASTCENC_SUCCESS)
 			s = NM_E_FORMAT;
 		astcenc_decompress_reset(ctx);
+		pthread_mutex_unlock(&one_at_a_time);
+		decoder_release(slot);
 	}
-	pthread_mutex_unlock(&cache.lock);
 	return s;
 }
 
@@ -339,13 +394,24 @@ nm_status nm_astc_encode_level(const nm_options *opt, unsigned bw, unsigned bh, 
 			rgba, w, h, dst, dst_len);
 }
 
+unsigned long nm_astc_contexts_made(void)
+{
+	pthread_mutex_lock(&decoders.lock);
+	unsigned long made = decoders.made;
+	pthread_mutex_unlock(&decoders.lock);
+	return made;
+}
+
 void nm_astc_release(void)
 {
-	pthread_mutex_lock(&cache.lock);
-	if (cache.ctx)
-		astcenc_context_free(cache.ctx);
-	cache.ctx = nullptr;
-	pthread_mutex_unlock(&cache.lock);	pthread_mutex_lock(&compressor.lock);
+	pthread_mutex_lock(&decoders.lock);
+	for (decoder_slot &s : decoders.slot)
+		if (s.ctx && s.users == 0) {
+			astcenc_context_free(s.ctx);
+			s = decoder_slot{};
+		}
+	pthread_mutex_unlock(&decoders.lock);
+	pthread_mutex_lock(&compressor.lock);
 	if (compressor.ctx)
 		astcenc_context_free(compressor.ctx);
 	compressor.ctx = nullptr;

@@ -20,10 +20,11 @@
  * magenta, as the specification says.
  *
  * Memory: libastcenc allocates a context of about 33 MiB whatever the texture (its
- * tables are sized for the largest block). One context is kept for the whole process,
- * for the last block size and profile used (rebuilt when they change, 5-45 ms), so a
- * process never holds more than one; nm_astc_decode refuses with NM_E_LIMIT, before
- * libastcenc allocates anything, when max_file_size is below NM_ASTC_CONTEXT_BYTES. */
+ * tables are sized for the largest block; what it touches, 4 to 17 MiB, grows with the
+ * block). A context is kept per block size and profile in use, up to three (building
+ * one costs 5-45 ms), and shared by every decode of that size at once; so a process
+ * holds at most three. nm_astc_decode refuses with NM_E_LIMIT, before libastcenc
+ * allocates anything, when max_file_size is below NM_ASTC_CONTEXT_BYTES. */
 #ifndef NM_CODEC_ASTC_H
 #define NM_CODEC_ASTC_H
 
@@ -82,9 +83,15 @@ nm_status nm_astc_encode_level(const nm_options *opt, unsigned bw, unsigned bh, 
 nm_status nm_astc_decode_reference(unsigned bw, unsigned bh, const uint8_t *src,
 				   size_t src_len, unsigned w, unsigned h, uint8_t *rgba);
 
-/* Free the cached contexts (tools and tests that measure memory): the decoding one, and
- * the compressing one nm_astc_encode and nm_astc_encode_level keep after their first
- * call (one at a time, for the last block size, profile and preset asked for). */
+/* Decoding contexts built so far (tests). The decoders keep one per block size and
+ * profile, up to three, shared by every decode of that size at once; a fourth size
+ * rebuilds the least recently used one not in use. */
+unsigned long nm_astc_contexts_made(void);
+
+/* Free the cached contexts (tools and tests that measure memory): the decoding ones not
+ * in use, and the compressing one nm_astc_encode and nm_astc_encode_level keep after
+ * their first call (one at a time, for the last block size, profile and preset asked
+ * for). */
 void nm_astc_release(void);
 
 #ifdef __cplusplus
