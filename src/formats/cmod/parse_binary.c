@@ -23,10 +23,15 @@ static nm_status take(cursor *c, void *dst, size_t n, const char *what)
 		return nm_fail(c->err, NM_E_FORMAT, nm_reader_name(c->r), c->chunk, c->pos,
 			       "the file ends inside %s", what);
 	if (c->pos < c->buf_pos || c->pos + n > c->buf_pos + c->buf_len) {
+		if (n > sizeof c->buf) {
+			/* Longer than the buffer (a texture name holds up to 65535 bytes). */
+			nm_status s = nm_reader_read(c->r, c->pos, dst, n, c->chunk, c->err);
+			if (s == NM_OK)
+				c->pos += n;
+			return s;
+		}
 		uint64_t left = c->size - c->pos;
 		size_t len = left < sizeof c->buf ? (size_t)left : sizeof c->buf;
-		if (n > len)
-			return NM_E_INVAL;
 		nm_status s = nm_reader_read(c->r, c->pos, c->buf, len, c->chunk, c->err);
 		if (s != NM_OK)
 			return s;
