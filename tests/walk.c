@@ -14,8 +14,12 @@ typedef struct walk_ctx {
 	char path[WALK_PATH_MAX];
 } walk_ctx;
 
+/* err was cleared before the call that failed: an empty message is a refusal that
+ * tells the user nothing (nmodel would print "nmodel: "). */
 static void failed(walk_ctx *w, walk_step step, nm_status s, const nm_error *err)
 {
+	if (!err->msg[0])
+		w->st->unexplained++;
 	if (w->o->on_failure)
 		w->o->on_failure(w->o->ctx, step, w->path, s, err);
 }
@@ -74,6 +78,7 @@ static void read_file(walk_ctx *w, nm_node *k, uint64_t size)
 {
 	walk_stats *st = w->st;
 	nm_error err;
+	nm_error_clear(&err);
 	char buf[65536];
 	size_t got;
 	uint64_t off = 0;
@@ -112,6 +117,7 @@ static void walk_dir(walk_ctx *w, nm_node *dir, size_t plen, unsigned depth)
 	nm_node **kids;
 	size_t n;
 	nm_error err;
+	nm_error_clear(&err);
 	st->dirs++;
 	if (depth > st->depth)
 		st->depth = depth;
@@ -134,6 +140,7 @@ static void walk_dir(walk_ctx *w, nm_node *dir, size_t plen, unsigned depth)
 		}
 		st->files++;
 		uint64_t size;
+		nm_error_clear(&err);
 		if ((s = nm_size(w->t, kids[i], &size, &err)) != NM_OK) {
 			st->failed++;
 			failed(w, WALK_SIZE, s, &err);

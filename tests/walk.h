@@ -12,6 +12,7 @@ typedef struct walk_stats {
 	size_t dirs, files, failed;      /* failed: produce/read errors (allowed for bad input) */
 	size_t size_mismatches;          /* never allowed */
 	size_t range_mismatches;         /* check_ranges: a range not its whole file's bytes */
+	size_t unexplained;              /* failures whose error says nothing: never allowed */
 	uint64_t bytes;
 	unsigned depth;                  /* deepest directory below the root */
 } walk_stats;

@@ -74,7 +74,11 @@ void nm_fuzz_run_driver_reading(const char *name, const uint8_t *data, size_t si
 	if (ranges)
 		nm_tree_allow_ranges(t);
 	nm_error err;
-	if (d->build(r, t, nm_tree_root(t), &err) == NM_OK) {
+	nm_error_clear(&err);
+	if (d->build(r, t, nm_tree_root(t), &err) != NM_OK) {
+		if (!err.msg[0])
+			abort(); /* a refusal that says nothing of why */
+	} else {
 		walk_stats st;
 		walk_opts wo = { .read_if = read_if, .ctx = ctx, .check_ranges = ranges };
 		walk_tree_opts(t, &wo, &st);
@@ -82,6 +86,8 @@ void nm_fuzz_run_driver_reading(const char *name, const uint8_t *data, size_t si
 			abort(); /* a file disagreed with its announced size: a bug */
 		if (st.range_mismatches)
 			abort(); /* a range differed from its whole file's bytes: a bug */
+		if (st.unexplained)
+			abort(); /* a failed list, stat or read whose error says nothing */
 	}
 	nm_tree_free(t);
 }

@@ -23,8 +23,10 @@ typedef enum nm_fuzz_reach { NM_FUZZ_PARSE, NM_FUZZ_EVERY_FILE } nm_fuzz_reach;
 #define NM_FUZZ_READ_AT_MOST (16u << 10)
 #define NM_FUZZ_FULL_INPUT (16u << 10)
 
-/* Runs driver `name` over a copy of data; aborts when the build lacks that driver or a
- * file read disagrees with its announced size (both bugs). */
+/* Runs driver `name` over a copy of data; aborts when the build lacks that driver, a
+ * file read disagrees with its announced size or a range with its whole bytes, or a
+ * refusal (the build, a listing, a stat, a read) leaves its error's message empty: the
+ * user would be told nothing (all bugs). */
 void nm_fuzz_run_driver(const char *name, nm_fuzz_reach reach, const uint8_t *data,
 			size_t size);
 /* The same, reading the files read_if picks (NULL: all); every node is still listed
