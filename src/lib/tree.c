@@ -740,3 +740,12 @@ nm_status nm_read(nm_tree *t, nm_node *n, uint64_t off, void *buf, size_t len, s
 		*got = len;
 	return s;
 }
+
+nm_status nm_read_made(nm_tree *t, nm_node *n, uint64_t off, void *buf, size_t len,
+		       size_t *got, nm_error *err)
+{
+	nm_error ignored;
+	if (n->kind == NM_NODE_LAZY)
+		nm_produce(t, n, &ignored);   /* a failure is the read's to report */
+	return nm_read(t, n, off, buf, len, got, err);
+}

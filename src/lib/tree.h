@@ -152,6 +152,11 @@ nm_status nm_size(nm_tree *t, nm_node *file, uint64_t *size, nm_error *err);
 /* Copy up to len bytes from off; *got = bytes copied (0 at or past the end). */
 nm_status nm_read(nm_tree *t, nm_node *file, uint64_t off, void *buf, size_t len,
 		  size_t *got, nm_error *err);
+/* The same, file made whole into the cache first: for a producer that reads another
+ * file in pieces (a texture's levels from its surface), which in a tree that allows
+ * ranges would each be made by range again. */
+nm_status nm_read_made(nm_tree *t, nm_node *file, uint64_t off, void *buf, size_t len,
+		       size_t *got, nm_error *err);
 /* A read without a copy into the caller's buffer (the FUSE layer replies from it):
  * data points at len bytes of the file from the offset asked (fewer at its end, none
  * past it), valid until nm_read_release. A produced file's bytes stay pinned in the

@@ -78,15 +78,6 @@ static nm_status alloc_largest_first(const nm_options *opt, const uint64_t *need
 	return NM_OK;
 }
 
-/* Have surface.bin made whole into the cache, when it is not there yet; a failure is
- * the read's after it to report (it then reads by range). */
-static void whole_surface(rfrm_txtr *x)
-{
-	nm_error ignored;
-	if (!nm_node_produced(x->t, x->surface_node))
-		nm_produce(x->t, x->surface_node, &ignored);
-}
-
 static nm_status level_fail(nm_error *err, nm_status s, const rfrm_txtr_level *ref,
 			    const char *what)
 {
@@ -116,8 +107,7 @@ static nm_status level_png(const rfrm_txtr_level *ref, const uint8_t *surface, n
 		memcpy(sw, surface + at, (size_t)l->size);   /* the layout is inside surf.size */
 		got = (size_t)l->size;
 	} else if (s == NM_OK) {
-		whole_surface(x);
-		s = nm_read(x->t, x->surface_node, at, sw, (size_t)l->size, &got, err);
+		s = nm_read_made(x->t, x->surface_node, at, sw, (size_t)l->size, &got, err);
 	}
 	if (s == NM_OK && got != l->size)
 		s = level_fail(err, NM_E_IO, ref, "the surface is shorter than its layout");
@@ -163,9 +153,7 @@ static nm_status level_rows(void *arg, unsigned y0, unsigned y1, uint8_t *rgba, 
 	uint64_t gobs_x = (l->row_bytes + NM_TEGRA_GOB_WIDTH - 1) / NM_TEGRA_GOB_WIDTH;
 	uint64_t need = nm_tegra_offset(l->row_bytes - 1, by1 - 1, gobs_x, l->block_height) + 1;
 	uint64_t at = x->surf.layer_size * ref->layer + l->offset;
-	if (at + need > x->surf.size / 2)
-		whole_surface(x);
-	bool made = nm_node_produced(x->t, x->surface_node);
+	bool made = at + need > x->surf.size / 2 || nm_node_produced(x->t, x->surface_node);
 	uint64_t first = made ? at : 0;   /* where the bytes loaded start in the surface */
 	uint8_t *lin = nm_alloc(opt, by1 - by0, l->row_bytes, err, x->name, "GPU", x->gpu->data_off);
 	uint8_t *sw = lin ? nm_alloc(opt, at + need - first, 1, err, x->name, "GPU",
@@ -173,7 +161,7 @@ static nm_status level_rows(void *arg, unsigned y0, unsigned y1, uint8_t *rgba, 
 	nm_status s = sw ? NM_OK : err->code;
 	size_t got = 0;
 	if (s == NM_OK && made)
-		s = nm_read(x->t, x->surface_node, at, sw, (size_t)need, &got, err);
+		s = nm_read_made(x->t, x->surface_node, at, sw, (size_t)need, &got, err);
 	else if (s == NM_OK && (s = rfrm_txtr_surface_prefix(x, sw, (size_t)(at + need), err)) ==
 				       NM_OK)
 		got = (size_t)need;
