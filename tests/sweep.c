@@ -1,7 +1,8 @@
 /* sweep [-t N] [-f N] [-s SEED] FILE...: hostile-input sweep. For each file, build and
  * walk the whole tree (every file produced, as a mount would) for N truncation points
  * (all of them when N is 0) and N random byte flips. Any crash kills the run; a hang
- * trips an alarm; a file whose bytes differ from its announced size is a failure. */
+ * trips an alarm; a file whose bytes differ from its announced size, and a refusal whose
+ * message is empty, are failures. */
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -27,9 +28,14 @@ static int run_case(const uint8_t *b, size_t len, const char *what, size_t *erro
 	walk_stats st;
 	current = what;
 	alarm(10);
+	nm_error_clear(&err);
 	if (walk_build(b, len, "sweep", &t, &err) != NM_OK) {
 		(*errors)++;
 		alarm(0);
+		if (!err.msg[0]) {
+			fprintf(stderr, "sweep: %s: refused with an empty message\n", what);
+			return 1;
+		}
 		return 0;
 	}
 	walk_tree(t, &st);
@@ -38,6 +44,11 @@ static int run_case(const uint8_t *b, size_t len, const char *what, size_t *erro
 	if (st.size_mismatches) {
 		fprintf(stderr, "sweep: %s: %zu files differ from their announced size\n", what,
 			st.size_mismatches);
+		return 1;
+	}
+	if (st.unexplained) {
+		fprintf(stderr, "sweep: %s: %zu failures with an empty message\n", what,
+			st.unexplained);
 		return 1;
 	}
 	*errors += st.failed != 0;
