@@ -551,6 +551,40 @@ START_TEST(obj_head_decodes_only_the_head)
 }
 END_TEST
 
+/* An index past its vertex buffer (a stored index buffer patched): mesh.obj and
+ * model.glb fail naming the model, IBUF, the mesh, the index and the vertex count. */
+START_TEST(index_past_the_vertices)
+{
+	rfx_sample s;
+	rfx_buf asset = sample_model(&s, 470, "CMDL", RFX_STORED, false, NULL);
+	nm_tree *t = build_ok(&asset, "index.cmdl");
+	char *csv = slurp(t, "/gpu/buffers.csv", NULL);
+	char *row = strstr(csv, "\ni,00000,0x");
+	unsigned long long off;
+	ck_assert_ptr_nonnull(row);
+	ck_assert_int_eq(sscanf(row, "\ni,00000,0x%llx", &off), 1);
+	free(csv);
+	nm_tree_free(t);
+	asset.data[off + 4] = 0xFF;   /* past the 4-byte tag: the first index, little-endian */
+	asset.data[off + 5] = 0xFF;
+	t = build_ok(&asset, "index.cmdl");
+	static const char *const files[] = { "/mesh.obj", "/model.glb" };
+	for (int i = 0; i < 2; i++) {
+		nm_node *n;
+		nm_error err;
+		char buf[64];
+		size_t got;
+		ck_assert_int_eq(nm_resolve(t, files[i], &n, &err), NM_OK);
+		ck_assert_int_eq(nm_read(t, n, 0, buf, sizeof buf, &got, &err), NM_E_FORMAT);
+		ck_assert_msg(strstr(err.msg, "index.cmdl") && strstr(err.msg, "IBUF") &&
+			      strstr(err.msg, "mesh 0: its index 0") &&
+			      strstr(err.msg, "vertex buffer 0 has"), "%s", err.msg);
+	}
+	nm_tree_free(t);
+	rfx_buf_free(&asset);
+}
+END_TEST
+
 struct thread_arg {
 	nm_tree *t;
 	const char *path;
@@ -1629,6 +1663,7 @@ static Suite *rfrm_suite(void)
 	tcase_add_loop_test(mod, meta_gpu_relative, 0, RFX_CODEC_COUNT);
 	tcase_add_loop_test(mod, walk_is_lazy, 0, RFX_CODEC_COUNT);
 	tcase_add_loop_test(mod, walk_offers_vertex_buffers, 0, RFX_CODEC_COUNT);
+	tcase_add_test(mod, index_past_the_vertices);
 	tcase_add_test(mod, obj_head_decodes_only_the_head);
 	tcase_add_test(mod, walk_threads);
 	tcase_add_loop_test(mod, walk_mixed_codecs, 0, RFX_CODEC_COUNT);

@@ -120,6 +120,15 @@ static nm_status load_group(void *ctx, size_t g, nm_obj_data *d, nm_error *err)
 	s = rfrm_load_indices(m, me->ibuf, me->first, me->count, &idx, err);
 	if (s != NM_OK)
 		return s;
+	for (uint32_t k = 0; k < me->count; k++)
+		if (idx[k] >= vb->count) {
+			s = nm_fail(err, NM_E_FORMAT, m->name, "IBUF", NM_NO_OFFSET,
+				    "mesh %zu: its index %u (index buffer %u, index %llu) is vertex %u; vertex buffer %u has %u",
+				    (size_t)m->obj->mesh[g], k, me->ibuf,
+				    (unsigned long long)me->first + k, idx[k], me->vbuf, vb->count);
+			free(idx);
+			return s;
+		}
 	nm_triangulate(me->prim == 4 ? NM_PRIM_STRIP : NM_PRIM_TRIANGLES, idx, me->count, d->tris);
 	free(idx);
 	return NM_OK;
