@@ -134,11 +134,19 @@ mount_model "$big" "$WORK/t1" -o max_threads=1
 peak=$(peak_threads "$WORK/t1")
 check "-o max_threads=1: one worker under 8 readers (peak $peak threads)" test "$peak" -le 3
 unmount_model "$WORK/t1"
-mount_model "$big" "$WORK/t8" -o max_threads=8
-peak=$(peak_threads "$WORK/t8")
-check "-o max_threads=8: more workers under the same load (peak $peak threads)" \
+# How many READs overlap depends on the machine too: a busy one (a build beside the
+# tests) may run the 8 readers nearly one after another. Up to three fresh mounts (a
+# produced file would need no long work), the highest peak.
+peak=0
+for try in 1 2 3; do
+	mount_model "$big" "$WORK/t8" -o max_threads=8
+	p=$(peak_threads "$WORK/t8")
+	unmount_model "$WORK/t8"
+	[ "$p" -gt "$peak" ] && peak=$p
+	[ "$peak" -gt 3 ] && break
+done
+check "-o max_threads=8: more workers under the same load (peak $peak threads in $try mounts)" \
 	test "$peak" -gt 3 -a "$peak" -le 10
-unmount_model "$WORK/t8"
 
 # One thread waits for the kernel at a time and answers a listing itself (fuse/loop.c):
 # after ls -lR of a fresh mount the daemon has its main thread, the prefill thread and
