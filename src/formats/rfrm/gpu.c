@@ -599,6 +599,24 @@ nm_status rfrm_gpu_load_head(rfrm_model *m, bool index, size_t i, size_t want,
 	uint64_t at, avail;
 	if ((index ? m->ibufs[i].bad : m->vbufs[i].bad) || want > rfrm_gpu_file_size(m, index, i))
 		return NM_E_UNSUPPORTED;
+	nm_node *made = index ? m->ib_node[i] : m->vb_node[i];
+	if (made && nm_node_produced(m->t, made)) {
+		/* Its file is in the cache (the walk offers the vertex buffers): no decode. */
+		uint8_t *dst = nm_alloc(nm_tree_options(m->t), want ? want : 1, 1, err, m->name,
+					"GPU", NM_NO_OFFSET);
+		size_t got = 0;
+		nm_status s = dst ? nm_read(m->t, made, 0, dst, want, &got, err) : err->code;
+		if (s == NM_OK && got != want)
+			s = nm_fail(err, NM_E_IO, m->name, "GPU", NM_NO_OFFSET,
+				    "%s buffer %zu gave %zu of %zu bytes", index ? "index" : "vertex",
+				    i, got, want);
+		if (s != NM_OK) {
+			free(dst);
+			return s;
+		}
+		*data = dst;
+		return NM_OK;
+	}
 	if (m->source == RFRM_GPU_WALK && !index && i == 0) {
 		/* The first buffer starts the chunk: its head needs no walk (which decodes
 		 * every buffer to find where the next starts). */

@@ -387,12 +387,13 @@ uint64_t rfrm_gpu_file_size(const rfrm_model *m, bool index, size_t i);
  * it for the next file that needs it): a malloc'd copy. */
 nm_status rfrm_gpu_load(rfrm_model *m, bool index, size_t i, uint8_t **data, size_t *len,
 			nm_error *err);
-/* The first want bytes of vertex (or index) buffer i (malloc'd), decoded alone: for a
- * read of the start of mesh.obj, which then waits neither for the walk (the first vertex
- * buffer starts the chunk) nor for the rest of the buffer, nor goes through
- * gpu/vertex/N.bin; and for ranges of the buffers' own files. An index buffer's needs the
- * walk when the walk places it. The stream past them is not checked: a whole read may
- * still find it broken. NM_E_UNSUPPORTED when VBUF or IBUF gives no usable size. */
+/* The first want bytes of vertex (or index) buffer i (malloc'd): from gpu/vertex/N.bin
+ * (gpu/index/N.bin) when it is made, else decoded alone: for a read of the start of
+ * mesh.obj or a CSV, which then waits neither for the walk (the first vertex buffer
+ * starts the chunk) nor for the rest of the buffer; and for ranges of the buffers' own
+ * files. An index buffer's needs the walk when the walk places it. The stream past them
+ * is not checked: a whole read may still find it broken. NM_E_UNSUPPORTED when VBUF or
+ * IBUF gives no usable size. */
 nm_status rfrm_gpu_load_head(rfrm_model *m, bool index, size_t i, size_t want,
 			     uint8_t **data, nm_error *err);
 /* Indices [first, first + count) of index buffer ib as u32 (malloc'd). */

@@ -14,7 +14,6 @@
 #include "codec/gpu_buffer.h"
 #include "export/csv.h"
 #include "export/text.h"
-#include "lib/alloc.h"
 #include "lib/bytes.h"
 #include "lib/edit.h"
 #include "formats/rfrm/rfrm.h"
@@ -90,31 +89,18 @@ static nm_status attr_range(void *ctx, void *arg, uint64_t off, size_t len, nm_o
 	(void)ctx;
 	nm_csv csv;
 	attr_columns(c, f, &csv);
-	/* A range short of the last row needs only the bytes of the rows it reaches: from
-	 * gpu/vertex/N.bin when it is made (whose cache the other components' CSVs share),
-	 * else the stream's prefix alone. The whole file takes the whole buffer. */
+	/* A range short of the last row needs only the bytes of the rows it reaches
+	 * (rfrm_gpu_load_head: from gpu/vertex/N.bin when it is made, which the other
+	 * components' CSVs share, else the stream's prefix alone). The whole file takes the
+	 * whole buffer. */
 	uint64_t head = nm_csv_size(&csv, 0), row = nm_csv_row_size(&csv);
 	uint64_t reach = off + len > head ? (off + len - head + row - 1) / row : 0;
-	nm_node *node = m->vb_node[ref->vb];
 	uint8_t *data = NULL;
 	size_t have = 0;
 	nm_status s = NM_E_UNSUPPORTED;
-	if (reach < vb->count && node) {
+	if (reach < vb->count) {
 		have = reach ? (size_t)((reach - 1) * c->stride + c->offset + f->bytes) : 0;
-		size_t got = 0;
-		if (!have)
-			s = NM_OK;
-		else if (!nm_node_produced(m->t, node))
-			s = rfrm_gpu_load_head(m, false, ref->vb, have, &data, err);
-		else if ((data = nm_alloc(o->opt, have, 1, err, m->name, "VBUF", NM_NO_OFFSET)) &&
-			 (s = nm_read(m->t, node, 0, data, have, &got, err)) == NM_OK && got != have)
-			s = NM_E_UNSUPPORTED;   /* shorter than VBUF says: the whole load says so */
-		else if (!data)
-			s = err->code;
-		if (s == NM_E_UNSUPPORTED) {
-			free(data);
-			data = NULL;
-		}
+		s = have ? rfrm_gpu_load_head(m, false, ref->vb, have, &data, err) : NM_OK;
 	}
 	if (s == NM_E_UNSUPPORTED) {
 		s = rfrm_gpu_load(m, false, ref->vb, &data, &have, err);

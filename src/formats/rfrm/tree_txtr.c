@@ -153,14 +153,14 @@ static nm_status level_rows(void *arg, unsigned y0, unsigned y1, uint8_t *rgba, 
 	uint64_t gobs_x = (l->row_bytes + NM_TEGRA_GOB_WIDTH - 1) / NM_TEGRA_GOB_WIDTH;
 	uint64_t need = nm_tegra_offset(l->row_bytes - 1, by1 - 1, gobs_x, l->block_height) + 1;
 	uint64_t at = x->surf.layer_size * ref->layer + l->offset;
-	bool made = at + need > x->surf.size / 2 || nm_node_produced(x->t, x->surface_node);
-	uint64_t first = made ? at : 0;   /* where the bytes loaded start in the surface */
+	bool cached = at + need > x->surf.size / 2 || nm_node_produced(x->t, x->surface_node);
+	uint64_t first = cached ? at : 0;   /* where the bytes loaded start in the surface */
 	uint8_t *lin = nm_alloc(opt, by1 - by0, l->row_bytes, err, x->name, "GPU", x->gpu->data_off);
 	uint8_t *sw = lin ? nm_alloc(opt, at + need - first, 1, err, x->name, "GPU",
 				     x->gpu->data_off) : NULL;
 	nm_status s = sw ? NM_OK : err->code;
 	size_t got = 0;
-	if (s == NM_OK && made)
+	if (s == NM_OK && cached)
 		s = nm_read_made(x->t, x->surface_node, at, sw, (size_t)need, &got, err);
 	else if (s == NM_OK && (s = rfrm_txtr_surface_prefix(x, sw, (size_t)(at + need), err)) ==
 				       NM_OK)
