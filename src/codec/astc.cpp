@@ -51,7 +51,6 @@ nm_status new_decoder(unsigned bw, unsigned bh, astcenc_profile profile, astcenc
 	if (astcenc_config_init(profile, bw, bh, 1, ASTCENC_PRE_FASTEST,
 				ASTCENC_FLG_DECOMPRESS_ONLY, &cfg) != ASTCENC_SUCCESS)
 		return NM_E_INVAL;
-	*out = nullptr;
 	astcenc_error e = astcenc_context_alloc(&cfg, 1, out);
 	if (e != ASTCENC_SUCCESS) {
 		*out = nullptr;
