@@ -308,6 +308,29 @@ START_TEST(lz10_probe_ratio)
 }
 END_TEST
 
+/* A file whose first byte is 0x11 and whose first eight bytes after it read as
+ * literals (a count byte, then zeros: Luigi's Mansion 3D's .bas sound tables) is not
+ * taken for LZ11 when a back-reference a few bytes on reaches before the start: the
+ * probe decodes what the head holds, not only 8 bytes. Real streams of every shape still
+ * are (the fixtures above; lz_cx_wrap's fuzz seeds). */
+START_TEST(lz11_probe_decodes_the_head)
+{
+	uint8_t fake[200] = { 0x11, 0x00, 0x4D, 0x00, /* announces 0x4D00 bytes */
+			      0x00, 0, 0, 0, 0x32, 0x03, 0x00, 0x01, 0xD0, /* 8 literals */
+			      0xBB, 0xFA, 0x43 };  /* a reference 0xA44 bytes back, at byte 8 */
+	nm_error err;
+	ck_assert_ptr_null(build_opt(fake, sizeof fake, "syutugen.bas", NULL, &err));
+	ck_assert_int_eq(err.code, NM_E_UNSUPPORTED);
+	/* The same bytes with that reference 8 bytes back are a stream. */
+	fake[14] = 0x30; /* 4 bytes */
+	fake[15] = 0x07; /* 8 back */
+	nm_tree *t = build_opt(fake, sizeof fake, "real.lz", NULL, &err);
+	ck_assert_ptr_nonnull(t);
+	expect(t, "/info.txt", "compression: LZ11\n");
+	nm_tree_free(t);
+}
+END_TEST
+
 /* LZ10/LZ11 behind an "LZ77" tag, as DS and Wii games store them: the same tree, and
  * info.txt says the tag. */
 START_TEST(lz77_tagged)
@@ -1028,6 +1051,7 @@ static Suite *suite(void)
 	tcase_add_test(tc, cache_evicts_members);
 	tcase_add_loop_test(tc, wrapped_model, 0, sizeof wrappers / sizeof wrappers[0]);
 	tcase_add_test(tc, lz10_probe_ratio);
+	tcase_add_test(tc, lz11_probe_decodes_the_head);
 	tcase_add_loop_test(tc, lz77_tagged, 0, 2);
 	tcase_add_loop_test(tc, gar_members, 0, sizeof gar_cases / sizeof gar_cases[0]);
 	tcase_add_test(tc, nesting_and_max_depth);

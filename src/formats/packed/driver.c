@@ -85,17 +85,24 @@ static nm_status build(nm_codec_id id, const nm_driver *self, nm_reader *r, nm_t
 
 /* LZ10/LZ11 are known by one byte: also ask that the announced size is not zero, that
  * LZ10's is one its bytes can hold, and that the first bytes decode (a back-reference
- * before the start fails). A file that merely starts with 0x10 is then rarely taken. */
+ * before the start fails). A file that merely starts with 0x10 is then rarely taken.
+ * As many bytes are decoded as the head surely holds the tokens of (43 of a 64-byte
+ * head), not only the first 8: Luigi's Mansion 3D's .bas files start with a count
+ * byte of 0x11 and zeros, which read as an LZ11 header and eight literals, and their
+ * first back-reference comes at byte 8. */
 static bool lz_cx_plausible(const uint8_t *head, size_t len, uint64_t size)
 {
 	uint64_t out;
 	if (!nm_lz_cx_probe(head, len) || nm_lz_cx_header(head, len, "probe", &out, NULL) != NM_OK ||
 	    out == 0 || (nm_lz_cx_variant_of(head, len) == NM_LZ10 && out > LZ10_MAX_RATIO(size)))
 		return false;
-	uint8_t dst[8];
+	uint8_t dst[NM_PROBE_BYTES];
 	size_t n = out < sizeof dst ? (size_t)out : sizeof dst;
-	if (nm_lz_cx_input_bound(n) > len && len < size)
-		return true; /* the head cannot hold them: the header alone decides */
+	if (len < size)
+		while (n > 0 && nm_lz_cx_input_bound(n) > len)
+			n--;
+	if (n == 0)
+		return true; /* the head cannot hold one token: the header alone decides */
 	return nm_lz_cx_decode(head, len, dst, n, "probe", NULL) == NM_OK;
 }
 
