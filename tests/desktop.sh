@@ -60,6 +60,7 @@ types_of_driver() {
 	zar) echo application/x-zar ;;
 	gar) echo application/x-gar ;;
 	bti) echo image/x-j3d-bti ;;
+	ctxb) echo image/x-grezzo-ctxb ;;
 	j3danim) echo application/x-j3d-animation ;;
 	grezzo_anim) echo application/x-grezzo-animation ;;
 	*_wrap) echo wrapper ;;
@@ -98,6 +99,7 @@ MK=$top_builddir/tests/mkfixture
 "$MK" bmt "$F/fixture.bmt" && named "$F/fixture.bmt" application/x-j3d-bmt
 "$MK" grezzo cmab "$F/fixture.cmab" && named "$F/fixture.cmab" application/x-grezzo-animation
 "$MK" bti i4 "$F/fixture.bti" && named "$F/fixture.bti" image/x-j3d-bti
+"$MK" ctxb "$F/fixture.ctxb" && named "$F/fixture.ctxb" image/x-grezzo-ctxb
 "$MK" txtr 12 8 "$F/fixture.txtr" && named "$F/fixture.txtr" image/x-rfrm-texture
 "$MK" bigtex 8 "$F/fixture.cmb" && named "$F/fixture.cmb" model/x-grezzo-cmb
 "$top_builddir/tests/mkpak" "$F/fixture.pak" 5 >/dev/null && named "$F/fixture.pak" application/x-rfrm-pak

@@ -1,10 +1,12 @@
 /* CMB texture data that is not where the table says: a texture data offset of 0 (Luigi's
- * Mansion 3D rooms, whose textures live in another file) and texture entries whose data
- * ranges overlap. Fixtures from tests/fixtures/cmb_writer.c; every tree is walked whole
- * (exact sizes, nothing fails). */
+ * Mansion 3D rooms, whose textures live in CTXB files beside the model) and texture
+ * entries whose data ranges overlap. Fixtures from tests/fixtures/cmb_writer.c; every
+ * tree is walked whole (exact sizes, nothing fails). */
 #include <check.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 #include "tests/fixtures/cmb_writer.h"
 #include "formats/driver.h"
 #include "tests/check_expect.h"
@@ -65,6 +67,130 @@ START_TEST(texture_data_offset_zero)
 	};
 	expect_all(t, want);
 	nm_tree_free(t);
+}
+END_TEST
+
+static void write_file(const char *dir, const char *name, const uint8_t *d, size_t len)
+{
+	char path[512];
+	snprintf(path, sizeof path, "%s/%s", dir, name);
+	FILE *f = fopen(path, "wb");
+	ck_assert_ptr_nonnull(f);
+	ck_assert_uint_eq(fwrite(d, 1, len, f), len);
+	fclose(f);
+}
+
+static void write_ctxb(const char *dir, const char *name, const fx_texture *tx)
+{
+	size_t len;
+	uint8_t *d = fx_ctxb_write(tx, &len);
+	ck_assert_ptr_nonnull(d);
+	write_file(dir, name, d, len);
+	free(d);
+}
+
+/* The bytes of path in t (malloc'd), which must exist. */
+static char *must_read(nm_tree *t, const char *path, size_t *len)
+{
+	char *d = walk_read(t, path, len);
+	ck_assert_msg(d != NULL, "%s", path);
+	return d;
+}
+
+/* A CTXB alone: info.txt and the CMB's texture files for its one texture, the PNG the
+ * same as the texture's inside a CMB. */
+START_TEST(ctxb_alone)
+{
+	fx_texture tx[2];
+	fx_model m = two_textures(tx);
+	size_t len, a_len, want_len;
+	uint8_t *d = fx_ctxb_write(&tx[1], &len);
+	ck_assert_ptr_nonnull(d);
+	nm_tree *t = expect_clean_build(d, len, "b.ctxb");
+	free(d);
+	static const expectation want[] = {
+		HAS("/info.txt", "format: Grezzo CTXB texture"),
+		HAS("/info.txt", "tex_chunk: 0x18\ntexture_data: 0x80\ntextures: 1\n"),
+		HAS("/tex/b.txt", "data_absolute: 0x80\nlevels_shown: 1\n"),
+		LACKS("/tex/b.txt", "problem"),
+		{ NULL, NULL, 0 },
+	};
+	expect_all(t, want);
+	nm_tree *inside = build_walked(&m);
+	char *png = must_read(t, "/tex/b.png", &a_len);
+	char *want_png = must_read(inside, "/tex/b.png", &want_len);
+	ck_assert_uint_eq(a_len, want_len);
+	ck_assert(memcmp(png, want_png, a_len) == 0);
+	free(png);
+	free(want_png);
+	nm_tree_free(inside);
+	nm_tree_free(t);
+}
+END_TEST
+
+/* A room beside its CTXBs in a folder: each texture reads from the CTXB of its name
+ * (case aside), PNG for PNG the texture it would be inside the file, and its text says
+ * where; a CTXB holding another size is not used, and says why; without the folder the
+ * room is on its own again. */
+START_TEST(room_textures_from_ctxb)
+{
+	char dir[] = "/tmp/nm_ctxb_XXXXXX";
+	ck_assert_ptr_nonnull(mkdtemp(dir));
+	fx_texture tx[2];
+	fx_model m = two_textures(tx);
+	nm_tree *inside = build_walked(&m);
+	write_ctxb(dir, "A.ctxb", &tx[0]);
+	fx_texture wrong = tx[1];
+	wrong.width = 16;
+	wrong.height = 4;
+	write_ctxb(dir, "b.ctxb", &wrong);
+	m.external_textures = true;
+	size_t len;
+	uint8_t *room = fx_cmb_write(&m, &len, NULL);
+	ck_assert_ptr_nonnull(room);
+	write_file(dir, "room.cmb", room, len);
+	nm_tree *t;
+	nm_error err;
+	ck_assert_int_eq(nm_open_model(dir, NULL, &t, &err), NM_OK);
+	static const expectation want[] = {
+		HAS("/room.cmb/tex/a.txt", "data_file: A.ctxb\ndata_absolute: 0x80 (in A.ctxb)\n"
+		    "levels_shown: 1\n"),
+		LACKS("/room.cmb/tex/a.txt", "problem"),
+		HAS("/room.cmb/tex/b.txt", "problem: the texture data is external, and b.ctxb "
+		    "beside the model cannot give it: it holds a 16x4 texture of format 0x14016757, "
+		    "the model's entry says 8x8, 0x14016757\n"),
+		HAS("/A.ctxb/info.txt", "textures: 1\n"),
+		{ NULL, NULL, 0 },
+	};
+	expect_all(t, want);
+	ck_assert(!walk_exists(t, "/room.cmb/tex/b.png"));
+	size_t got_len, want_len;
+	char *got = must_read(t, "/room.cmb/tex/a.png", &got_len);
+	char *want_png = must_read(inside, "/tex/a.png", &want_len);
+	ck_assert_uint_eq(got_len, want_len);
+	ck_assert(memcmp(got, want_png, got_len) == 0);
+	free(got);
+	free(want_png);
+	char *bin = must_read(t, "/room.cmb/tex/a.bin", &got_len);
+	ck_assert_uint_eq(got_len, 64);
+	ck_assert_uint_eq((uint8_t)bin[0], 0x11);
+	free(bin);
+	expect_clean_walk(t);
+	nm_tree_free(t);
+	/* The room alone. */
+	nm_tree *alone = expect_clean_build(room, len, "room.cmb");
+	expect(alone, "/tex/a.txt", "data_absolute: none (external)\n");
+	ck_assert(!walk_exists(alone, "/tex/a.png"));
+	nm_tree_free(alone);
+	nm_tree_free(inside);
+	free(room);
+	static const char *const files[] = { "A.ctxb", "b.ctxb", "room.cmb" };
+	for (size_t i = 0; i < 3; i++) {
+		char path[512];
+		snprintf(path, sizeof path, "%s/%s", dir, files[i]);
+		unlink(path);
+	}
+	rmdir(dir);
 }
 END_TEST
 
@@ -190,6 +316,8 @@ static Suite *cmb_damaged_suite(void)
 	tcase_add_test(tc, texture_data_offset_zero);
 	tcase_add_test(tc, overlapping_texture_data);
 	tcase_add_test(tc, texture_data_cut_short);
+	tcase_add_test(tc, ctxb_alone);
+	tcase_add_test(tc, room_textures_from_ctxb);
 	suite_add_tcase(s, tc);
 	return s;
 }

@@ -497,6 +497,44 @@ START_TEST(cube_face_alone)
 }
 END_TEST
 
+/* A CTXB's PNG is edited as a CMB's is (its texture is the CMB tex code's): RGBA8 level
+ * 0 comes back exactly, the mip made from it, and only the texture data changes. */
+START_TEST(ctxb_level0_edit)
+{
+	size_t size = (32 * 32 + 16 * 16 + 8 * 8) * 4, len, out_len;
+	uint8_t *data = prng_bytes(size, 5);
+	fx_texture tex = { .name = "t", .gl_format = 0x14016752, .width = 32, .height = 32,
+			   .mips = LEVELS, .data = data, .data_len = size };
+	uint8_t *d = fx_ctxb_write(&tex, &len);
+	ck_assert_ptr_nonnull(d);
+	uint8_t *img = image(32, 32, 33);
+	nm_out png = png_of(img, 32, 32);
+	const char *paths[1] = { "tex/t.png" };
+	char why[600];
+	uint8_t *out = apply_pngs(d, len, "t.ctxb", paths, &png, 1, &out_len, why);
+	ck_assert_msg(out != NULL, "%s", why);
+	ck_assert_uint_eq(out_len, len);
+	ck_assert_mem_eq(out, d, 0x80);                  /* header and entry unchanged */
+	nm_tree *now = open_tree(out, out_len, "t.ctxb");
+	uint8_t *a = read_level(now, "tex/t.png", 32, 32);
+	ck_assert_mem_eq(a, img, 32 * 32 * 4);
+	nm_tree *was = open_tree(d, len, "t.ctxb");
+	uint8_t *b = read_level(now, "tex/t.mip1.png", 16, 16);
+	uint8_t *b0 = read_level(was, "tex/t.mip1.png", 16, 16);
+	ck_assert(memcmp(b, b0, 16 * 16 * 4) != 0); /* made again from the edit */
+	free(a);
+	free(b);
+	free(b0);
+	nm_tree_free(was);
+	nm_tree_free(now);
+	nm_out_free(&png);
+	free(img);
+	free(out);
+	free(d);
+	free(data);
+}
+END_TEST
+
 /* A compressed GPU chunk that comes out another size is refused, naming why. */
 START_TEST(txtr_other_size_refused)
 {
@@ -529,6 +567,7 @@ static Suite *tex_apply_suite(void)
 	tcase_add_loop_test(tc, level0_edit, 0, (int)(sizeof rows / sizeof rows[0]));
 	tcase_add_test(tc, edited_level_kept);
 	tcase_add_test(tc, cube_face_alone);
+	tcase_add_test(tc, ctxb_level0_edit);
 	tcase_add_test(tc, txtr_other_size_refused);
 	suite_add_tcase(s, tc);
 	return s;

@@ -1,4 +1,5 @@
-# cmb driver: Grezzo CMB (3DS), FORMATS.md section 4; doc/cmb.md.
+# cmb driver: Grezzo CMB (3DS), FORMATS.md section 4, and the CTXB textures Luigi's Mansion 3D
+# rooms keep their data in (ctxb.c); doc/cmb.md.
 libnmodel_a_SOURCES += \
 	src/formats/cmb/cmb.h src/formats/cmb/names.h src/formats/cmb/names.c \
 	src/formats/cmb/driver.c src/formats/cmb/parse_header.c src/formats/cmb/parse_skl.c \
@@ -8,7 +9,7 @@ libnmodel_a_SOURCES += \
 	src/formats/cmb/tree_tex.c src/formats/cmb/tree_sklm.c src/formats/cmb/tree_sepd.c \
 	src/formats/cmb/tree_misc.c src/formats/cmb/obj.c \
 	src/formats/cmb/material_texture.c src/formats/cmb/gltf.c src/formats/cmb/anim_pair.c src/formats/cmb/anim_gltf.c \
-	src/formats/cmb/record_inverse.c
+	src/formats/cmb/record_inverse.c src/formats/cmb/ctxb.c
 
 check_PROGRAMS += tests/test_cmb
 TESTS += tests/test_cmb

@@ -7,7 +7,7 @@
 #include "formats/driver.h"
 
 extern const nm_driver nm_driver_cmod;
-extern const nm_driver nm_driver_cmb;
+extern const nm_driver nm_driver_cmb, nm_driver_ctxb;
 extern const nm_driver nm_driver_grezzo_anim;
 extern const nm_driver nm_driver_j3d, nm_driver_j3danim;
 extern const nm_driver nm_driver_rfrm_pak, nm_driver_rfrm;
@@ -20,7 +20,7 @@ extern const nm_driver nm_driver_bti;
  * header that decodes, last. */
 const nm_driver *const nm_drivers[] = {
 	&nm_driver_cmod,
-	&nm_driver_cmb,
+	&nm_driver_cmb, &nm_driver_ctxb,
 	&nm_driver_grezzo_anim,
 	&nm_driver_j3d, &nm_driver_j3danim,
 	&nm_driver_rfrm_pak, &nm_driver_rfrm,

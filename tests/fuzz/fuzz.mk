@@ -34,7 +34,7 @@ FUZZ_TARGETS = tests/fuzz/fuzz_cmod tests/fuzz/fuzz_cmb tests/fuzz/fuzz_j3d \
 	tests/fuzz/fuzz_lzs tests/fuzz/fuzz_bti tests/fuzz/fuzz_grezzo_anim \
 	tests/fuzz/fuzz_rarc tests/fuzz/fuzz_zar tests/fuzz/fuzz_gar tests/fuzz/fuzz_yaz0_wrap \
 	tests/fuzz/fuzz_lzs_wrap tests/fuzz/fuzz_lz_cx_wrap tests/fuzz/fuzz_j3danim tests/fuzz/fuzz_apply \
-	tests/fuzz/fuzz_cmod_ascii
+	tests/fuzz/fuzz_cmod_ascii tests/fuzz/fuzz_ctxb
 EXTRA_PROGRAMS = $(FUZZ_TARGETS)
 fuzz: $(FUZZ_TARGETS)
 FUZZ_LD = @NM_FUZZ_LD@
@@ -53,6 +53,10 @@ tests_fuzz_fuzz_cmb_SOURCES = $(FUZZ_DRIVER_SRC)
 tests_fuzz_fuzz_cmb_CPPFLAGS = $(AM_CPPFLAGS) -DNM_FUZZ_DRIVER='"cmb"'
 tests_fuzz_fuzz_cmb_LDADD = $(LDADD_COMMON)
 tests_fuzz_fuzz_cmb_LDFLAGS = $(FUZZ_LD)
+tests_fuzz_fuzz_ctxb_SOURCES = $(FUZZ_DRIVER_SRC)
+tests_fuzz_fuzz_ctxb_CPPFLAGS = $(AM_CPPFLAGS) -DNM_FUZZ_DRIVER='"ctxb"'
+tests_fuzz_fuzz_ctxb_LDADD = $(LDADD_COMMON)
+tests_fuzz_fuzz_ctxb_LDFLAGS = $(FUZZ_LD)
 tests_fuzz_fuzz_j3d_SOURCES = $(FUZZ_DRIVER_SRC)
 tests_fuzz_fuzz_j3d_CPPFLAGS = $(AM_CPPFLAGS) -DNM_FUZZ_DRIVER='"j3d"'
 tests_fuzz_fuzz_j3d_LDADD = $(LDADD_COMMON)

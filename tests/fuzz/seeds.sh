@@ -13,7 +13,7 @@ fix=$build/tests/mkfixture
 	{ echo "seeds.sh: build tests/mkfixture and tests/mkpak first (make tests/mkfixture tests/mkpak)" >&2; exit 1; }
 targets="cmod cmod_full cmod_ascii cmb cmb_full j3d j3d_full j3d_struct j3danim grezzo_anim apply rfrm rfrm_full pak pica
 	gx lzss inflate gpu tegra
-	astc bcn txtr_struct yaz0 yay0 lz_cx lzs rarc zar gar yaz0_wrap lzs_wrap lz_cx_wrap bti"
+	astc bcn txtr_struct yaz0 yay0 lz_cx lzs rarc zar gar yaz0_wrap lzs_wrap lz_cx_wrap bti ctxb"
 for t in $targets; do
 	mkdir -p "$out/$t"
 	kept=$top/tests/fuzz/regressions/${t%_full}
@@ -34,6 +34,7 @@ for t in cmod cmb j3d rfrm; do
 	[ -d "$out/${t}_full" ] && cp "$out/$t"/* "$out/${t}_full/"
 done
 "$fix" cmod-ascii "$out/cmod_ascii/sample.cmod"
+"$fix" ctxb "$out/ctxb/sample.ctxb"
 # Every texture of the J3D fixture as a standalone BTI (mkfixture names them).
 for name in $("$fix" bti '?' /dev/null 2>&1 | sed -n 's/.*one of: *//p'); do
 	"$fix" bti "$name" "$out/bti/$name.bti"

@@ -107,6 +107,10 @@ typedef struct cmb_texture {
 	unsigned channels;      /* PNG channels */
 	uint64_t bin_off, bin_len; /* the undecoded bytes */
 	bool external;          /* the header's texture data offset is 0: data elsewhere */
+	/* Where the bytes are read: the model's reader, or for an external texture the
+	 * CTXB of its name beside the model in a folder or archive (ctxb.c). */
+	nm_reader *src;
+	const char *src_file;   /* that CTXB's name; NULL: the model itself */
 	int64_t overlaps;       /* the texture whose data this one's runs into, or -1 */
 	char problem[200];      /* why levels are missing, or "" */
 	/* The file lacks bytes the entry points at (problem says which), so the texture
@@ -238,6 +242,15 @@ nm_status cmb_parse_skl(cmb_model *m);
 nm_status cmb_parse_qtrs(cmb_model *m);
 nm_status cmb_parse_mats(cmb_model *m);
 nm_status cmb_parse_tex(cmb_model *m);
+/* Plan tx's levels again, in a source of size bytes where they start rel bytes after
+ * base, keeping those inside it, and set the .bin range (parse_tex.c). */
+void cmb_place_texture(cmb_texture *tx, uint64_t base, uint32_t rel, uint64_t size);
+/* External textures (Luigi's Mansion 3D rooms) read from NAME.ctxb beside the model, in a
+ * folder or an archive, when one holds a texture of the same name, size and format. */
+nm_status cmb_borrow_textures(cmb_model *m);
+/* Load the chunk of that kind at offset (parse_header.c; names set by cmb_name_chunks). */
+void cmb_name_chunks(cmb_model *m);
+void cmb_load_chunk(cmb_model *m, int kind, uint32_t offset);
 nm_status cmb_parse_vatr(cmb_model *m);
 nm_status cmb_parse_sklm(cmb_model *m);
 nm_status cmb_parse_luts(cmb_model *m);

@@ -149,6 +149,8 @@ static nm_status cmb_build(nm_reader *r, nm_tree *t, nm_node *root, nm_error *er
 	for (size_t i = 0; i < sizeof parsers / sizeof parsers[0]; i++)
 		if (parsers[i](m) != NM_OK)
 			goto nomem;
+	if (cmb_borrow_textures(m) != NM_OK)
+		goto nomem;
 	if (m->L.known && cmb_pair_animations(m, err) != NM_OK)
 		return err->code;
 	if (!m->L.known)

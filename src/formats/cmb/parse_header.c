@@ -57,7 +57,7 @@ void cmb_chunk_fail(cmb_model *m, int kind, uint64_t off, const char *fmt, ...)
 	va_end(ap);
 }
 
-static void load_chunk(cmb_model *m, int kind, uint32_t offset)
+void cmb_load_chunk(cmb_model *m, int kind, uint32_t offset)
 {
 	cmb_chunk *c = &m->chunk[kind];
 	uint8_t head[8];
@@ -92,6 +92,14 @@ static void load_chunk(cmb_model *m, int kind, uint32_t offset)
 	nm_chunk_load(c, m->r, NM_LITTLE);
 }
 
+void cmb_name_chunks(cmb_model *m)
+{
+	for (int k = 0; k < CMB_NCHUNKS; k++) {
+		m->chunk[k].name = chunk_ids[k].name;
+		memcpy(m->chunk[k].magic, chunk_ids[k].magic, 4);
+	}
+}
+
 nm_status cmb_parse_header(cmb_model *m, nm_error *err)
 {
 	nm_view v;
@@ -99,10 +107,7 @@ nm_status cmb_parse_header(cmb_model *m, nm_error *err)
 	nm_status s = nm_view_load(m->r, 0, len, "cmb header", NM_LITTLE, &v, err);
 	if (s != NM_OK)
 		return s;
-	for (int k = 0; k < CMB_NCHUNKS; k++) {
-		m->chunk[k].name = chunk_ids[k].name;
-		memcpy(m->chunk[k].magic, chunk_ids[k].magic, 4);
-	}
+	cmb_name_chunks(m);
 	m->size_field = nm_u32(&v, 0x04);
 	m->version = nm_u32(&v, 0x08);
 	m->unknown_0c = nm_u32(&v, 0x0C);
@@ -137,7 +142,7 @@ nm_status cmb_parse_header(cmb_model *m, nm_error *err)
 	for (size_t i = 0; i < sizeof order / sizeof order[0]; i++) {
 		if (order[i] == CMB_QTRS && !m->L.qtrs)
 			continue;
-		load_chunk(m, order[i], nm_u32(&v, slot));
+		cmb_load_chunk(m, order[i], nm_u32(&v, slot));
 		slot += 4;
 	}
 	m->index_off = nm_u32(&v, slot);

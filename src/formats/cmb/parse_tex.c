@@ -79,18 +79,15 @@ static void plan_faces(const cmb_chunk *c, nm_view *v, cmb_texture *tx, uint32_t
 		tx->face_rel[f] = nm_u32(v, tx->data_offset + 4 * (size_t)f);
 }
 
-/* Keep the levels whose bytes lie inside the file for every face. */
-static void check_bytes(cmb_model *m, cmb_texture *tx)
+/* Keep the levels whose bytes lie inside the source (size bytes, the texture data from
+ * base) for every face. */
+static void check_bytes(cmb_texture *tx, uint64_t base, uint64_t size)
 {
-	if (tx->external) {
-		tx->bin_off = tx->bin_len = 0; /* data_offset is relative to another file */
-		return;
-	}
 	for (unsigned f = 0; f < tx->nfaces; f++) {
-		tx->face_off[f] = (uint64_t)m->texdata_off + tx->face_rel[f];
+		tx->face_off[f] = base + tx->face_rel[f];
 		unsigned k = 0;
-		while (k < tx->nlevels && tx->face_off[f] <= m->file_size &&
-		       tx->level_off[k] + tx->level_size[k] <= m->file_size - tx->face_off[f])
+		while (k < tx->nlevels && tx->face_off[f] <= size &&
+		       tx->level_off[k] + tx->level_size[k] <= size - tx->face_off[f])
 			k++;
 		if (k < tx->nlevels) {
 			char face[32] = "";
@@ -104,11 +101,19 @@ static void check_bytes(cmb_model *m, cmb_texture *tx)
 			damaged(tx, tx->face_off[f] + tx->level_off[k]);
 		}
 	}
-	tx->bin_off = tx->face_off[0] < m->file_size ? tx->face_off[0] : m->file_size;
+	tx->bin_off = tx->face_off[0] < size ? tx->face_off[0] : size;
 	tx->bin_len = 0;
-	if (tx->bin_off < m->file_size)
-		tx->bin_len = tx->size < m->file_size - tx->bin_off ? tx->size
-								    : m->file_size - tx->bin_off;
+	if (tx->bin_off < size)
+		tx->bin_len = tx->size < size - tx->bin_off ? tx->size : size - tx->bin_off;
+}
+
+void cmb_place_texture(cmb_texture *tx, uint64_t base, uint32_t rel, uint64_t size)
+{
+	tx->problem[0] = '\0';
+	tx->nfaces = 1;
+	tx->face_rel[0] = rel;
+	plan_levels(tx);
+	check_bytes(tx, base, size);
 }
 
 struct span { uint64_t start; uint32_t index; };
@@ -187,18 +192,22 @@ nm_status cmb_parse_tex(cmb_model *m)
 		/* Luigi's Mansion 3D rooms keep their textures in another file and say so
 		 * with a texture data offset of 0 (FORMATS.md section 9). */
 		tx->external = m->texdata_off == 0;
+		tx->src = m->r;
 		if (tx->external) {
 			snprintf(tx->problem, sizeof tx->problem, "the texture data is external: "
 				 "the header's texture data offset is 0, so the data lies in "
 				 "another file");
 			tx->nlevels = 0;
-		} else if (m->texdata_off >= m->file_size) {
+			tx->bin_off = tx->bin_len = 0; /* data_offset is relative to another file */
+			continue;
+		}
+		if (m->texdata_off >= m->file_size) {
 			snprintf(tx->problem, sizeof tx->problem, "the header's texture data offset "
 				 "0x%x is not inside the file", m->texdata_off);
 			tx->nlevels = 0;
 			damaged(tx, m->texdata_off);
 		}
-		check_bytes(m, tx);
+		check_bytes(tx, m->texdata_off, m->file_size);
 	}
 	return flag_overlaps(m);
 }

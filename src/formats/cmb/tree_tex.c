@@ -30,13 +30,14 @@ static nm_status produce_level(void *ctx, void *arg, nm_out *o, nm_error *err)
 	uint64_t at = tx->face_off[ref->face] + tx->level_off[ref->level];
 	(void)ctx;
 	uint8_t *src = NULL;
-	uint8_t *rgba = nm_alloc(o->opt, (uint64_t)w * h, 4, err, ref->m->file, "tex", at);
-	nm_status s = rgba ? nm_reader_load(ref->m->r, at, size, "tex", &src, err) : err->code;
+	const char *file = nm_reader_name(tx->src);
+	uint8_t *rgba = nm_alloc(o->opt, (uint64_t)w * h, 4, err, file, "tex", at);
+	nm_status s = rgba ? nm_reader_load(tx->src, at, size, "tex", &src, err) : err->code;
 	if (s != NM_OK)
 		goto out;
 	s = nm_pica_decode_threads(tx->fmt, src, size, w, h, rgba, o->threads);
 	if (s != NM_OK) {
-		nm_fail(err, s, ref->m->file, "tex", at, "cannot decode %s level %u", tx->stem,
+		nm_fail(err, s, file, "tex", at, "cannot decode %s level %u", tx->stem,
 			ref->level);
 		goto out;
 	}
@@ -54,11 +55,18 @@ static nm_status range_level(void *ctx, void *arg, uint64_t off, size_t len, nm_
 	const struct level_ref *ref = arg;
 	const cmb_texture *tx = ref->tx;
 	(void)ctx;
-	nm_tex_level l = { tx->width >> ref->level, tx->height >> ref->level, ref->m->r,
+	nm_tex_level l = { tx->width >> ref->level, tx->height >> ref->level, tx->src,
 			   tx->face_off[ref->face] + tx->level_off[ref->level],
 			   (size_t)tx->level_size[ref->level] };
-	return nm_pica_png_range(tx->fmt, &l, tx->channels, ref->m->file, "tex", off, len, o,
-				 err);
+	return nm_pica_png_range(tx->fmt, &l, tx->channels, nm_reader_name(tx->src), "tex", off,
+				 len, o, err);
+}
+
+/* The same for a texture whose data is another file's (ctxb.c): its own producer, so that
+ * no inverse is paired with it (an edit would have to rewrite that file). */
+static nm_status produce_borrowed(void *ctx, void *arg, nm_out *o, nm_error *err)
+{
+	return produce_level(ctx, arg, o, err);
 }
 
 /* An edited level PNG: the level in the texture's format, and when it is level 0 the
@@ -111,7 +119,11 @@ static void texture_text(nm_out *o, const cmb_model *m, uint32_t i)
 			nm_out_printf(o, " 0x%x", tx->face_rel[f]);
 		nm_out_char(o, '\n');
 	}
-	if (tx->external)
+	if (tx->src_file) {
+		nm_kv_str(o, "data_file", tx->src_file);
+		nm_kv(o, "data_absolute", "0x%llx (in %s)", (unsigned long long)tx->face_off[0],
+		      tx->src_file);
+	} else if (tx->external)
 		nm_kv(o, "data_absolute", "none (external)");
 	else
 		nm_kv(o, "data_absolute", "0x%llx", (unsigned long long)tx->face_off[0]);
@@ -234,12 +246,12 @@ static nm_status add_levels(nm_tree *t, nm_node *dir, cmb_model *m, cmb_texture 
 			if (!ref)
 				return NM_E_NOMEM;
 			*ref = (struct level_ref){ .m = m, .tx = tx, .face = f, .level = k };
-			nm_node *file = size ? nm_lazy(t, dir, name, size, produce_level, NULL, ref)
-					     : NULL;
+			nm_produce_fn fn = tx->src_file ? produce_borrowed : produce_level;
+			nm_node *file = size ? nm_lazy(t, dir, name, size, fn, NULL, ref) : NULL;
 			if (size && !file)
 				return NM_E_NOMEM;
 			if (size && tx->nfaces == 1 && k == 0)
-				tx->png = (nm_png_source){ size, produce_level, NULL, ref, t, file };
+				tx->png = (nm_png_source){ size, fn, NULL, ref, t, file };
 		}
 	return NM_OK;
 }
@@ -264,7 +276,7 @@ static nm_status add_texture(nm_tree *t, nm_node *dir, cmb_model *m, uint32_t i)
 	if (!cmb_text(t, dir, name, &o))
 		return NM_E_NOMEM;
 	snprintf(name, sizeof name, "%s.bin", tx->stem);
-	if (!nm_slice(t, dir, name, m->r, tx->bin_off, tx->bin_len))
+	if (!nm_slice(t, dir, name, tx->src, tx->bin_off, tx->bin_len))
 		return NM_E_NOMEM;
 	return add_levels(t, dir, m, tx);
 }
@@ -306,6 +318,8 @@ nm_status cmb_tree_tex(nm_tree *t, nm_node *root, cmb_model *m)
 	nm_status s = m->tex ? add_textures(t, dir, m) : NM_OK;
 	if (s == NM_OK && m->tex)
 		s = nm_tree_range_producer(t, produce_level, range_level);
+	if (s == NM_OK && m->tex)
+		s = nm_tree_range_producer(t, produce_borrowed, range_level);
 	if (s == NM_OK && m->tex && nm_tree_options(t)->editable)
 		s = nm_tree_invert_producer(t, produce_level, invert_level);
 	return s == NM_OK ? record_damage(t, dir, m) : s;
