@@ -1,4 +1,5 @@
-/* CTXB, Grezzo's texture file (Luigi's Mansion 3D): one texture in a CMB-style `tex `
+/* CTXB, Grezzo's texture file (Ocarina of Time 3D, Majora's Mask 3D, Luigi's Mansion 3D):
+ * one texture in a CMB-style `tex `
  * chunk, its data at the offset the header gives. Two uses:
  *  - a driver: NAME.ctxb shows as info.txt and tex/ (the CMB texture files: NAME.txt,
  *    NAME.bin, NAME.png, NAME.mipK.png);
@@ -54,7 +55,8 @@ static nm_status ctxb_build(nm_reader *r, nm_tree *t, nm_node *root, nm_error *e
 
 const nm_driver nm_driver_ctxb = {
 	.name = "ctxb",
-	.description = "Grezzo CTXB texture (3DS: Luigi's Mansion 3D)",
+	.description = "Grezzo CTXB texture (3DS: Ocarina of Time 3D, Majora's Mask 3D, "
+		       "Luigi's Mansion 3D)",
 	.probe = ctxb_probe,
 	.build = ctxb_build,
 };
