@@ -1,6 +1,6 @@
 /* CTXB, Grezzo's texture file (Ocarina of Time 3D, Majora's Mask 3D, Luigi's Mansion 3D):
- * one texture in a CMB-style `tex `
- * chunk, its data at the offset the header gives. Two uses:
+ * one texture in a CMB-style `tex ` chunk, its data at the offset the header gives. Two
+ * uses:
  *  - a driver: NAME.ctxb shows as info.txt and tex/ (the CMB texture files: NAME.txt,
  *    NAME.bin, NAME.png, NAME.mipK.png);
  *  - the data of a room's external textures (cmb_borrow_textures): a CMB whose header's
@@ -124,25 +124,28 @@ static void match_entry(nm_reader *r, const cmb_texture *tx, uint64_t *base, uin
 		snprintf(why, n, "it has no tex chunk at 0x%x", h.chunk_off);
 		return;
 	}
+	/* Entries as far as the chunk's declared size and the file go. */
+	uint64_t end = (uint64_t)h.chunk_off + nm_le32(c + 4);
 	uint32_t count = nm_le32(c + 8);
 	for (uint32_t i = 0; i < count; i++) {
 		uint64_t at = h.chunk_off + sizeof c + (uint64_t)i * TEX_ENTRY;
-		if (at > size || size - at < sizeof e ||
+		if (at + sizeof e > end || at > size || size - at < sizeof e ||
 		    nm_reader_read(r, at, e, sizeof e, "tex", NULL) != NM_OK)
 			break;
 		if (strncasecmp((const char *)e + 0x14, tx->raw_name, CMB_NAME_LEN) != 0)
 			continue;
 		uint32_t len = nm_le32(e), fmt = nm_le32(e + 0x0C);
-		uint16_t mips = nm_le16(e + 4), w = nm_le16(e + 8), hgt = nm_le16(e + 0x0A);
+		uint16_t w = nm_le16(e + 8), hgt = nm_le16(e + 0x0A);
 		if (w != tx->width || hgt != tx->height || fmt != tx->gl_format || e[7] != 0) {
 			snprintf(why, n, "it holds a %ux%u texture of format 0x%08x%s, the model's "
 				 "entry says %ux%u, 0x%08x", w, hgt, fmt, e[7] ? " (a cube map)" : "",
 				 tx->width, tx->height, tx->gl_format);
 			return;
 		}
-		if (mips < tx->mips || len < tx->chain_size) {
-			snprintf(why, n, "it holds %u mip levels (%u bytes), the model asks for %u",
-				 mips, len, tx->mips);
+		if (len < tx->chain_size) {
+			snprintf(why, n, "it holds %u bytes of data, the model's %u levels take "
+				 "%llu", len, tx->mips ? tx->mips : 1,
+				 (unsigned long long)tx->chain_size);
 			return;
 		}
 		*base = h.data_off;
