@@ -262,6 +262,24 @@ START_TEST(test_left_out)
 	ck_assert_uint_gt(one, plain);
 	a.anims = &with_good;
 	ck_assert_uint_eq(nm_gltf_size(&m), one);
+	/* info.txt's account: the animation with nothing kept, each reason once; none for
+	 * one that keeps a channel; an animation of no channels has its own reason. */
+	const nm_gltf_animation three[] = { only_bad, with_good, { "empty", 0, NULL, 0 } };
+	a.anims = three;
+	a.nanims = 3;
+	nm_out o;
+	nm_out_init(&o);
+	ck_assert_int_eq(nm_gltf_anim_left_out(&m, &o, &err), NM_OK);
+	nm_out_char(&o, '\0');
+	ck_assert_str_eq((const char *)o.data,
+			 "glb_animation_left_out: bad: it has no frames; its texture transforms are "
+			 "on materials whose base-colour texture the glb does not have; its "
+			 "materials are not in the glb; the joints, helpers or shapes it moves are "
+			 "not nodes of the glb\n"
+			 "glb_animation_left_out: empty: nothing it animates has a glTF property "
+			 "here (a texture swap, a TEV or combiner colour, a texture other than the "
+			 "base colour's)\n");
+	nm_out_free(&o);
 	nm_tree_free(t);
 }
 END_TEST

@@ -365,8 +365,20 @@ nm_status nm_gltf_add(nm_tree *t, nm_node *dir, const nm_gltf_model *m, nm_produ
 		if (nm_tree_range_producer(t, produce, nm_gltf_produce_range) != NM_OK)
 			return NM_E_NOMEM;
 	}
-	return size && nm_lazy(t, dir, "model.glb", size, produce, ctx, (void *)m) ? NM_OK
-										     : NM_E_NOMEM;
+	if (!size || !nm_lazy(t, dir, "model.glb", size, produce, ctx, (void *)m))
+		return NM_E_NOMEM;
+	/* The animations the glb cannot carry, said where the model lists its animations. */
+	nm_node *info = m->anim ? nm_child(t, dir, "info.txt") : NULL;
+	if (!info)
+		return NM_OK;
+	nm_out o;
+	nm_error err;
+	nm_out_init(&o);
+	nm_status s = nm_gltf_anim_left_out(m, &o, &err);
+	if (s == NM_OK)
+		s = nm_text_append(t, info, &o);
+	nm_out_free(&o);
+	return s == NM_E_NOMEM ? s : NM_OK;
 }
 
 /* ---- helpers for drivers ----------------------------------------------------------- */

@@ -93,9 +93,16 @@ nm_status nm_gltf_write_range(const nm_gltf_model *m, uint64_t off, size_t len, 
  * a driver passing its own producer pairs its own. */
 nm_status nm_gltf_produce_range(void *ctx, void *arg, uint64_t off, size_t len, nm_out *o,
 				nm_error *err);
+/* What model.glb leaves out of m's animations (gltf_anim.c): a line
+ * "glb_animation_left_out: NAME: ..." saying why, for each animation none of whose
+ * channels has a target in the glb, or that has none (a driver gives only what glTF can
+ * carry). One that keeps some is written without the rest, and not listed. Appended to
+ * o; fails only when the plan cannot be made. */
+nm_status nm_gltf_anim_left_out(const nm_gltf_model *m, nm_out *o, nm_error *err);
 /* dir/model.glb at its exact size, produced from m (which must live as long as the
  * tree: its arena) by produce(ctx, m) (NULL: nm_gltf_produce). NM_E_NOMEM when either
- * fails. A model whose glb would pass 4 GiB (GLB's 32-bit length) gets none. */
+ * fails. A model whose glb would pass 4 GiB (GLB's 32-bit length) gets none. The
+ * animations it cannot carry are added to dir's info.txt (nm_gltf_anim_left_out). */
 nm_status nm_gltf_add(nm_tree *t, nm_node *dir, const nm_gltf_model *m, nm_produce_fn produce,
 		      void *ctx);
 

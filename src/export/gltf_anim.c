@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "export/gltf_plan.h"
+#include "export/text.h"
 #include "lib/keyframes.h"
 #include "lib/alloc.h"
 
@@ -170,6 +171,61 @@ nm_status nm_gltf_anim_plan(const nm_gltf_model *m, const nm_options *opt, nm_gl
 	p->nanim_accessors = kept ? p->ninputs + kept : 0;
 	p->bin_len += in_bytes + out_bytes;
 	return NM_OK;
+}
+
+/* Why a channel has no target, as one of the reasons below. */
+enum { NO_FRAMES = 1, NO_TEXTURE = 2, NO_MATERIAL = 4, NO_NODE = 8, NO_CHANNEL = 16 };
+
+static unsigned why_left_out(const nm_gltf_channel *ch)
+{
+	if (ch->frames == 0)
+		return NO_FRAMES;
+	if (ch->path >= NM_GLTF_UV_OFFSET && ch->path <= NM_GLTF_UV_SCALE)
+		return NO_TEXTURE;
+	return ch->path == NM_GLTF_BASE_COLOR ? NO_MATERIAL : NO_NODE;
+}
+
+nm_status nm_gltf_anim_left_out(const nm_gltf_model *m, nm_out *o, nm_error *err)
+{
+	static const char *const reasons[] = {
+		"it has no frames",
+		"its texture transforms are on materials whose base-colour texture the glb "
+		"does not have",
+		"its materials are not in the glb",
+		"the joints, helpers or shapes it moves are not nodes of the glb",
+		"nothing it animates has a glTF property here (a texture swap, a TEV or "
+		"combiner colour, a texture other than the base colour's)",
+	};
+	const nm_gltf_anim *a = m->anim;
+	if (!a || !a->nanims)
+		return NM_OK;
+	nm_gltf_plan p;
+	nm_status s = nm_gltf_plan_make(m, o->opt, &p, err);
+	if (s != NM_OK)
+		return s;
+	for (size_t k = 0, c = 0; k < a->nanims; k++) {
+		const nm_gltf_animation *an = &a->anims[k];
+		unsigned why = an->nchannels ? 0 : NO_CHANNEL;
+		bool kept = false;
+		for (size_t i = 0; i < an->nchannels; i++, c++) {
+			kept |= p.anim_target[c] >= 0;
+			why |= p.anim_target[c] < 0 ? why_left_out(&an->channels[i]) : 0;
+		}
+		if (kept)
+			continue;
+		nm_out line;
+		nm_out_init(&line);
+		nm_out_printf(&line, "%s: ", an->name);
+		for (unsigned r = 0, n = 0; r < sizeof reasons / sizeof *reasons; r++)
+			if (why >> r & 1)
+				nm_out_printf(&line, "%s%s", n++ ? "; " : "", reasons[r]);
+		nm_out_char(&line, '\0');
+		if (nm_out_status(&line) == NM_OK)
+			nm_kv_str(o, "glb_animation_left_out", (const char *)line.data);
+		nm_out_free(&line);
+	}
+	nm_gltf_plan_free(&p);
+	return nm_out_status(o);
 }
 
 /* A time as written: frame / fps rounded once to float, the same at mount and on read. */
