@@ -264,6 +264,41 @@ START_TEST(test_size_quirk)
 }
 END_TEST
 
+/* An animation whose mads offset points past the list (at the list's first mmad, as a
+ * randomizer's CMAB does): the list right after the animation header is read, the tree
+ * is the same, and header.txt says what the offset was. One pointing at something
+ * other than a list where none follows the header is still refused. */
+START_TEST(test_mads_offset_off)
+{
+	size_t len;
+	uint8_t *f = cmab_fixture(&len, 0);
+	uint32_t an = get32(f, 0x14);
+	ck_assert_uint_eq(get32(f, an + 12), 0x14);    /* the list right after the header */
+	nm_tree *good = build_ok(f, len);
+	uint32_t first_mmad = an + 0x14 + get32(f, an + 0x14 + 8);
+	put32(f, an + 12, first_mmad - an);
+	nm_tree *t = build_ok(f, len);
+	char *want = must_read(good, "/mads/header.txt"), *got = must_read(t, "/mads/header.txt");
+	ck_assert_str_eq(got, want);
+	free(want);
+	free(got);
+	char line[200];
+	snprintf(line, sizeof line, "mads_offset: 0x%x (the animation's offset points at 0x%x, "
+		 "where no mads is; the list right after the animation header is read)\n",
+		 an + 0x14, first_mmad);
+	assert_contains(t, "/header.txt", line);
+	assert_contains(t, "/info.txt", "errors: 0");
+	walk_clean(t);
+	nm_tree_free(t);
+	nm_tree_free(good);
+	memcpy(f + an + 0x14, "xxxx", 4);             /* no list after the header either */
+	nm_error err = { 0 };
+	ck_assert_int_ne(walk_build(f, len, "fx.cmab", &t, &err), NM_OK);
+	ck_assert_msg(strstr(err.msg, "expected the magic \"mads\"") != NULL, "%s", err.msg);
+	free(f);
+}
+END_TEST
+
 /* ---- CSAB fixtures ---------------------------------------------------------------- */
 
 /* The sample grezzo_anim_writer.h describes. */
@@ -648,6 +683,7 @@ static Suite *grezzo_anim_suite(void)
 	tcase_add_test(tc, test_cmab_types);
 	tcase_add_test(tc, test_cmab_records);
 	tcase_add_test(tc, test_size_quirk);
+	tcase_add_test(tc, test_mads_offset_off);
 	tcase_add_test(tc, test_txpt_png);
 	tcase_add_test(tc, test_csab_v3);
 	tcase_add_test(tc, test_csab_v5);

@@ -84,7 +84,12 @@ static nm_status header_text(nm_tree *t, nm_node *root, const ga_anim *a)
 	nm_kv(&o, "duration", "%u", a->duration);
 	nm_kv_enum(&o, "loop", ga_loop_name(a->loop), a->loop);
 	if (a->kind == GA_CMAB) {
-		nm_kv(&o, "mads_offset", "0x%x", a->mads_off);
+		if (a->mads_field)
+			nm_kv(&o, "mads_offset", "0x%x (the animation's offset points at 0x%x, where "
+			      "no mads is; the list right after the animation header is read)",
+			      a->mads_off, a->mads_field);
+		else
+			nm_kv(&o, "mads_offset", "0x%x", a->mads_off);
 		nm_kv(&o, "txpt_offset", "0x%x", a->txpt_off);
 	}
 	return ga_text(t, root, "header.txt", &o) ? NM_OK : NM_E_NOMEM;

@@ -104,6 +104,9 @@ typedef struct ga_anim {
 	float v5_floats[3];              /* CSAB v5: 0x10 (40.0 in MM3D) */
 	/* CMAB */
 	uint32_t strt_off, texdata_off, mads_off, txpt_off; /* absolute (0: none) */
+	/* The mads offset as the animation gives it, when it points elsewhere than the list
+	 * right after the animation header, which is read instead (parse_cmab.c); else 0. */
+	uint32_t mads_field;
 	uint32_t nstrings;
 	char **strings;                  /* strt, tree arena */
 	uint16_t ntextures, txpt_unknown;

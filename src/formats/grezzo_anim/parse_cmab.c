@@ -210,6 +210,18 @@ static nm_status parse_mads(ga_parser *p, nm_error *err)
 		return nm_fail(err, NM_E_FORMAT, a->file, "mads", at, "the entry list's header runs "
 			       "past the end of the file (0x%zx bytes)", v->size);
 	const uint8_t *magic = nm_bytes(v, at, 4);
+	/* Every file has the list right after the 0x14-byte animation header, and every
+	 * game file's offset says so; a randomizer's (MM3D Randomizer's
+	 * zelda_gi_ocarina.cmab: 0x20, at its first mmad) does not. The list is read where
+	 * it is, and header.txt says what the offset was. */
+	uint64_t after = (uint64_t)a->anim_off + ANIM_LEN;
+	if (memcmp(magic, "mads", 4) != 0 && at != after && ga_has(p, after, 8) &&
+	    memcmp(nm_bytes(v, after, 4), "mads", 4) == 0) {
+		a->mads_field = (uint32_t)at;
+		a->mads_off = (uint32_t)after;
+		at = after;
+		magic = nm_bytes(v, at, 4);
+	}
 	if (memcmp(magic, "mads", 4) != 0)
 		return nm_fail(err, NM_E_FORMAT, a->file, "mads", at, "expected the magic \"mads\", "
 			       "found %02x %02x %02x %02x", magic[0], magic[1], magic[2], magic[3]);
