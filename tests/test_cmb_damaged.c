@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+#include "tests/fixtures/archive_writer.h"
 #include "tests/fixtures/cmb_writer.h"
 #include "formats/driver.h"
 #include "tests/check_expect.h"
@@ -128,10 +129,10 @@ START_TEST(ctxb_alone)
 }
 END_TEST
 
-/* A room beside its CTXBs in a folder: each texture reads from the CTXB of its name
- * (case aside), PNG for PNG the texture it would be inside the file, and its text says
- * where; a CTXB holding another size is not used, and says why; without the folder the
- * room is on its own again. */
+/* A room beside its CTXBs in a folder (and in an archive's folder): each texture reads
+ * from the CTXB of its name (case aside), PNG for PNG the texture it would be inside the
+ * file, and its text says where; a CTXB holding another size is not used, and says why;
+ * alone the room is on its own again. */
 START_TEST(room_textures_from_ctxb)
 {
 	char dir[] = "/tmp/nm_ctxb_XXXXXX";
@@ -177,6 +178,26 @@ START_TEST(room_textures_from_ctxb)
 	free(bin);
 	expect_clean_walk(t);
 	nm_tree_free(t);
+	/* In an archive: the same, from the member beside it in its folder. */
+	size_t a_len;
+	uint8_t *a_ctxb = fx_ctxb_write(&tx[0], &a_len);
+	ck_assert_ptr_nonnull(a_ctxb);
+	const arcw_file members[] = { { "room/room.cmb", room, len, ARCW_STORED },
+				      { "room/a.ctxb", a_ctxb, a_len, ARCW_STORED } };
+	nm_out zar;
+	nm_out_init(&zar);
+	ck_assert_int_eq(arcw_zar(members, 2, &zar, NULL), 0);
+	nm_tree *in_zar = expect_clean_build(zar.data, zar.len, "room.zar");
+	expect(in_zar, "/room/room.cmb/tex/a.txt", "data_file: a.ctxb\n");
+	got = must_read(in_zar, "/room/room.cmb/tex/a.png", &got_len);
+	want_png = must_read(inside, "/tex/a.png", &want_len);
+	ck_assert_uint_eq(got_len, want_len);
+	ck_assert(memcmp(got, want_png, got_len) == 0);
+	free(got);
+	free(want_png);
+	nm_tree_free(in_zar);
+	nm_out_free(&zar);
+	free(a_ctxb);
 	/* The room alone. */
 	nm_tree *alone = expect_clean_build(room, len, "room.cmb");
 	expect(alone, "/tex/a.txt", "data_absolute: none (external)\n");
