@@ -375,7 +375,7 @@ nm_status nm_gltf_add(nm_tree *t, nm_node *dir, const nm_gltf_model *m, nm_produ
 	nm_error err;
 	nm_out_init(&o);
 	nm_status s = nm_gltf_anim_left_out(m, &o, &err);
-	if (s == NM_OK)
+	if (s == NM_OK && o.len)
 		s = nm_text_append(t, info, &o);
 	nm_out_free(&o);
 	return s == NM_E_NOMEM ? s : NM_OK;

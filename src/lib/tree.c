@@ -334,6 +334,8 @@ nm_status nm_text_append(nm_tree *t, nm_node *file, nm_out *more)
 		return NM_E_INVAL;
 	if (nm_out_status(more) != NM_OK)
 		return nm_out_status(more);
+	if (more->len == 0)
+		return NM_OK; /* nothing to add (and no buffer to copy from) */
 	size_t len = atomic_load(&file->size);
 	uint8_t *text = realloc(file->text, len + more->len + 1);
 	if (!text)
