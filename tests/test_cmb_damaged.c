@@ -98,13 +98,24 @@ static char *must_read(nm_tree *t, const char *path, size_t *len)
 	return d;
 }
 
+/* path in t has the bytes of want_path in want. */
+static void same_file(nm_tree *t, const char *path, nm_tree *want, const char *want_path)
+{
+	size_t len, want_len;
+	char *got = must_read(t, path, &len), *w = must_read(want, want_path, &want_len);
+	ck_assert_uint_eq(len, want_len);
+	ck_assert_msg(memcmp(got, w, len) == 0, "%s differs from %s", path, want_path);
+	free(got);
+	free(w);
+}
+
 /* A CTXB alone: info.txt and the CMB's texture files for its one texture, the PNG the
  * same as the texture's inside a CMB. */
 START_TEST(ctxb_alone)
 {
 	fx_texture tx[2];
 	fx_model m = two_textures(tx);
-	size_t len, a_len, want_len;
+	size_t len;
 	uint8_t *d = fx_ctxb_write(&tx[1], &len);
 	ck_assert_ptr_nonnull(d);
 	nm_tree *t = expect_clean_build(d, len, "b.ctxb");
@@ -118,12 +129,7 @@ START_TEST(ctxb_alone)
 	};
 	expect_all(t, want);
 	nm_tree *inside = build_walked(&m);
-	char *png = must_read(t, "/tex/b.png", &a_len);
-	char *want_png = must_read(inside, "/tex/b.png", &want_len);
-	ck_assert_uint_eq(a_len, want_len);
-	ck_assert(memcmp(png, want_png, a_len) == 0);
-	free(png);
-	free(want_png);
+	same_file(t, "/tex/b.png", inside, "/tex/b.png");
 	nm_tree_free(inside);
 	nm_tree_free(t);
 }
@@ -165,13 +171,8 @@ START_TEST(room_textures_from_ctxb)
 	};
 	expect_all(t, want);
 	ck_assert(!walk_exists(t, "/room.cmb/tex/b.png"));
-	size_t got_len, want_len;
-	char *got = must_read(t, "/room.cmb/tex/a.png", &got_len);
-	char *want_png = must_read(inside, "/tex/a.png", &want_len);
-	ck_assert_uint_eq(got_len, want_len);
-	ck_assert(memcmp(got, want_png, got_len) == 0);
-	free(got);
-	free(want_png);
+	same_file(t, "/room.cmb/tex/a.png", inside, "/tex/a.png");
+	size_t got_len;
 	char *bin = must_read(t, "/room.cmb/tex/a.bin", &got_len);
 	ck_assert_uint_eq(got_len, 64);
 	ck_assert_uint_eq((uint8_t)bin[0], 0x11);
@@ -189,12 +190,7 @@ START_TEST(room_textures_from_ctxb)
 	ck_assert_int_eq(arcw_zar(members, 2, &zar, NULL), 0);
 	nm_tree *in_zar = expect_clean_build(zar.data, zar.len, "room.zar");
 	expect(in_zar, "/room/room.cmb/tex/a.txt", "data_file: a.ctxb\n");
-	got = must_read(in_zar, "/room/room.cmb/tex/a.png", &got_len);
-	want_png = must_read(inside, "/tex/a.png", &want_len);
-	ck_assert_uint_eq(got_len, want_len);
-	ck_assert(memcmp(got, want_png, got_len) == 0);
-	free(got);
-	free(want_png);
+	same_file(in_zar, "/room/room.cmb/tex/a.png", inside, "/tex/a.png");
 	nm_tree_free(in_zar);
 	nm_out_free(&zar);
 	free(a_ctxb);

@@ -255,6 +255,8 @@ nm_status cmb_parse_vatr(cmb_model *m);
 nm_status cmb_parse_sklm(cmb_model *m);
 nm_status cmb_parse_luts(cmb_model *m);
 void cmb_model_free(cmb_model *m);
+/* The same as an nm_free_fn, for nm_tree_on_free (driver.c). */
+void cmb_free_model(void *p);
 /* A record's error message, kept as a string in the tree's arena (records are many; nm_error
  * is big). */
 void cmb_keep_error(cmb_model *m, char **dst, const nm_error *e);

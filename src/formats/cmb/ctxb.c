@@ -61,11 +61,6 @@ const nm_driver nm_driver_ctxb = {
 	.build = ctxb_build,
 };
 
-static void free_model(void *p)
-{
-	cmb_model_free(p);
-}
-
 static nm_status ctxb_build(nm_reader *r, nm_tree *t, nm_node *root, nm_error *err)
 {
 	ctxb_header h;
@@ -74,7 +69,7 @@ static nm_status ctxb_build(nm_reader *r, nm_tree *t, nm_node *root, nm_error *e
 		return s;
 	/* The texture code works on a CMB model: this one has only its tex chunk. */
 	cmb_model *m = nm_tree_alloc(t, sizeof *m);
-	if (!m || nm_tree_on_free(t, free_model, m) != NM_OK)
+	if (!m || nm_tree_on_free(t, cmb_free_model, m) != NM_OK)
 		goto nomem;
 	m->t = t;
 	m->r = r;

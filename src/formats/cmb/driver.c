@@ -90,7 +90,7 @@ const nm_driver nm_driver_cmb = {
 
 /* The chunk views live in the model: registered right after it, so this runs last but
  * one (nm_tree_on_free runs in reverse order); the tables are the arena's. */
-static void free_model(void *p)
+void cmb_free_model(void *p)
 {
 	cmb_model_free(p);
 }
@@ -133,7 +133,7 @@ typedef nm_status (*tree_fn)(nm_tree *t, nm_node *root, cmb_model *m);
 static nm_status cmb_build(nm_reader *r, nm_tree *t, nm_node *root, nm_error *err)
 {
 	cmb_model *m = nm_tree_alloc(t, sizeof *m);
-	if (!m || nm_tree_on_free(t, free_model, m) != NM_OK)
+	if (!m || nm_tree_on_free(t, cmb_free_model, m) != NM_OK)
 		goto nomem;
 	m->t = t;
 	m->r = r;
