@@ -17,17 +17,24 @@ static uint64_t total_size(uint64_t json_len, const nm_gltf_plan *p)
 	return p->bin_len ? n + 8 + p->bin_len : n;
 }
 
+/* The size from a plan made (0: the JSON cannot be measured). */
+static uint64_t size_of(const nm_gltf_model *m, const nm_gltf_plan *p)
+{
+	nm_out o;
+	nm_out_init(&o);
+	nm_gltf_json(&o, m, p, NULL);
+	uint64_t n = nm_out_status(&o) == NM_OK ? total_size(o.len, p) : 0;
+	nm_out_free(&o);
+	return n;
+}
+
 uint64_t nm_gltf_size(const nm_gltf_model *m)
 {
 	nm_gltf_plan p;
 	nm_error err;
 	if (nm_gltf_plan_make(m, NULL, &p, &err) != NM_OK)
 		return 0;
-	nm_out o;
-	nm_out_init(&o);
-	nm_gltf_json(&o, m, &p, NULL);
-	uint64_t n = nm_out_status(&o) == NM_OK ? total_size(o.len, &p) : 0;
-	nm_out_free(&o);
+	uint64_t n = size_of(m, &p);
 	nm_gltf_plan_free(&p);
 	return n;
 }
@@ -356,29 +363,38 @@ nm_status nm_gltf_produce_range(void *ctx, void *arg, uint64_t off, size_t len, 
 nm_status nm_gltf_add(nm_tree *t, nm_node *dir, const nm_gltf_model *m, nm_produce_fn produce,
 		      void *ctx)
 {
-	uint64_t size = nm_gltf_size(m);
+	/* One plan for the size and for the animations info.txt says are left out. */
+	nm_gltf_plan p;
+	nm_error err;
+	if (nm_gltf_plan_make(m, NULL, &p, &err) != NM_OK)
+		return NM_E_NOMEM;
+	uint64_t size = size_of(m, &p);
+	nm_out account;
+	nm_out_init(&account);
+	nm_gltf_anim_account(m, &p, &account);
+	nm_gltf_plan_free(&p);
+	nm_status s = NM_OK;
 	if (size > UINT32_MAX)
-		return NM_OK;
+		goto out;
 	if (!produce) {
 		produce = nm_gltf_produce;
 		ctx = (void *)m;
-		if (nm_tree_range_producer(t, produce, nm_gltf_produce_range) != NM_OK)
-			return NM_E_NOMEM;
+		if (nm_tree_range_producer(t, produce, nm_gltf_produce_range) != NM_OK) {
+			s = NM_E_NOMEM;
+			goto out;
+		}
 	}
-	if (!size || !nm_lazy(t, dir, "model.glb", size, produce, ctx, (void *)m))
-		return NM_E_NOMEM;
-	/* The animations the glb cannot carry, said where the model lists its animations. */
-	nm_node *info = m->anim ? nm_child(t, dir, "info.txt") : NULL;
-	if (!info)
-		return NM_OK;
-	nm_out o;
-	nm_error err;
-	nm_out_init(&o);
-	nm_status s = nm_gltf_anim_left_out(m, &o, &err);
-	if (s == NM_OK && o.len)
-		s = nm_text_append(t, info, &o);
-	nm_out_free(&o);
-	return s == NM_E_NOMEM ? s : NM_OK;
+	if (!size || !nm_lazy(t, dir, "model.glb", size, produce, ctx, (void *)m)) {
+		s = NM_E_NOMEM;
+		goto out;
+	}
+	/* Said where the model lists its animations. */
+	nm_node *info = account.len ? nm_child(t, dir, "info.txt") : NULL;
+	if (info && nm_text_append(t, info, &account) == NM_E_NOMEM)
+		s = NM_E_NOMEM;
+out:
+	nm_out_free(&account);
+	return s;
 }
 
 /* ---- helpers for drivers ----------------------------------------------------------- */

@@ -185,7 +185,7 @@ static unsigned why_left_out(const nm_gltf_channel *ch)
 	return ch->path == NM_GLTF_BASE_COLOR ? NO_MATERIAL : NO_NODE;
 }
 
-nm_status nm_gltf_anim_left_out(const nm_gltf_model *m, nm_out *o, nm_error *err)
+void nm_gltf_anim_account(const nm_gltf_model *m, const nm_gltf_plan *p, nm_out *o)
 {
 	static const char *const reasons[] = {
 		"it has no frames",
@@ -197,19 +197,13 @@ nm_status nm_gltf_anim_left_out(const nm_gltf_model *m, nm_out *o, nm_error *err
 		"combiner colour, a texture other than the base colour's)",
 	};
 	const nm_gltf_anim *a = m->anim;
-	if (!a || !a->nanims)
-		return NM_OK;
-	nm_gltf_plan p;
-	nm_status s = nm_gltf_plan_make(m, o->opt, &p, err);
-	if (s != NM_OK)
-		return s;
-	for (size_t k = 0, c = 0; k < a->nanims; k++) {
+	for (size_t k = 0, c = 0; a && k < a->nanims; k++) {
 		const nm_gltf_animation *an = &a->anims[k];
 		unsigned why = an->nchannels ? 0 : NO_CHANNEL;
 		bool kept = false;
 		for (size_t i = 0; i < an->nchannels; i++, c++) {
-			kept |= p.anim_target[c] >= 0;
-			why |= p.anim_target[c] < 0 ? why_left_out(&an->channels[i]) : 0;
+			kept |= p->anim_target[c] >= 0;
+			why |= p->anim_target[c] < 0 ? why_left_out(&an->channels[i]) : 0;
 		}
 		if (kept)
 			continue;
@@ -224,6 +218,17 @@ nm_status nm_gltf_anim_left_out(const nm_gltf_model *m, nm_out *o, nm_error *err
 			nm_kv_str(o, "glb_animation_left_out", (const char *)line.data);
 		nm_out_free(&line);
 	}
+}
+
+nm_status nm_gltf_anim_left_out(const nm_gltf_model *m, nm_out *o, nm_error *err)
+{
+	if (!m->anim || !m->anim->nanims)
+		return NM_OK;
+	nm_gltf_plan p;
+	nm_status s = nm_gltf_plan_make(m, o->opt, &p, err);
+	if (s != NM_OK)
+		return s;
+	nm_gltf_anim_account(m, &p, o);
 	nm_gltf_plan_free(&p);
 	return nm_out_status(o);
 }

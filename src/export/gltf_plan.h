@@ -72,6 +72,8 @@ void nm_gltf_anim_accessors(nm_out *o, const nm_gltf_model *m, const nm_gltf_pla
 void nm_gltf_anim_views(nm_out *o, const nm_gltf_model *m, const nm_gltf_plan *p,
 			bool *first, uint64_t *off);
 void nm_gltf_anim_json(nm_out *o, const nm_gltf_model *m, const nm_gltf_plan *p);
+/* nm_gltf_anim_left_out's lines from a plan already made (nm_gltf_add's). */
+void nm_gltf_anim_account(const nm_gltf_model *m, const nm_gltf_plan *p, nm_out *o);
 nm_status nm_gltf_anim_write(const nm_gltf_model *m, const nm_gltf_plan *p, nm_out *o,
 			     nm_error *err);
 /* Little-endian floats into BIN (gltf.c). */
