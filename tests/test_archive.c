@@ -243,6 +243,63 @@ START_TEST(cache_evicts_members)
 }
 END_TEST
 
+/* A source that counts the bytes read from it: how often a stream is decoded. */
+typedef struct counted {
+	const uint8_t *data;
+	uint64_t read;
+} counted;
+
+static nm_status counted_read(void *ctx, uint64_t off, void *buf, size_t len,
+			      const char *chunk, nm_error *err)
+{
+	counted *c = ctx;
+	(void)chunk, (void)err;
+	memcpy(buf, c->data + off, len);
+	c->read += len;
+	return NM_OK;
+}
+
+/* A Yaz0 RARC cut short: it mounts (its table of contents decodes), a member whose
+ * head lies past the cut says where the stream ends (probing it met the damage), and
+ * reading another past the prefix says the same without decoding the stream again
+ * (each member read of a damaged archive decoded it whole, only to fail). */
+START_TEST(damaged_stream_decoded_once)
+{
+	arcw_file files[] = {
+		{ "a.bin", pattern, 150000, ARCW_STORED },
+		{ "b.bin", pattern + 1, 150000, ARCW_STORED },
+	};
+	nm_out arc, o;
+	nm_out_init(&arc);
+	nm_out_init(&o);
+	ck_assert_int_eq(arcw_rarc(files, 2, "r", &arc, NULL), 0);
+	ck_assert_int_eq(arcw_pack(ARCW_YAZ0, arc.data, arc.len, &o), 0);
+	static const nm_source_ops ops = { .read = counted_read };
+	counted c = { o.data, 0 };
+	nm_reader *r;
+	nm_error err;
+	ck_assert_int_eq(nm_reader_new_source("cut.szs", o.len - 100, &ops, &c, &r, &err),
+			 NM_OK);
+	nm_tree *t = nm_tree_new(NULL);
+	ck_assert_int_eq(nm_tree_adopt_reader(t, r), NM_OK);
+	ck_assert_msg(nm_build_any(r, t, nm_tree_root(t), &err) == NM_OK, "%s", err.msg);
+	expect(t, "/r/b.bin/error.txt", "cut.szs: Yaz0 at 0x");
+	expect(t, "/r/b.bin/error.txt", "the stream ends too early");
+	uint64_t before = c.read;
+	nm_node *n;
+	char buf[16];
+	size_t got;
+	ck_assert_int_eq(nm_resolve(t, "/r/a.bin", &n, &err), NM_OK);
+	ck_assert_int_ne(nm_read(t, n, 140000, buf, sizeof buf, &got, &err), NM_OK);
+	ck_assert_msg(strstr(err.msg, "cut.szs: Yaz0 at 0x") &&
+			      strstr(err.msg, "the stream ends too early"), "%s", err.msg);
+	ck_assert_uint_eq(c.read, before);
+	nm_tree_free(t);
+	nm_out_free(&arc);
+	nm_out_free(&o);
+}
+END_TEST
+
 static const struct wrapper {
 	arcw_codec codec;
 	const char *name;
@@ -1049,6 +1106,7 @@ static Suite *suite(void)
 	tcase_add_test(tc, rarc_compressed_members);
 	tcase_add_test(tc, yaz0_rarc_lazy);
 	tcase_add_test(tc, cache_evicts_members);
+	tcase_add_test(tc, damaged_stream_decoded_once);
 	tcase_add_loop_test(tc, wrapped_model, 0, sizeof wrappers / sizeof wrappers[0]);
 	tcase_add_test(tc, lz10_probe_ratio);
 	tcase_add_test(tc, lz11_probe_decodes_the_head);
