@@ -8,6 +8,7 @@
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "codec/astc.h"
 #include "lib/options.h"
@@ -209,6 +210,40 @@ START_TEST(contexts_kept_per_size)
 }
 END_TEST
 
+/* A context prepared ahead is the one the next decode of its size uses (built once,
+ * whether the decode comes before the thread is done or after); a size kept already,
+ * or a limit below a context's size, prepares nothing. */
+START_TEST(context_prepared_ahead)
+{
+	uint8_t blk[16], rgba[4], want[4];
+	void_extent(blk, 1, 2, 3, 4);
+	ck_assert_int_eq(nm_astc_decode(nm_options_defaults(), 6, 6, false, blk, 16, 1, 1, want),
+			 NM_OK);
+	for (int turn = 0; turn < 2; turn++) {
+		nm_astc_release();
+		unsigned long before = nm_astc_contexts_made();
+		nm_astc_prepare(nm_options_defaults(), 6, 6, false);
+		if (turn == 1) /* the thread done before the decode asks */
+			while (nm_astc_contexts_made() == before)
+				usleep(1000);
+		ck_assert_int_eq(nm_astc_decode(nm_options_defaults(), 6, 6, false, blk, 16, 1, 1,
+						rgba), NM_OK);
+		ck_assert_mem_eq(rgba, want, 4);
+		ck_assert_uint_eq(nm_astc_contexts_made() - before, 1);
+		nm_astc_prepare(nm_options_defaults(), 6, 6, false);
+		ck_assert_uint_eq(nm_astc_contexts_made() - before, 1);
+	}
+	nm_astc_release();
+	nm_options small;
+	nm_options_init(&small);
+	small.max_file_size = 1u << 20;
+	unsigned long before = nm_astc_contexts_made();
+	nm_astc_prepare(&small, 6, 6, false);
+	usleep(50000);
+	ck_assert_uint_eq(nm_astc_contexts_made(), before);
+}
+END_TEST
+
 static Suite *suite(void)
 {
 	Suite *s = suite_create("codec_astc");
@@ -220,6 +255,7 @@ static Suite *suite(void)
 	tcase_add_test(tc, rejects);
 	tcase_add_test(tc, bands_same_texels);
 	tcase_add_test(tc, contexts_kept_per_size);
+	tcase_add_test(tc, context_prepared_ahead);
 	tcase_add_test(tc, context_memory);
 	suite_add_tcase(s, tc);
 	return s;

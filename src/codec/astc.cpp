@@ -21,8 +21,8 @@ namespace {
  * sizes (the corpus's TXTRs 8x5 and 5x4), and a context costs milliseconds to build
  * (its partition tables) and up to 33 MiB (astc.h). A decode only reads its context
  * (astcenc_get_block_info), so any number of decodes share one at once: the lock is
- * held to find or build a context, not while decoding. At most SLOTS are kept; the
- * least recently used one not in use is rebuilt for another size. */
+ * held to find or claim a slot, not while a context is built or used. At most SLOTS
+ * are kept; the least recently used one not in use is rebuilt for another size. */
 constexpr unsigned SLOTS = 3;
 struct decoder_slot {
 	astcenc_context *ctx;
@@ -30,10 +30,11 @@ struct decoder_slot {
 	astcenc_profile profile;
 	unsigned users;      /* decodes using it now */
 	unsigned long used;  /* when it was last handed out */
+	bool building;       /* its context is being built (ctx still NULL) */
 };
 struct decoder_slots {
 	pthread_mutex_t lock;
-	pthread_cond_t freed;   /* a slot's users fell to 0 */
+	pthread_cond_t changed; /* a slot's users fell to 0, or its building ended */
 	decoder_slot slot[SLOTS];
 	unsigned long clock;
 	unsigned long made;     /* contexts built, for the tests */
@@ -59,41 +60,75 @@ nm_status new_decoder(unsigned bw, unsigned bh, astcenc_profile profile, astcenc
 	return NM_OK;
 }
 
-/* The slot holding a context for this size and profile, its users counted: found, or
- * built in a free slot, waiting for one while all are in use. */
+/* Under the lock: the slot kept (or being built) for this size and profile, or NULL. */
+decoder_slot *slot_of(unsigned bw, unsigned bh, astcenc_profile profile)
+{
+	for (decoder_slot &s : decoders.slot)
+		if ((s.ctx || s.building) && s.bw == bw && s.bh == bh && s.profile == profile)
+			return &s;
+	return nullptr;
+}
+
+/* Under the lock: a slot to build a context in (an empty one, else the least recently
+ * used no decode holds, its context freed), marked building for this size; NULL when
+ * every slot is in use or being built. */
+decoder_slot *claim(unsigned bw, unsigned bh, astcenc_profile profile)
+{
+	decoder_slot *spare = nullptr;
+	for (decoder_slot &s : decoders.slot)
+		if (s.users == 0 && !s.building &&
+		    (!spare || (spare->ctx && (!s.ctx || s.used < spare->used))))
+			spare = &s;
+	if (!spare)
+		return nullptr;
+	if (spare->ctx)
+		astcenc_context_free(spare->ctx);
+	*spare = decoder_slot{ nullptr, bw, bh, profile, 0, 0, true };
+	return spare;
+}
+
+/* Builds a claimed slot's context, outside the lock; users is who holds it once built
+ * (1: the decode that claimed it, 0: nm_astc_prepare's thread). The slot is empty
+ * again when building fails. */
+nm_status build(decoder_slot *s, unsigned users)
+{
+	astcenc_context *ctx;
+	nm_status st = new_decoder(s->bw, s->bh, s->profile, &ctx);
+	pthread_mutex_lock(&decoders.lock);
+	if (st == NM_OK) {
+		*s = decoder_slot{ ctx, s->bw, s->bh, s->profile, users, ++decoders.clock, false };
+		decoders.made++;
+	} else {
+		*s = decoder_slot{};
+	}
+	pthread_cond_broadcast(&decoders.changed);
+	pthread_mutex_unlock(&decoders.lock);
+	return st;
+}
+
+/* The slot holding a context for this size and profile, its users counted: found,
+ * waited for while it is being built, or built in a free slot, waiting for one while
+ * all are in use. */
 nm_status decoder_acquire(unsigned bw, unsigned bh, astcenc_profile profile,
 			  decoder_slot **out)
 {
 	decoder_slots &d = decoders;
 	pthread_mutex_lock(&d.lock);
 	for (;;) {
-		decoder_slot *spare = nullptr;
-		for (decoder_slot &s : d.slot) {
-			if (s.ctx && s.bw == bw && s.bh == bh && s.profile == profile) {
-				s.users++;
-				s.used = ++d.clock;
-				*out = &s;
-				pthread_mutex_unlock(&d.lock);
-				return NM_OK;
-			}
-			if (s.users == 0 && (!spare || (spare->ctx && (!s.ctx || s.used < spare->used))))
-				spare = &s;
+		decoder_slot *s = slot_of(bw, bh, profile);
+		if (s && !s->building) {
+			s->users++;
+			s->used = ++d.clock;
+			*out = s;
+			pthread_mutex_unlock(&d.lock);
+			return NM_OK;
 		}
-		if (!spare) {
-			pthread_cond_wait(&d.freed, &d.lock);
-			continue;
+		if (!s && (s = claim(bw, bh, profile))) {
+			pthread_mutex_unlock(&d.lock);
+			*out = s;
+			return build(s, 1);
 		}
-		if (spare->ctx)
-			astcenc_context_free(spare->ctx);
-		*spare = decoder_slot{};
-		nm_status st = new_decoder(bw, bh, profile, &spare->ctx);
-		if (st == NM_OK) {
-			*spare = decoder_slot{ spare->ctx, bw, bh, profile, 1, ++d.clock };
-			*out = spare;
-			d.made++;
-		}
-		pthread_mutex_unlock(&d.lock);
-		return st;
+		pthread_cond_wait(&d.changed, &d.lock);
 	}
 }
 
@@ -101,8 +136,14 @@ void decoder_release(decoder_slot *s)
 {
 	pthread_mutex_lock(&decoders.lock);
 	if (--s->users == 0)
-		pthread_cond_broadcast(&decoders.freed);
+		pthread_cond_broadcast(&decoders.changed);
 	pthread_mutex_unlock(&decoders.lock);
+}
+
+void *build_ahead(void *slot)
+{
+	build(static_cast<decoder_slot *>(slot), 0);
+	return nullptr;
 }
 
 inline uint8_t to_unorm8(uint32_t c16) { return (uint8_t)((c16 * 255u + 32768u) >> 16); }
@@ -274,6 +315,34 @@ nm_status nm_astc_decode_threads(const nm_options *opt, unsigned threads, unsign
 			 decode_rows, &j);
 	decoder_release(slot);
 	return s;
+}
+
+void nm_astc_prepare(const nm_options *opt, unsigned bw, unsigned bh, bool srgb)
+{
+	size_t ctx_bytes;
+	if (!nm_astc_block_size_ok(bw, bh) ||
+	    nm_alloc_check(opt, 1, NM_ASTC_CONTEXT_BYTES, &ctx_bytes) != NM_OK)
+		return;
+	astcenc_profile profile = srgb ? ASTCENC_PRF_LDR_SRGB : ASTCENC_PRF_LDR;
+	pthread_mutex_lock(&decoders.lock);
+	decoder_slot *s = slot_of(bw, bh, profile) ? nullptr : claim(bw, bh, profile);
+	pthread_mutex_unlock(&decoders.lock);
+	if (!s)
+		return;
+	pthread_attr_t attr;
+	pthread_t thread;
+	bool started = pthread_attr_init(&attr) == 0;
+	if (started) {
+		pthread_attr_setdetachstate(&attr, PTHREAD_CREATE_DETACHED);
+		started = pthread_create(&thread, &attr, build_ahead, s) == 0;
+		pthread_attr_destroy(&attr);
+	}
+	if (!started) {
+		pthread_mutex_lock(&decoders.lock);
+		*s = decoder_slot{};
+		pthread_cond_broadcast(&decoders.changed);
+		pthread_mutex_unlock(&decoders.lock);
+	}
 }
 
 nm_status nm_astc_decode_reference(unsigned bw, unsigned bh, const uint8_t *src,

@@ -78,6 +78,15 @@ nm_status nm_astc_encode_level(const nm_options *opt, unsigned bw, unsigned bh, 
 			       const uint8_t *rgba, unsigned w, unsigned h, uint8_t *dst,
 			       size_t dst_len);
 
+/* Start building the decoding context for this block size and profile on a thread of
+ * its own, unless one is kept or being built: a producer about to decode calls it before
+ * it fetches its blocks (a TXTR inflating its surface), so that the milliseconds of both
+ * overlap on two CPUs; the first decode of that size waits for the context instead of
+ * building another. Does nothing when opt's max_file_size refuses a context, the block
+ * size is not one of the specification's, every slot is in use, or no thread starts
+ * (the decode then builds it as before). */
+void nm_astc_prepare(const nm_options *opt, unsigned bw, unsigned bh, bool srgb);
+
 /* libastcenc's own decode of the same blocks (its 8-bit output, through FP16), for the
  * tests that compare the two. */
 nm_status nm_astc_decode_reference(unsigned bw, unsigned bh, const uint8_t *src,

@@ -101,6 +101,8 @@ static nm_status level_png(const rfrm_txtr_level *ref, const uint8_t *surface, n
 	uint64_t need[3] = { (uint64_t)l->width * l->height * 4, l->size, l->linear_size };
 	uint8_t *buf[3] = { NULL, NULL, NULL };
 	nm_status s = alloc_largest_first(o->opt, need, buf, 3, x, err);
+	if (s == NM_OK)
+		rfrm_txtr_decode_ahead(x->fmt, o->opt);
 	uint8_t *rgba = buf[0], *sw = buf[1], *lin = buf[2];
 	size_t got = 0;
 	if (s == NM_OK && surface) {
@@ -160,6 +162,8 @@ static nm_status level_rows(void *arg, unsigned y0, unsigned y1, uint8_t *rgba, 
 				     x->gpu->data_off) : NULL;
 	nm_status s = sw ? NM_OK : err->code;
 	size_t got = 0;
+	if (s == NM_OK)
+		rfrm_txtr_decode_ahead(x->fmt, opt);
 	if (s == NM_OK && cached)
 		s = nm_read_made(x->t, x->surface_node, at, sw, (size_t)need, &got, err);
 	else if (s == NM_OK && (s = rfrm_txtr_surface_prefix(x, sw, (size_t)(at + need), err)) ==

@@ -137,6 +137,11 @@ typedef struct rfrm_txtr_level {
 nm_status rfrm_txtr_editable(rfrm_txtr *x, nm_produce_fn produce_png,
 			     nm_produce_fn produce_surface);
 
+/* Called before a level's surface bytes are fetched (inflated): what the decode of
+ * format f will need and can be made meanwhile on another CPU (ASTC's context, ~4 ms:
+ * nm_astc_prepare) is started. */
+void rfrm_txtr_decode_ahead(const rfrm_txtr_format *f, const nm_options *opt);
+
 /* One level, its rows of blocks (lin, level.linear_size bytes), into w x h RGBA8
  * (txtr_decode.c); ASTC's rows split over at most threads threads. */
 nm_status rfrm_txtr_decode(const rfrm_txtr_format *f, const nm_options *opt, unsigned threads,

@@ -6,6 +6,12 @@
 #include "codec/bcn.h"
 #include "formats/rfrm/txtr.h"
 
+void rfrm_txtr_decode_ahead(const rfrm_txtr_format *f, const nm_options *opt)
+{
+	if (f->kind == RFRM_TEX_ASTC)
+		nm_astc_prepare(opt, f->block_w, f->block_h, f->srgb);
+}
+
 nm_status rfrm_txtr_decode(const rfrm_txtr_format *f, const nm_options *opt, unsigned threads,
 			   const uint8_t *lin, size_t len, unsigned w, unsigned h, uint8_t *rgba)
 {
