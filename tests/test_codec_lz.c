@@ -32,7 +32,8 @@ typedef struct lz_codec {
 	const char *name;
 	bool (*probe)(const uint8_t *, size_t);
 	nm_status (*header)(const uint8_t *, size_t, const char *, uint64_t *, nm_error *);
-	nm_status (*decode)(const uint8_t *, size_t, uint8_t *, size_t, const char *, nm_error *);
+	nm_status (*decode)(const uint8_t *, size_t, uint8_t *, size_t, const char *, nm_error *,
+			    size_t *);
 	uint64_t (*bound)(uint64_t);
 	nm_status (*encode)(const uint8_t *, size_t, nm_out *);
 	size_t header_len;
@@ -68,12 +69,15 @@ static uint8_t *encode(int c, const uint8_t *data, size_t len, size_t *clen)
 	return nm_out_take(&o, clen);
 }
 
+/* How many output bytes the last dec() decoded (the decoders' done). */
+static size_t dec_done;
+
 /* Decode into an exact-size heap buffer, so that ASan sees any overrun. */
 static nm_status dec(int c, const uint8_t *s, size_t slen, size_t n, uint8_t **dst, nm_error *err)
 {
 	*dst = malloc(n ? n : 1);
 	ck_assert_ptr_nonnull(*dst);
-	return codecs[c].decode(s, slen, *dst, n, "t.bin", err);
+	return codecs[c].decode(s, slen, *dst, n, "t.bin", err, &dec_done);
 }
 
 /* The same from the first `cut` bytes of s alone, copied to a buffer of that size. */
@@ -281,7 +285,8 @@ START_TEST(hand_built)
 	uint8_t *buf = malloc(n + 8);
 	for (size_t k = 0; k <= n; k += k < 64 ? 1 : 97) {
 		memset(buf, 0xEE, n + 8);
-		ck_assert_int_eq(codecs[h->codec].decode(h->s, h->slen, buf, k, "t.bin", &err), NM_OK);
+		ck_assert_int_eq(codecs[h->codec].decode(h->s, h->slen, buf, k, "t.bin", &err, NULL),
+				 NM_OK);
 		for (size_t i = 0; i < k; i++)
 			if (buf[i] != (uint8_t)h->pat[i % h->pat_len])
 				ck_abort_msg("%s: prefix %zu byte %zu", h->what, k, i);
@@ -290,7 +295,7 @@ START_TEST(hand_built)
 				ck_abort_msg("%s: prefix %zu wrote byte %zu", h->what, k, i);
 	}
 	/* One byte more than announced is the caller's mistake. */
-	ck_assert_int_eq(codecs[h->codec].decode(h->s, h->slen, buf, n + 1, "t.bin", &err),
+	ck_assert_int_eq(codecs[h->codec].decode(h->s, h->slen, buf, n + 1, "t.bin", &err, NULL),
 			 NM_E_INVAL);
 	free(buf);
 }
@@ -473,17 +478,26 @@ START_TEST(every_truncation)
 	size_t n = 9000, clen;
 	uint8_t *data = structured(n, 77), *s = encode(c, data, n, &clen), *d;
 	nm_error err;
+	size_t before = 0;
 	for (size_t cut = 0; cut < clen; cut++) {
 		nm_status st = dec_cut(c, s, cut, n, &d, &err);
 		if (cut >= codecs[c].header_len && cut < clen) {
 			if (st != NM_E_FORMAT || !strstr(err.msg, "too early"))
 				ck_abort_msg("%s cut at %zu of %zu: %s", codecs[c].name, cut, clen,
 					     err.msg);
+			/* What decoded before the cut is the data's start, and grows with the
+			 * input: a damaged archive's members before the damage read from it. */
+			if (dec_done > n || memcmp(d, data, dec_done) || dec_done < before)
+				ck_abort_msg("%s cut at %zu: %zu bytes decoded, %zu before",
+					     codecs[c].name, cut, dec_done, before);
+			before = dec_done;
 		} else if (st != NM_E_FORMAT || !strstr(err.msg, "header")) {
 			ck_abort_msg("%s header cut at %zu: %s", codecs[c].name, cut, err.msg);
 		}
 		free(d);
 	}
+	/* The last cut lacks at most the last token's bytes. */
+	ck_assert_uint_ge(before + codecs[c].max_match, n);
 	free(s);
 	free(data);
 }
@@ -581,14 +595,14 @@ START_TEST(gigabyte_header)
 	d = malloc(18);
 	/* (No Check assertion in between: they allocate themselves.) */
 	struct mallinfo2 before = mallinfo2();
-	nm_status st = codecs[c].decode(s, clen, d, 18, "t", &err);
+	nm_status st = codecs[c].decode(s, clen, d, 18, "t", &err, NULL);
 	struct mallinfo2 after = mallinfo2();
 	ck_assert_int_eq(st, NM_OK);
 	ck_assert_uint_eq(before.uordblks, after.uordblks);
 	ck_assert_mem_eq(d, "abcabcabcabcabcabc", 18);
 	/* More than the stream holds fails where it runs out, however much was promised. */
 	uint8_t *big = malloc(1000);
-	ck_assert_int_eq(codecs[c].decode(s, clen, big, 1000, "t", &err), NM_E_FORMAT);
+	ck_assert_int_eq(codecs[c].decode(s, clen, big, 1000, "t", &err, NULL), NM_E_FORMAT);
 	ck_assert_ptr_nonnull(strstr(err.msg, "too early"));
 	free(big);
 	free(d);
@@ -628,7 +642,7 @@ START_TEST(random_streams)
 		uint64_t size;
 		nm_error err;
 		ck_assert_int_eq(codecs[c].header(s, len, "t", &size, &err), NM_OK);
-		nm_status st = codecs[c].decode(s, len, d, (size_t)size, "t", &err);
+		nm_status st = codecs[c].decode(s, len, d, (size_t)size, "t", &err, NULL);
 		ck_assert_msg(st == NM_OK || st == NM_E_FORMAT, "%s: %s", codecs[c].name, err.msg);
 		free(s);
 	}
@@ -659,11 +673,11 @@ START_TEST(probes_and_arguments)
 	for (int c = 0; c < NCODECS; c++) {
 		size_t clen;
 		uint8_t *s = encode(c, (const uint8_t *)"abcd", 4, &clen);
-		ck_assert_int_eq(codecs[c].decode(s, clen, NULL, 4, "t", &err), NM_E_INVAL);
-		ck_assert_int_eq(codecs[c].decode(s, clen, d, 5, "t", &err), NM_E_INVAL);
+		ck_assert_int_eq(codecs[c].decode(s, clen, NULL, 4, "t", &err, NULL), NM_E_INVAL);
+		ck_assert_int_eq(codecs[c].decode(s, clen, d, 5, "t", &err, NULL), NM_E_INVAL);
 		ck_assert_ptr_nonnull(strstr(err.msg, "announces 4"));
-		ck_assert_int_eq(codecs[c].decode(s, clen, NULL, 0, "t", &err), NM_OK);
-		ck_assert_int_eq(codecs[c].decode(NULL, 0, d, 0, "t", &err), NM_E_FORMAT);
+		ck_assert_int_eq(codecs[c].decode(s, clen, NULL, 0, "t", &err, NULL), NM_OK);
+		ck_assert_int_eq(codecs[c].decode(NULL, 0, d, 0, "t", &err, NULL), NM_E_FORMAT);
 		ck_assert_int_eq(codecs[c].header(s, 3, "t", &size, &err), NM_E_FORMAT);
 		ck_assert_ptr_nonnull(strstr(err.msg, "t: at 0x0: "));
 		ck_assert_int_eq(codecs[c].encode(NULL, 1, &(nm_out){ 0 }), NM_E_INVAL);

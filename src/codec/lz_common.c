@@ -45,17 +45,21 @@ nm_status nm_lz_begin(nm_status header_st, const uint64_t *announced, const uint
 	return NM_OK;
 }
 
-nm_status nm_lz_fail_short(nm_error *err, const char *name, const char *codec, uint64_t off,
-			   const char *what, size_t out, size_t dst_len)
+nm_status nm_lz_fail_short(nm_error *err, size_t *done, const char *name, const char *codec,
+			   uint64_t off, const char *what, size_t out, size_t dst_len)
 {
+	if (done)
+		*done = out;
 	return nm_fail(err, NM_E_FORMAT, name, codec, off,
 		       "the stream ends too early for %s (output byte 0x%zx of 0x%zx)", what, out,
 		       dst_len);
 }
 
-nm_status nm_lz_fail_before_start(nm_error *err, const char *name, const char *codec,
-				  uint64_t off, size_t dist, size_t out)
+nm_status nm_lz_fail_before_start(nm_error *err, size_t *done, const char *name,
+				  const char *codec, uint64_t off, size_t dist, size_t out)
 {
+	if (done)
+		*done = out;
 	return nm_fail(err, NM_E_FORMAT, name, codec, off,
 		       "back-reference %zu bytes back at output byte 0x%zx reaches before the "
 		       "start of the output", dist, out);

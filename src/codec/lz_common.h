@@ -56,15 +56,18 @@ nm_status nm_lz_begin(nm_status header_st, const uint64_t *announced, const uint
 		      const uint8_t *dst, size_t dst_len, const char *name, const char *codec,
 		      nm_error *err);
 
+/* A decoder's failures once its tokens began: the message, and *done (when non-NULL)
+ * set to out, the output bytes decoded before it (all good: a damaged archive's
+ * members before the damage still read, src/formats/container/unpack.c). */
 /* "NAME: CODEC at 0xOFF: the stream ends too early for WHAT (output byte 0xOUT of
  * 0xLEN)". */
-nm_status nm_lz_fail_short(nm_error *err, const char *name, const char *codec, uint64_t off,
-			   const char *what, size_t out, size_t dst_len);
+nm_status nm_lz_fail_short(nm_error *err, size_t *done, const char *name, const char *codec,
+			   uint64_t off, const char *what, size_t out, size_t dst_len);
 
 /* "NAME: CODEC at 0xOFF: back-reference N bytes back at output byte 0xOUT reaches before
  * the start of the output". */
-nm_status nm_lz_fail_before_start(nm_error *err, const char *name, const char *codec,
-				  uint64_t off, size_t dist, size_t out);
+nm_status nm_lz_fail_before_start(nm_error *err, size_t *done, const char *name,
+				  const char *codec, uint64_t off, size_t dist, size_t out);
 
 /* "NAME: at 0x0: not a CODEC stream (starts with xx xx xx xx)" or "... too short for a
  * CODEC header (N bytes, needs M)". */

@@ -69,8 +69,10 @@ nm_lz_cx_variant nm_lz_cx_variant_of(const uint8_t *src, size_t len)
 }
 
 nm_status nm_lz_cx_decode(const uint8_t *src, size_t src_len, uint8_t *dst, size_t dst_len,
-			  const char *name, nm_error *err)
+			  const char *name, nm_error *err, size_t *done)
 {
+	if (done)
+		*done = 0;
 	uint64_t size = 0;
 	const char *codec = codec_name(src, src_len);
 	nm_status st = nm_lz_begin(nm_lz_cx_header(src, src_len, name, &size, err), &size, src,
@@ -84,8 +86,8 @@ nm_status nm_lz_cx_decode(const uint8_t *src, size_t src_len, uint8_t *dst, size
 	while (out < dst_len) {
 		if (nbits == 0) {
 			if (in >= src_len)
-				return nm_lz_fail_short(err, name, codec, in, "a flag byte", out,
-							dst_len);
+				return nm_lz_fail_short(err, done, name, codec, in,
+							"a flag byte", out, dst_len);
 			flags = src[in++];
 			nbits = 8;
 		}
@@ -94,8 +96,8 @@ nm_status nm_lz_cx_decode(const uint8_t *src, size_t src_len, uint8_t *dst, size
 		flags <<= 1;
 		if (!ref) {
 			if (in >= src_len)
-				return nm_lz_fail_short(err, name, codec, in, "a literal", out,
-							dst_len);
+				return nm_lz_fail_short(err, done, name, codec, in, "a literal",
+							out, dst_len);
 			dst[out++] = src[in++];
 			continue;
 		}
@@ -105,8 +107,8 @@ nm_status nm_lz_cx_decode(const uint8_t *src, size_t src_len, uint8_t *dst, size
 		if (lz11 && left > 0 && src[in] >> 4 < 2)
 			size_b = src[in] >> 4 == 0 ? 3 : 4;
 		if (left < size_b)
-			return nm_lz_fail_short(err, name, codec, at, "a back-reference", out,
-						dst_len);
+			return nm_lz_fail_short(err, done, name, codec, at, "a back-reference",
+						out, dst_len);
 		const uint8_t *t = src + in;
 		in += size_b;
 		size_t n;
@@ -126,12 +128,14 @@ nm_status nm_lz_cx_decode(const uint8_t *src, size_t src_len, uint8_t *dst, size
 		}
 		size_t dist = (tail & 0x0FFFu) + 1;
 		if (dist > out)
-			return nm_lz_fail_before_start(err, name, codec, at, dist, out);
+			return nm_lz_fail_before_start(err, done, name, codec, at, dist, out);
 		if (n > dst_len - out)
 			n = dst_len - out;
 		nm_lz_copy(dst, out, dist, n);
 		out += n;
 	}
+	if (done)
+		*done = out;
 	return NM_OK;
 }
 

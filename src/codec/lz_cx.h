@@ -37,7 +37,7 @@ nm_lz_cx_variant nm_lz_cx_variant_of(const uint8_t *src, size_t len);
 
 /* As nm_yaz0_decode, for LZ10 and LZ11. */
 nm_status nm_lz_cx_decode(const uint8_t *src, size_t src_len, uint8_t *dst, size_t dst_len,
-			  const char *name, nm_error *err);
+			  const char *name, nm_error *err, size_t *done);
 
 /* The most input bytes (header included) decoding n output bytes can read. */
 uint64_t nm_lz_cx_input_bound(uint64_t n);

@@ -34,20 +34,25 @@ nm_status nm_lzs_header(const uint8_t *src, size_t len, const char *name, uint64
 
 /* The input ran out at `in`: at the end of src, or (end < src_len) at the end of what
  * the header says the stream occupies. */
-static nm_status short_input(nm_error *err, const char *name, size_t in, size_t end,
-			     size_t src_len, const char *what, size_t out, size_t dst_len)
+static nm_status short_input(nm_error *err, size_t *done, const char *name, size_t in,
+			     size_t end, size_t src_len, const char *what, size_t out,
+			     size_t dst_len)
 {
+	if (done)
+		*done = out;
 	if (end < src_len)
 		return nm_fail(err, NM_E_FORMAT, name, CODEC, in,
 			       "%s runs past the compressed size the header announces (0x%zx "
 			       "bytes; output byte 0x%zx of 0x%zx)", what,
 			       in - NM_LZS_HEADER_LEN, out, dst_len);
-	return nm_lz_fail_short(err, name, CODEC, in, what, out, dst_len);
+	return nm_lz_fail_short(err, done, name, CODEC, in, what, out, dst_len);
 }
 
 nm_status nm_lzs_decode(const uint8_t *src, size_t src_len, uint8_t *dst, size_t dst_len,
-			const char *name, nm_error *err)
+			const char *name, nm_error *err, size_t *done)
 {
+	if (done)
+		*done = 0;
 	uint64_t size = 0;
 	nm_status st = nm_lz_begin(nm_lzs_header(src, src_len, name, &size, err), &size, src, dst,
 				   dst_len, name, CODEC, err);
@@ -61,8 +66,8 @@ nm_status nm_lzs_decode(const uint8_t *src, size_t src_len, uint8_t *dst, size_t
 	while (out < dst_len) {
 		if (nbits == 0) {
 			if (in >= end)
-				return short_input(err, name, in, end, src_len, "a flag byte", out,
-						   dst_len);
+				return short_input(err, done, name, in, end, src_len,
+						   "a flag byte", out, dst_len);
 			flags = src[in++];
 			nbits = 8;
 		}
@@ -71,14 +76,14 @@ nm_status nm_lzs_decode(const uint8_t *src, size_t src_len, uint8_t *dst, size_t
 		flags >>= 1;
 		if (literal) {
 			if (in >= end)
-				return short_input(err, name, in, end, src_len, "a literal", out,
-						   dst_len);
+				return short_input(err, done, name, in, end, src_len,
+						   "a literal", out, dst_len);
 			dst[out++] = src[in++];
 			continue;
 		}
 		if (end - in < 2)
-			return short_input(err, name, in, end, src_len, "a back-reference", out,
-					   dst_len);
+			return short_input(err, done, name, in, end, src_len,
+					   "a back-reference", out, dst_len);
 		size_t pos = src[in] | (size_t)(src[in + 1] & 0xF0) << 4;
 		size_t n = (size_t)(src[in + 1] & 0x0F) + 3;
 		in += 2;
@@ -101,6 +106,8 @@ nm_status nm_lzs_decode(const uint8_t *src, size_t src_len, uint8_t *dst, size_t
 			out += n;
 		}
 	}
+	if (done)
+		*done = out;
 	return NM_OK;
 }
 

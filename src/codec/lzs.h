@@ -28,7 +28,7 @@ nm_status nm_lzs_header(const uint8_t *src, size_t len, const char *name, uint64
  * ends at the header's compressed size when src_len holds more. No ring is kept: a ring
  * position is a distance back into dst. */
 nm_status nm_lzs_decode(const uint8_t *src, size_t src_len, uint8_t *dst, size_t dst_len,
-			const char *name, nm_error *err);
+			const char *name, nm_error *err, size_t *done);
 
 /* The most input bytes (header included) decoding n output bytes can read. */
 uint64_t nm_lzs_input_bound(uint64_t n);

@@ -23,8 +23,10 @@ nm_status nm_yay0_header(const uint8_t *src, size_t len, const char *name, uint6
 }
 
 nm_status nm_yay0_decode(const uint8_t *src, size_t src_len, uint8_t *dst, size_t dst_len,
-			 const char *name, nm_error *err)
+			 const char *name, nm_error *err, size_t *done)
 {
+	if (done)
+		*done = 0;
 	uint64_t size = 0;
 	nm_status st = nm_lz_begin(nm_yay0_header(src, src_len, name, &size, err), &size, src, dst,
 				   dst_len, name, CODEC, err);
@@ -37,8 +39,8 @@ nm_status nm_yay0_decode(const uint8_t *src, size_t src_len, uint8_t *dst, size_
 	while (out < dst_len) {
 		if (nbits == 0) {
 			if (fl >= src_len)
-				return nm_lz_fail_short(err, name, CODEC, fl, "the flag stream", out,
-							dst_len);
+				return nm_lz_fail_short(err, done, name, CODEC, fl,
+							"the flag stream", out, dst_len);
 			flags = src[fl++];
 			nbits = 8;
 		}
@@ -47,34 +49,36 @@ nm_status nm_yay0_decode(const uint8_t *src, size_t src_len, uint8_t *dst, size_
 		flags <<= 1;
 		if (literal) {
 			if (chunk >= src_len)
-				return nm_lz_fail_short(err, name, CODEC, chunk, "the chunk stream",
-							out, dst_len);
+				return nm_lz_fail_short(err, done, name, CODEC, chunk,
+							"the chunk stream", out, dst_len);
 			dst[out++] = src[chunk++];
 			continue;
 		}
 		if (link + 2 > src_len)
-			return nm_lz_fail_short(err, name, CODEC, link, "the link stream", out,
-						dst_len);
+			return nm_lz_fail_short(err, done, name, CODEC, link, "the link stream",
+						out, dst_len);
 		uint64_t at = link;
 		unsigned v = nm_be16(src + link);
 		link += 2;
 		size_t dist = (v & 0x0FFFu) + 1, n = v >> 12;
 		if (n == 0) {
 			if (chunk >= src_len)
-				return nm_lz_fail_short(err, name, CODEC, chunk,
-							"the chunk stream (a long link's length)", out,
-							dst_len);
+				return nm_lz_fail_short(err, done, name, CODEC, chunk,
+							"the chunk stream (a long link's length)",
+							out, dst_len);
 			n = (size_t)src[chunk++] + 0x12;
 		} else {
 			n += 2;
 		}
 		if (dist > out)
-			return nm_lz_fail_before_start(err, name, CODEC, at, dist, out);
+			return nm_lz_fail_before_start(err, done, name, CODEC, at, dist, out);
 		if (n > dst_len - out)
 			n = dst_len - out;
 		nm_lz_copy(dst, out, dist, n);
 		out += n;
 	}
+	if (done)
+		*done = out;
 	return NM_OK;
 }
 

@@ -25,7 +25,7 @@ nm_status nm_yay0_header(const uint8_t *src, size_t len, const char *name, uint6
 /* As nm_yaz0_decode: the first dst_len bytes, every read of each stream bounds-checked
  * against src_len, NM_E_FORMAT naming the input offset. */
 nm_status nm_yay0_decode(const uint8_t *src, size_t src_len, uint8_t *dst, size_t dst_len,
-			 const char *name, nm_error *err);
+			 const char *name, nm_error *err, size_t *done);
 
 /* Yay0's streams sit where its header puts them, so no bound follows from n alone:
  * UINT64_MAX (read the whole stream). nm_yay0_prefix_bound gives one from the header. */

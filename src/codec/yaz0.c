@@ -25,8 +25,10 @@ nm_status nm_yaz0_header(const uint8_t *src, size_t len, const char *name, uint6
 }
 
 nm_status nm_yaz0_decode(const uint8_t *src, size_t src_len, uint8_t *dst, size_t dst_len,
-			 const char *name, nm_error *err)
+			 const char *name, nm_error *err, size_t *done)
 {
+	if (done)
+		*done = 0;
 	uint64_t size = 0;
 	nm_status st = nm_lz_begin(nm_yaz0_header(src, src_len, name, &size, err), &size, src, dst,
 				   dst_len, name, CODEC, err);
@@ -37,8 +39,8 @@ nm_status nm_yaz0_decode(const uint8_t *src, size_t src_len, uint8_t *dst, size_
 	while (out < dst_len) {
 		if (nbits == 0) {
 			if (in >= src_len)
-				return nm_lz_fail_short(err, name, CODEC, in, "a flag byte", out,
-							dst_len);
+				return nm_lz_fail_short(err, done, name, CODEC, in,
+							"a flag byte", out, dst_len);
 			flags = src[in++];
 			nbits = 8;
 		}
@@ -47,26 +49,28 @@ nm_status nm_yaz0_decode(const uint8_t *src, size_t src_len, uint8_t *dst, size_
 		flags <<= 1;
 		if (literal) {
 			if (in >= src_len)
-				return nm_lz_fail_short(err, name, CODEC, in, "a literal", out,
-							dst_len);
+				return nm_lz_fail_short(err, done, name, CODEC, in, "a literal",
+							out, dst_len);
 			dst[out++] = src[in++];
 			continue;
 		}
 		size_t at = in;
 		if (src_len - in < 2 || (src[in] >> 4 == 0 && src_len - in < 3))
-			return nm_lz_fail_short(err, name, CODEC, at, "a back-reference", out,
-						dst_len);
+			return nm_lz_fail_short(err, done, name, CODEC, at, "a back-reference",
+						out, dst_len);
 		size_t dist = ((size_t)(src[in] & 0x0F) << 8 | src[in + 1]) + 1;
 		size_t n = src[in] >> 4;
 		in += 2;
 		n = n ? n + 2 : (size_t)src[in++] + 0x12;
 		if (dist > out)
-			return nm_lz_fail_before_start(err, name, CODEC, at, dist, out);
+			return nm_lz_fail_before_start(err, done, name, CODEC, at, dist, out);
 		if (n > dst_len - out)
 			n = dst_len - out;
 		nm_lz_copy(dst, out, dist, n);
 		out += n;
 	}
+	if (done)
+		*done = out;
 	return NM_OK;
 }
 

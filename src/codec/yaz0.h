@@ -28,9 +28,11 @@ nm_status nm_yaz0_header(const uint8_t *src, size_t len, const char *name, uint6
  * the input offset when the stream ends early or a back-reference reaches before the
  * start of the output; NM_E_INVAL for dst_len past the announced size. Allocates
  * nothing; reads and writes only inside the two buffers; every token read produces
- * output, so the loop ends. Bytes after the last token needed are not read. */
+ * output, so the loop ends. Bytes after the last token needed are not read. *done (when
+ * non-NULL) gets how many output bytes were decoded: dst_len, or on NM_E_FORMAT those
+ * before the failure, every one of them right. */
 nm_status nm_yaz0_decode(const uint8_t *src, size_t src_len, uint8_t *dst, size_t dst_len,
-			 const char *name, nm_error *err);
+			 const char *name, nm_error *err, size_t *done);
 
 /* The most input bytes (header included) decoding n output bytes can read. */
 uint64_t nm_yaz0_input_bound(uint64_t n);

@@ -272,7 +272,8 @@ static void archive_codecs(const uint8_t *plain, uint8_t *back, size_t n, double
 	static const struct {
 		const char *name;
 		nm_status (*encode)(const uint8_t *, size_t, nm_out *);
-		nm_status (*decode)(const uint8_t *, size_t, uint8_t *, size_t, const char *, nm_error *);
+		nm_status (*decode)(const uint8_t *, size_t, uint8_t *, size_t, const char *, nm_error *,
+				    size_t *);
 	} lz[] = {
 		{ "Yaz0", nm_yaz0_encode, nm_yaz0_decode }, { "Yay0", nm_yay0_encode, nm_yay0_decode },
 		{ "LZ10", lz10_encode, nm_lz_cx_decode }, { "LZ11", lz11_encode, nm_lz_cx_decode },
@@ -306,7 +307,7 @@ static void archive_codecs(const uint8_t *plain, uint8_t *back, size_t n, double
 			nm_error err;
 			double t = now();
 			st = zlib ? nm_inflate_stream(o.data, o.len, back, n, &got, &used)
-				  : lz[i].decode(o.data, o.len, back, n, "bench", &err);
+				  : lz[i].decode(o.data, o.len, back, n, "bench", &err, NULL);
 			t = now() - t;
 			best = t < best ? t : best;
 		}

@@ -17,7 +17,8 @@ typedef struct codec {
 	const char *name;
 	bool (*probe)(const uint8_t *, size_t);
 	nm_status (*header)(const uint8_t *, size_t, const char *, uint64_t *, nm_error *);
-	nm_status (*decode)(const uint8_t *, size_t, uint8_t *, size_t, const char *, nm_error *);
+	nm_status (*decode)(const uint8_t *, size_t, uint8_t *, size_t, const char *, nm_error *,
+			    size_t *);
 } codec;
 
 static const codec codecs[] = {
@@ -86,7 +87,8 @@ int main(int argc, char **argv)
 		uint8_t *plain = malloc(size ? (size_t)size : 1), *back = malloc(size ? (size_t)size : 1);
 		nm_out o;
 		nm_out_init(&o);
-		if (!plain || !back || c->decode(src, len, plain, (size_t)size, base, &err) != NM_OK) {
+		if (!plain || !back ||
+		    c->decode(src, len, plain, (size_t)size, base, &err, NULL) != NM_OK) {
 			printf("| %s | %s | does not decode |\n", base, c->name);
 			rc = 1;
 		} else {
@@ -94,7 +96,8 @@ int main(int argc, char **argv)
 			nm_status st = encode(c, src, len, plain, (size_t)size, &o);
 			t = now() - t;
 			if (st != NM_OK ||
-			    c->decode(o.data, o.len, back, (size_t)size, base, &err) != NM_OK ||
+			    c->decode(o.data, o.len, back, (size_t)size, base, &err, NULL) !=
+				    NM_OK ||
 			    memcmp(back, plain, (size_t)size) != 0) {
 				printf("| %s | %s | round trip differs |\n", base, c->name);
 				rc = 1;

@@ -2,7 +2,10 @@
  * GAR). The decompressed bytes live in the tree's cache, never in a buffer of our own:
  * counted in cache_size, decoded again when evicted, pinned while a member's parse uses
  * them. Reads near the start decode only a prefix, so mounting a wrapped archive, which
- * reads its header and table of contents, does not decompress the members. */
+ * reads its header and table of contents, does not decompress the members. A damaged
+ * stream (cut short, a back-reference before its start) is kept as far as it decodes:
+ * the members before the damage read as they are, a read reaching past it fails with
+ * the decoder's message (where in the stream, and at which output byte). */
 #include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
@@ -20,7 +23,7 @@ typedef struct codec_ops {
 	nm_status (*header)(const uint8_t *src, size_t len, const char *name, uint64_t *size,
 			    nm_error *err);
 	nm_status (*decode)(const uint8_t *src, size_t src_len, uint8_t *dst, size_t dst_len,
-			    const char *name, nm_error *err);
+			    const char *name, nm_error *err, size_t *done);
 	uint64_t (*input_bound)(uint64_t n);
 } codec_ops;
 
@@ -69,27 +72,37 @@ typedef struct unpack {
 	pthread_mutex_t lock;       /* pins, held */
 	unsigned pins;
 	nm_cache_entry *held;
-	/* A damaged stream: decoding `damaged_at` output bytes or more failed with `damage`.
-	 * Its bytes never change, so it fails the same way every time; the cache keeps no
-	 * errors, and without this each member read of a damaged archive decoded the whole
-	 * stream again only to fail (57 times for one 13 KiB fuzzed Yaz0 RARC). */
+	/* A damaged stream: its first `good` output bytes decode, the next fails with
+	 * `damage`. Its bytes never change, so that is found once: the cache keeps the good
+	 * bytes, and a read past them gets the message without decoding again (each member
+	 * read of a damaged archive decoded the stream whole, only to fail: 57 times for one
+	 * 13 KiB fuzzed Yaz0 RARC). */
 	pthread_mutex_t damage_lock; /* not lock: unpack_pin decodes holding that */
-	uint64_t damaged_at;         /* UINT64_MAX: not seen damaged */
+	uint64_t good;               /* UINT64_MAX: not seen damaged */
 	nm_error damage;
 } unpack;
 
-/* The first want bytes of the output into o. The output is reserved first (the larger
- * buffer, refused under max_file_size before anything is read), then only as much input
- * as want can take. */
+/* The damage's message into err; its status. */
+static nm_status damaged(unpack *u, nm_error *err)
+{
+	pthread_mutex_lock(&u->damage_lock);
+	nm_error e = u->damage;
+	pthread_mutex_unlock(&u->damage_lock);
+	if (err)
+		*err = e;
+	return e.code;
+}
+
+/* The first want bytes of the output into o, or as many of them as come before the
+ * stream's damage (NM_OK all the same: u->good says where it is). The output is
+ * reserved first (the larger buffer, refused under max_file_size before anything is
+ * read), then only as much input as want can take. */
 static nm_status decode_into(unpack *u, uint64_t want, nm_out *o, nm_error *err)
 {
 	pthread_mutex_lock(&u->damage_lock);
-	bool damaged = want >= u->damaged_at;
-	if (damaged && err)
-		*err = u->damage;
+	if (want > u->good)
+		want = u->good;   /* known to decode: the decoder will not fail */
 	pthread_mutex_unlock(&u->damage_lock);
-	if (damaged)
-		return NM_E_FORMAT;
 	uint64_t in = u->c->input_bound(want);
 	if (in > u->len)
 		in = u->len;
@@ -104,24 +117,23 @@ static nm_status decode_into(unpack *u, uint64_t want, nm_out *o, nm_error *err)
 	if (s != NM_OK)
 		return s;
 	nm_error e;
-	nm_error_clear(&e);
-	s = u->c->decode(src, (size_t)in, dst, (size_t)want, u->name, &e);
+	size_t done = 0;
+	s = u->c->decode(src, (size_t)in, dst, (size_t)want, u->name, &e, &done);
 	free(src);
-	if (s == NM_OK) {
-		o->len += (size_t)want;
-		return NM_OK;
-	}
-	/* Decoding is sequential: a longer output fails where this one did. */
 	if (s == NM_E_FORMAT) {
+		/* Decoding is sequential: every longer output fails at the same byte. */
 		pthread_mutex_lock(&u->damage_lock);
-		if (want < u->damaged_at) {
-			u->damaged_at = want;
+		if (done < u->good) {
+			u->good = done;
 			u->damage = e;
 		}
 		pthread_mutex_unlock(&u->damage_lock);
-	}
-	if (err)
+		s = NM_OK;
+	} else if (s != NM_OK && err) {
 		*err = e;
+	}
+	if (s == NM_OK)
+		o->len += done;
 	return s;
 }
 
@@ -152,6 +164,8 @@ static nm_status unpack_read(void *ctx, uint64_t off, void *buf, size_t len,
 		nm_out o;
 		nm_out_init(&o);
 		s = decode_into(u, end, &o, err);
+		if (s == NM_OK && o.len < end)
+			s = damaged(u, err);
 		if (s == NM_OK)
 			memcpy(buf, o.data + off, len);
 		nm_out_free(&o);
@@ -164,9 +178,12 @@ static nm_status unpack_read(void *ctx, uint64_t off, void *buf, size_t len,
 		if (s != NM_OK)
 			return s;
 	}
-	memcpy(buf, nm_cache_data(e) + off, len);
+	if (end <= nm_cache_len(e))
+		memcpy(buf, nm_cache_data(e) + off, len);
+	else
+		s = damaged(u, err);   /* the entry holds the bytes before the damage */
 	nm_cache_release(u->cache, e);
-	return NM_OK;
+	return s;
 }
 
 static nm_status unpack_pin(void *ctx, nm_error *err)
@@ -278,7 +295,7 @@ nm_status nm_unpack_open(nm_tree *t, nm_reader *parent, uint64_t off, uint64_t l
 	u->c = c;
 	u->size = size;
 	u->prefix = size > NM_UNPACK_PREFIX ? NM_UNPACK_PREFIX : 0;
-	u->damaged_at = UINT64_MAX;
+	u->good = UINT64_MAX;
 	pthread_mutex_init(&u->lock, NULL);
 	pthread_mutex_init(&u->damage_lock, NULL);
 	nm_reader *r;

@@ -103,7 +103,7 @@ static bool lz_cx_plausible(const uint8_t *head, size_t len, uint64_t size)
 			n--;
 	if (n == 0)
 		return true; /* the head cannot hold one token: the header alone decides */
-	return nm_lz_cx_decode(head, len, dst, n, "probe", NULL) == NM_OK;
+	return nm_lz_cx_decode(head, len, dst, n, "probe", NULL, NULL) == NM_OK;
 }
 
 #define WRAPPER(NAME, ID, PROBE, DESC)                                                    \
