@@ -165,3 +165,22 @@ uint8_t *apply_one(nm_tree *t, const char *path, const char *key, const char *va
 	free(text);
 	return out;
 }
+
+struct first_problem {
+	char *buf;
+	size_t len;
+};
+
+static void keep_first(const char *line, void *ctx)
+{
+	struct first_problem *f = ctx;
+	if (!f->buf[0])
+		snprintf(f->buf, f->len, "%s", line);
+}
+
+void apply_first_problem(const nm_apply *a, char *buf, size_t len)
+{
+	struct first_problem f = { buf, len };
+	buf[0] = 0;
+	nm_apply_each_problem(a, keep_first, &f);
+}

@@ -6,6 +6,7 @@
 
 #include <stddef.h>
 #include <stdint.h>
+#include "edit/apply.h"
 #include "lib/tree.h"
 
 /* The tree of d[0..len) as the file name, opened for editing. */
@@ -20,6 +21,8 @@ size_t check_file_own_bytes(const char *path, const char *name, size_t want_at_l
  * of exts (NULL-terminated); returns how many (none: the folder is missing, it said
  * so, and the caller's case is skipped). */
 size_t check_corpus_own_bytes(const char *dir, const char *const *exts, size_t want_at_least);
+/* The first of a's problems ("SHOWN:LINE: FIELD: why") into buf, "" when none. */
+void apply_first_problem(const nm_apply *a, char *buf, size_t len);
 /* path's text with the line of key replaced by "key: value" (the key must be there). */
 char *with_line(nm_tree *t, const char *path, const char *key, const char *value,
 		size_t *len);

@@ -159,13 +159,6 @@ static void all_lines(const char *line, void *ctx)
 	snprintf((char *)ctx + at, 4096 - at, "%s\n", line);
 }
 
-static void first_problem(const char *line, void *ctx)
-{
-	char *buf = ctx;
-	if (!buf[0])
-		snprintf(buf, 1024, "%s", line);
-}
-
 /* mats/0.txt and mats/raw.bin both edited: the same bytes alike is fine, differently a
  * conflict naming both. */
 START_TEST(conflicting_edits_are_refused)
@@ -188,7 +181,7 @@ START_TEST(conflicting_edits_are_refused)
 		bool changed;
 		nm_status s = nm_apply_encode(a, &out, &changed, &err);
 		char line[1024] = "";
-		nm_apply_each_problem(a, first_problem, line);
+		apply_first_problem(a, line, sizeof line);
 		if (differ) {
 			ck_assert_int_eq(s, NM_E_INVAL);
 			ck_assert_msg(strstr(line, "conflicts with") && strstr(line, "w/mats/0.txt") &&
@@ -269,7 +262,7 @@ START_TEST(compressed_members_compressed_again)
 			nm_out_free(&out);
 		} else {
 			char line[1024] = "";
-			nm_apply_each_problem(a, first_problem, line);
+			apply_first_problem(a, line, sizeof line);
 			ck_assert_msg(s == NM_OK, "%s", line);
 			ck_assert_str_eq(values[i], "200 100 50 255"); /* the value it has */
 		}
@@ -418,7 +411,7 @@ START_TEST(folder_members_apply_on_their_own)
 	bool changed;
 	ck_assert_int_eq(nm_apply_encode(a, &o, &changed, &err), NM_E_INVAL);
 	char line[1024] = "";
-	nm_apply_each_problem(a, first_problem, line);
+	apply_first_problem(a, line, sizeof line);
 	ck_assert_msg(strstr(line, "edits of two files at once"), "%s", line);
 	nm_apply_free(a);
 

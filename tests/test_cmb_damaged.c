@@ -9,7 +9,9 @@
 #include <unistd.h>
 #include "tests/fixtures/archive_writer.h"
 #include "tests/fixtures/cmb_writer.h"
+#include "edit/apply.h"
 #include "formats/driver.h"
+#include "tests/apply_util.h"
 #include "tests/check_expect.h"
 
 #define L8 0x14016757
@@ -178,6 +180,22 @@ START_TEST(room_textures_from_ctxb)
 	ck_assert_uint_eq((uint8_t)bin[0], 0x11);
 	free(bin);
 	expect_clean_walk(t);
+	nm_tree_free(t);
+	/* An edit of the room's copy is refused, naming the CTXB whose tree edits it. */
+	nm_options opt;
+	nm_options_init(&opt);
+	opt.editable = true;
+	ck_assert_int_eq(nm_open_model(dir, &opt, &t, &err), NM_OK);
+	nm_apply *a = nm_apply_new(t);
+	ck_assert_ptr_nonnull(a);
+	ck_assert_int_eq(nm_apply_file(a, "/room.cmb/tex/a.png", (const uint8_t *)"x", 1,
+				       "w/room.cmb/tex/a.png", &err), NM_OK);
+	ck_assert_uint_eq(nm_apply_problems(a), 1);
+	char why[1024] = "";
+	apply_first_problem(a, why, sizeof why);
+	ck_assert_msg(strstr(why, "w/room.cmb/tex/a.png") && strstr(why, "A.ctxb/tex/"), "%s",
+		      why);
+	nm_apply_free(a);
 	nm_tree_free(t);
 	/* In an archive: the same, from the member beside it in its folder. */
 	size_t a_len;

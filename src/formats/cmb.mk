@@ -20,6 +20,7 @@ tests_test_cmb_LDADD = $(LDADD_COMMON) $(CHECK_LIBS) -lm
 check_PROGRAMS += tests/test_cmb_damaged
 TESTS += tests/test_cmb_damaged
 tests_test_cmb_damaged_SOURCES = tests/test_cmb_damaged.c tests/walk.h tests/walk.c \
+	tests/apply_util.h tests/apply_util.c \
 	tests/fixtures/cmb_writer.h tests/fixtures/cmb_writer.c \
 	tests/fixtures/archive_writer.h tests/fixtures/archive_writer.c
 tests_test_cmb_damaged_CFLAGS = $(AM_CFLAGS) $(CHECK_CFLAGS)

@@ -63,10 +63,22 @@ static nm_status range_level(void *ctx, void *arg, uint64_t off, size_t len, nm_
 }
 
 /* The same for a texture whose data is another file's (ctxb.c): its own producer, so that
- * no inverse is paired with it (an edit would have to rewrite that file). */
+ * its inverse is a refusal naming that file (refuse_borrowed). */
 static nm_status produce_borrowed(void *ctx, void *arg, nm_out *o, nm_error *err)
 {
 	return produce_level(ctx, arg, o, err);
+}
+
+/* An edit of a texture whose data is another file's: refused, naming the file whose
+ * own tree edits it (apply's generic refusal said only that it cannot). */
+static nm_status refuse_borrowed(void *ctx, void *arg, const uint8_t *png, size_t len,
+				 nm_edit *ed, nm_error *err)
+{
+	const struct level_ref *ref = arg;
+	(void)ctx, (void)png, (void)len, (void)err;
+	nm_edit_refuse(ed, 0, NULL, "the texture's data is %s's, beside the model: edit it "
+		       "through %s/tex/ instead", ref->tx->src_file, ref->tx->src_file);
+	return NM_OK;
 }
 
 /* An edited level PNG: the level in the texture's format, and when it is level 0 the
@@ -322,5 +334,7 @@ nm_status cmb_tree_tex(nm_tree *t, nm_node *root, cmb_model *m)
 		s = nm_tree_range_producer(t, produce_borrowed, range_level);
 	if (s == NM_OK && m->tex && nm_tree_options(t)->editable)
 		s = nm_tree_invert_producer(t, produce_level, invert_level);
+	if (s == NM_OK && m->tex && nm_tree_options(t)->editable)
+		s = nm_tree_invert_producer(t, produce_borrowed, refuse_borrowed);
 	return s == NM_OK ? record_damage(t, dir, m) : s;
 }
