@@ -87,15 +87,13 @@ decoder_slot *claim(unsigned bw, unsigned bh, astcenc_profile profile)
 	return spare;
 }
 
-/* Builds a claimed slot's context, outside the lock; users is who holds it once built
- * (1: the decode that claimed it, 0: nm_astc_prepare's thread). The slot is empty
- * again when building fails. */
-nm_status build(decoder_slot *s, unsigned users)
+/* A claimed slot's building ends: with ctx, held by users (1: the decode that claimed
+ * it, 0: nm_astc_prepare's thread), or with none (the slot is empty again); waiters
+ * look again. */
+void built(decoder_slot *s, astcenc_context *ctx, unsigned users)
 {
-	astcenc_context *ctx;
-	nm_status st = new_decoder(s->bw, s->bh, s->profile, &ctx);
 	pthread_mutex_lock(&decoders.lock);
-	if (st == NM_OK) {
+	if (ctx) {
 		*s = decoder_slot{ ctx, s->bw, s->bh, s->profile, users, ++decoders.clock, false };
 		decoders.made++;
 	} else {
@@ -103,6 +101,14 @@ nm_status build(decoder_slot *s, unsigned users)
 	}
 	pthread_cond_broadcast(&decoders.changed);
 	pthread_mutex_unlock(&decoders.lock);
+}
+
+/* Builds a claimed slot's context, outside the lock. */
+nm_status build(decoder_slot *s, unsigned users)
+{
+	astcenc_context *ctx;
+	nm_status st = new_decoder(s->bw, s->bh, s->profile, &ctx);
+	built(s, st == NM_OK ? ctx : nullptr, users);
 	return st;
 }
 
@@ -337,12 +343,8 @@ void nm_astc_prepare(const nm_options *opt, unsigned bw, unsigned bh, bool srgb)
 		started = pthread_create(&thread, &attr, build_ahead, s) == 0;
 		pthread_attr_destroy(&attr);
 	}
-	if (!started) {
-		pthread_mutex_lock(&decoders.lock);
-		*s = decoder_slot{};
-		pthread_cond_broadcast(&decoders.changed);
-		pthread_mutex_unlock(&decoders.lock);
-	}
+	if (!started)
+		built(s, nullptr, 0);
 }
 
 nm_status nm_astc_decode_reference(unsigned bw, unsigned bh, const uint8_t *src,

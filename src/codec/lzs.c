@@ -38,14 +38,14 @@ static nm_status short_input(nm_error *err, size_t *done, const char *name, size
 			     size_t end, size_t src_len, const char *what, size_t out,
 			     size_t dst_len)
 {
+	if (end >= src_len)
+		return nm_lz_fail_short(err, done, name, CODEC, in, what, out, dst_len);
 	if (done)
 		*done = out;
-	if (end < src_len)
-		return nm_fail(err, NM_E_FORMAT, name, CODEC, in,
-			       "%s runs past the compressed size the header announces (0x%zx "
-			       "bytes; output byte 0x%zx of 0x%zx)", what,
-			       in - NM_LZS_HEADER_LEN, out, dst_len);
-	return nm_lz_fail_short(err, done, name, CODEC, in, what, out, dst_len);
+	return nm_fail(err, NM_E_FORMAT, name, CODEC, in,
+		       "%s runs past the compressed size the header announces (0x%zx "
+		       "bytes; output byte 0x%zx of 0x%zx)", what,
+		       in - NM_LZS_HEADER_LEN, out, dst_len);
 }
 
 nm_status nm_lzs_decode(const uint8_t *src, size_t src_len, uint8_t *dst, size_t dst_len,

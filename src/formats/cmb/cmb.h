@@ -254,9 +254,9 @@ void cmb_load_chunk(cmb_model *m, int kind, uint32_t offset);
 nm_status cmb_parse_vatr(cmb_model *m);
 nm_status cmb_parse_sklm(cmb_model *m);
 nm_status cmb_parse_luts(cmb_model *m);
-void cmb_model_free(cmb_model *m);
-/* The same as an nm_free_fn, for nm_tree_on_free (driver.c). */
-void cmb_free_model(void *p);
+/* The chunk views (the tables are the arena's); void *, so that it is an nm_free_fn too
+ * (nm_tree_on_free: driver.c, ctxb.c). */
+void cmb_model_free(void *model);
 /* A record's error message, kept as a string in the tree's arena (records are many; nm_error
  * is big). */
 void cmb_keep_error(cmb_model *m, char **dst, const nm_error *e);

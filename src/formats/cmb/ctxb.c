@@ -69,7 +69,7 @@ static nm_status ctxb_build(nm_reader *r, nm_tree *t, nm_node *root, nm_error *e
 		return s;
 	/* The texture code works on a CMB model: this one has only its tex chunk. */
 	cmb_model *m = nm_tree_alloc(t, sizeof *m);
-	if (!m || nm_tree_on_free(t, cmb_free_model, m) != NM_OK)
+	if (!m || nm_tree_on_free(t, cmb_model_free, m) != NM_OK)
 		goto nomem;
 	m->t = t;
 	m->r = r;

@@ -88,13 +88,6 @@ const nm_driver nm_driver_cmb = {
 	.build = cmb_build,
 };
 
-/* The chunk views live in the model: registered right after it, so this runs last but
- * one (nm_tree_on_free runs in reverse order); the tables are the arena's. */
-void cmb_free_model(void *p)
-{
-	cmb_model_free(p);
-}
-
 /* errors: N comes last, counted by nm_build_any from the error.txt files made. */
 static void info_text(nm_out *o, nm_reader *r, const cmb_model *m)
 {
@@ -133,7 +126,9 @@ typedef nm_status (*tree_fn)(nm_tree *t, nm_node *root, cmb_model *m);
 static nm_status cmb_build(nm_reader *r, nm_tree *t, nm_node *root, nm_error *err)
 {
 	cmb_model *m = nm_tree_alloc(t, sizeof *m);
-	if (!m || nm_tree_on_free(t, cmb_free_model, m) != NM_OK)
+	/* The chunk views live in the model: registered right after it, so this runs last
+	 * but one (nm_tree_on_free runs in reverse order). */
+	if (!m || nm_tree_on_free(t, cmb_model_free, m) != NM_OK)
 		goto nomem;
 	m->t = t;
 	m->r = r;

@@ -161,8 +161,9 @@ void cmb_keep_error(cmb_model *m, char **dst, const nm_error *e)
 	*dst = nm_tree_printf(m->t, "%s", e->msg[0] ? e->msg : "unknown error");
 }
 
-void cmb_model_free(cmb_model *m)
+void cmb_model_free(void *model)
 {
+	cmb_model *m = model;
 	if (!m)
 		return;
 	for (int k = 0; k < CMB_NCHUNKS; k++)
